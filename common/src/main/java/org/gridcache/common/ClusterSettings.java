@@ -1,0 +1,169 @@
+package org.gridcache.common;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * The cluster-wide settings kept in ZooKeeper under {@code /config}: the known keys, their defaults and their
+ * validation, and an immutable snapshot of the values in force. Unknown keys are refused so that typos show.
+ */
+public final class ClusterSettings {
+    public static final String REDIRECT_ON_READ = "redirect.on-read";
+    public static final String TICKET_LIFETIME = "ticket.lifetime";
+    public static final String PROXY_USER_AGENTS = "door.proxy-user-agents";
+    public static final String LISTING_CACHE_TTL = "door.listing-cache-ttl";
+    public static final String WATERMARK_HIGH = "pool.watermark.high";
+    public static final String WATERMARK_LOW = "pool.watermark.low";
+
+    /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
+    public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
+    }
+
+    private static final Map<String, Setting> KNOWN = new LinkedHashMap<>();
+
+    static {
+        define(REDIRECT_ON_READ, "true", "false: the door streams every read itself instead of redirecting (dCache's webdav.redirect.on-read)",
+                ClusterSettings::parseBoolean);
+        define(TICKET_LIFETIME, "60s", "how long a read ticket stays valid (reusable until then)", v -> positive(parseDuration(v)));
+        define(PROXY_USER_AGENTS, "^cadaver/,^davfs2/,^litmus/,^neon/,^Microsoft-WebDAV-MiniRedir/",
+                "comma-separated regular expressions of User-Agents that cannot follow redirects: the door proxies for them",
+                ClusterSettings::parsePatterns);
+        define(LISTING_CACHE_TTL, "10s", "how long the door caches an origin's listing and file metadata", v -> parseDuration(v));
+        define(WATERMARK_HIGH, "0.95", "pool eviction starts when the store exceeds this fraction of its capacity", ClusterSettings::fraction);
+        define(WATERMARK_LOW, "0.90", "pool eviction stops when the store is back under this fraction", ClusterSettings::fraction);
+    }
+
+    private static void define(String key, String def, String description, Consumer<String> check) {
+        KNOWN.put(key, new Setting(key, def, description, check));
+    }
+
+    private final Map<String, String> values;
+
+    private ClusterSettings(Map<String, String> values) {
+        this.values = values;
+    }
+
+    public static ClusterSettings defaults() {
+        return new ClusterSettings(Map.of());
+    }
+
+    /** A snapshot of {@code raw}; throws when any value is unknown or invalid, so callers can keep the last good one. */
+    public static ClusterSettings of(Map<String, String> raw) {
+        raw.forEach(ClusterSettings::validate);
+        return new ClusterSettings(Map.copyOf(raw));
+    }
+
+    public static Map<String, Setting> known() {
+        return Collections.unmodifiableMap(KNOWN);
+    }
+
+    public static void validate(String key, String value) {
+        Setting setting = KNOWN.get(key);
+        if (setting == null) {
+            throw new IllegalArgumentException("unknown setting '" + key + "' (known: " + String.join(", ", KNOWN.keySet()) + ")");
+        }
+        try {
+            setting.check().accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid value '" + value + "' for " + key + ": " + e.getMessage());
+        }
+    }
+
+    public String get(String key) {
+        String v = values.get(key);
+        return v != null ? v : KNOWN.get(key).defaultValue();
+    }
+
+    public Map<String, String> explicitValues() {
+        return values;
+    }
+
+    public boolean redirectOnRead() {
+        return parseBoolean(get(REDIRECT_ON_READ));
+    }
+
+    public Duration ticketLifetime() {
+        return parseDuration(get(TICKET_LIFETIME));
+    }
+
+    public List<Pattern> proxyUserAgents() {
+        return parsePatterns(get(PROXY_USER_AGENTS));
+    }
+
+    public Duration listingCacheTtl() {
+        return parseDuration(get(LISTING_CACHE_TTL));
+    }
+
+    public double watermarkHigh() {
+        return fraction(get(WATERMARK_HIGH));
+    }
+
+    public double watermarkLow() {
+        return fraction(get(WATERMARK_LOW));
+    }
+
+    static boolean parseBoolean(String v) {
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException("expected true or false");
+        };
+    }
+
+    /** "60s", "500ms", "2m", "1h", or a plain number of seconds. */
+    public static Duration parseDuration(String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            }
+            char unit = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
+            String n = Character.isDigit(unit) ? s : s.substring(0, s.length() - 1);
+            long amount = Long.parseLong(n);
+            if (amount < 0) {
+                throw new NumberFormatException();
+            }
+            return switch (unit) {
+                case 's' -> Duration.ofSeconds(amount);
+                case 'm' -> Duration.ofMinutes(amount);
+                case 'h' -> Duration.ofHours(amount);
+                default -> {
+                    if (!Character.isDigit(unit)) {
+                        throw new NumberFormatException();
+                    }
+                    yield Duration.ofSeconds(amount);
+                }
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a duration such as 60s, 500ms, 2m");
+        }
+    }
+
+    private static void positive(Duration d) {
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException("must be positive");
+        }
+    }
+
+    private static List<Pattern> parsePatterns(String v) {
+        return java.util.Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Pattern::compile).toList();
+    }
+
+    private static double fraction(String v) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!(d > 0 && d <= 1)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a fraction in (0, 1]");
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package org.gridcache.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class TicketCodecTest {
+    private static final byte[] KEY = new byte[32];
+    private static final Clock NOW = Clock.fixed(Instant.ofEpochSecond(1_000_000), ZoneOffset.UTC);
+    private final TicketCodec codec = new TicketCodec(KEY, NOW);
+
+    private static Ticket ticket(long exp) {
+        return new Ticket("/data/f.bin", "pool1", Ticket.READ, exp, "anonymous", "door1", "http://o/f.bin", 10, 5);
+    }
+
+    @Test
+    void roundTripsAllClaims() throws Exception {
+        Ticket t = ticket(1_000_060);
+        assertEquals(t, codec.verify(codec.sign(t), "/data/f.bin", "pool1", Ticket.READ));
+    }
+
+    @Test
+    void refusesExpired() {
+        String token = codec.sign(ticket(1_000_000));
+        TicketException e = assertThrows(TicketException.class, () -> codec.verify(token));
+        assertTrue(e.getMessage().contains("expired"), e.getMessage());
+    }
+
+    @Test
+    void refusesOtherPathPoolAndOperation() {
+        String token = codec.sign(ticket(1_000_060));
+        assertTrue(assertThrows(TicketException.class, () -> codec.verify(token, "/data/g.bin", "pool1", "read"))
+                .getMessage().contains("path"));
+        assertTrue(assertThrows(TicketException.class, () -> codec.verify(token, "/data/f.bin", "pool2", "read"))
+                .getMessage().contains("pool"));
+        assertTrue(assertThrows(TicketException.class, () -> codec.verify(token, "/data/f.bin", "pool1", "write"))
+                .getMessage().contains("write"));
+    }
+
+    @Test
+    void refusesForgedAndMalformed() {
+        byte[] other = Arrays.copyOf(KEY, 32);
+        other[0] = 1;
+        String forged = new TicketCodec(other, NOW).sign(ticket(1_000_060));
+        assertTrue(assertThrows(TicketException.class, () -> codec.verify(forged)).getMessage().contains("signature"));
+        assertTrue(assertThrows(TicketException.class, () -> codec.verify("abc")).getMessage().contains("malformed"));
+        assertTrue(assertThrows(TicketException.class, () -> codec.verify("")).getMessage().contains("missing"));
+        // "alg":"none" must not pass: take a valid token and strip its signature
+        String token = codec.sign(ticket(1_000_060));
+        String unsigned = token.substring(0, token.lastIndexOf('.') + 1);
+        assertThrows(TicketException.class, () -> codec.verify(unsigned));
+    }
+}

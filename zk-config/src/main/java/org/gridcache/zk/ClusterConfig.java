@@ -1,0 +1,161 @@
+package org.gridcache.zk;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cluster settings in {@code /config} (one JSON object of key → value), watched live. A node that reads an invalid
+ * value keeps its last good settings and logs an error. The static methods are {@code gridcache config set|get|list}.
+ */
+public final class ClusterConfig implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterConfig.class);
+    private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() { };
+    private final CuratorCache cache;
+    private final CopyOnWriteArrayList<Consumer<ClusterSettings>> listeners = new CopyOnWriteArrayList<>();
+    private volatile ClusterSettings current = ClusterSettings.defaults();
+
+    public ClusterConfig(CuratorFramework client) {
+        this.cache = CuratorCache.build(client, ZkLayout.CONFIG, CuratorCache.Options.SINGLE_NODE_CACHE);
+    }
+
+    public ClusterConfig start(Duration initialWait) throws InterruptedException {
+        CountDownLatch initialized = new CountDownLatch(1);
+        cache.listenable().addListener(CuratorCacheListener.builder()
+                .forAll((type, oldData, data) -> reload())
+                .forInitialized(() -> {
+                    reload();
+                    initialized.countDown();
+                })
+                .build());
+        cache.start();
+        initialized.await(initialWait.toMillis(), TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private void reload() {
+        byte[] data = cache.get(ZkLayout.CONFIG).map(d -> d.getData()).orElse(null);
+        Map<String, String> raw;
+        try {
+            raw = parse(data);
+        } catch (IllegalArgumentException e) {
+            LOG.error("keeping the last good cluster settings: {}", e.getMessage());
+            return;
+        }
+        ClusterSettings next = ClusterSettings.of(goodValues(raw, current.explicitValues()));
+        if (!next.explicitValues().equals(current.explicitValues())) {
+            LOG.info("cluster settings now {}", next.explicitValues());
+        }
+        current = next;
+        listeners.forEach(l -> l.accept(next));
+    }
+
+    /** Valid values of {@code raw}; for an invalid one, the last good value of that key (logged as an error). */
+    private static Map<String, String> goodValues(Map<String, String> raw, Map<String, String> lastGood) {
+        Map<String, String> good = new TreeMap<>();
+        raw.forEach((key, value) -> {
+            try {
+                ClusterSettings.validate(key, value);
+                good.put(key, value);
+            } catch (IllegalArgumentException e) {
+                LOG.error("{}; keeping {}", e.getMessage(),
+                        lastGood.containsKey(key) ? "the last good value '" + lastGood.get(key) + "'" : "the default");
+                if (lastGood.containsKey(key)) {
+                    good.put(key, lastGood.get(key));
+                }
+            }
+        });
+        return good;
+    }
+
+    public ClusterSettings current() {
+        return current;
+    }
+
+    /** Called with the new settings after every valid change. */
+    public void onChange(Consumer<ClusterSettings> listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void close() {
+        cache.close();
+    }
+
+    private static Map<String, String> parse(byte[] data) {
+        if (data == null || data.length == 0) {
+            return Map.of();
+        }
+        try {
+            return Json.mapper().readValue(data, MAP);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("/config is not a JSON object of strings: " + e.getMessage());
+        }
+    }
+
+    // --- admin operations (gridcache config …) ---
+
+    /** Validates and stores one setting; a compare-and-set loop so concurrent admins do not lose updates. */
+    public static void set(CuratorFramework client, String key, String value) throws Exception {
+        ClusterSettings.validate(key, value);
+        update(client, map -> map.put(key, value));
+    }
+
+    public static boolean unset(CuratorFramework client, String key) throws Exception {
+        boolean[] had = new boolean[1];
+        update(client, map -> had[0] = map.remove(key) != null);
+        return had[0];
+    }
+
+    /** The explicit settings stored now (defaults not included). */
+    public static Map<String, String> list(CuratorFramework client) throws Exception {
+        try {
+            return parse(client.getData().forPath(ZkLayout.CONFIG));
+        } catch (KeeperException.NoNodeException e) {
+            return Map.of();
+        }
+    }
+
+    private static void update(CuratorFramework client, Consumer<Map<String, String>> change) throws Exception {
+        while (true) {
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = client.getData().storingStatIn(stat).forPath(ZkLayout.CONFIG);
+            } catch (KeeperException.NoNodeException e) {
+                TreeMap<String, String> fresh = new TreeMap<>();
+                change.accept(fresh);
+                try {
+                    client.create().creatingParentsIfNeeded().forPath(ZkLayout.CONFIG, Json.bytes(fresh));
+                    return;
+                } catch (KeeperException.NodeExistsException raced) {
+                    continue;
+                }
+            }
+            TreeMap<String, String> map = new TreeMap<>(parse(data));
+            change.accept(map);
+            try {
+                client.setData().withVersion(stat.getVersion()).forPath(ZkLayout.CONFIG, Json.bytes(map));
+                return;
+            } catch (KeeperException.BadVersionException raced) {
+                // someone else changed /config meanwhile: read again
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package org.gridcache.zk;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.zookeeper.KeeperException;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.Json;
+import org.gridcache.common.OriginEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namespace's mount table ({@code /origins}): which origin serves which path prefix. Watched live; a path
+ * resolves to the entry with the longest matching prefix. The static methods are the admin operations behind
+ * {@code gridcache origins …}.
+ */
+public final class MountTable implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(MountTable.class);
+    private final CuratorCache cache;
+    /** Sorted by descending prefix length, so the first match is the longest. */
+    private volatile List<OriginEntry> entries = List.of();
+
+    public MountTable(CuratorFramework client) {
+        this.cache = CuratorCache.build(client, ZkLayout.ORIGINS);
+    }
+
+    public MountTable start(Duration initialWait) throws InterruptedException {
+        CountDownLatch initialized = new CountDownLatch(1);
+        cache.listenable().addListener(CuratorCacheListener.builder()
+                .forAll((type, oldData, data) -> rebuild())
+                .forInitialized(() -> {
+                    rebuild();
+                    initialized.countDown();
+                })
+                .build());
+        cache.start();
+        initialized.await(initialWait.toMillis(), TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private void rebuild() {
+        List<OriginEntry> next = new ArrayList<>();
+        cache.stream().filter(d -> d.getPath().startsWith(ZkLayout.ORIGINS + "/")).forEach(d -> {
+            try {
+                next.add(Json.read(d.getData(), OriginEntry.class));
+            } catch (IllegalArgumentException e) {
+                LOG.error("ignoring origin {}: {}", d.getPath(), e.getMessage());
+            }
+        });
+        next.sort(Comparator.comparingInt((OriginEntry e) -> e.prefix().length()).reversed());
+        entries = List.copyOf(next);
+    }
+
+    /** The origin serving {@code path} (normalised), if any. */
+    public Optional<OriginEntry> resolve(String path) {
+        for (OriginEntry e : entries) {
+            if (GridPath.isUnder(path, e.prefix())) {
+                return Optional.of(e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Names of the segments directly below {@code dir} that lead to a mount point deeper than {@code dir}: they
+     * show as collections in {@code dir}'s listing even where no origin serves {@code dir} itself.
+     */
+    public List<String> mountPointsBelow(String dir) {
+        TreeSet<String> names = new TreeSet<>();
+        for (OriginEntry e : entries) {
+            if (!e.prefix().equals(dir) && GridPath.isUnder(e.prefix(), dir)) {
+                String rest = GridPath.relativize(e.prefix(), dir).substring(1);
+                names.add(rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest);
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** True when {@code dir} is a mount point or lies on the way to one (a virtual collection). */
+    public boolean isVirtualCollection(String dir) {
+        return !mountPointsBelow(dir).isEmpty() || entries.stream().anyMatch(e -> e.prefix().equals(dir));
+    }
+
+    public List<OriginEntry> entries() {
+        return entries;
+    }
+
+    @Override
+    public void close() {
+        cache.close();
+    }
+
+    // --- admin operations (gridcache origins …) ---
+
+    public static void put(CuratorFramework client, OriginEntry entry) throws Exception {
+        byte[] data = Json.bytes(entry);
+        String path = ZkLayout.origin(entry.name());
+        try {
+            client.create().creatingParentsIfNeeded().forPath(path, data);
+        } catch (KeeperException.NodeExistsException e) {
+            client.setData().forPath(path, data);
+        }
+    }
+
+    public static List<OriginEntry> list(CuratorFramework client) throws Exception {
+        if (client.checkExists().forPath(ZkLayout.ORIGINS) == null) {
+            return List.of();
+        }
+        List<OriginEntry> out = new ArrayList<>();
+        for (String child : client.getChildren().forPath(ZkLayout.ORIGINS)) {
+            out.add(Json.read(client.getData().forPath(ZkLayout.origin(child)), OriginEntry.class));
+        }
+        out.sort(Comparator.comparing(OriginEntry::prefix));
+        return out;
+    }
+
+    /** Removes an entry; false when there was none of that name. */
+    public static boolean remove(CuratorFramework client, String name) throws Exception {
+        try {
+            client.delete().forPath(ZkLayout.origin(name));
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        }
+    }
+}

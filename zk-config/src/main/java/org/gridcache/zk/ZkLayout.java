@@ -1,0 +1,25 @@
+package org.gridcache.zk;
+
+/** The znodes of DESIGN.md §4, relative to the chroot (Curator namespace, default {@code gridcache}). */
+public final class ZkLayout {
+    public static final String DEFAULT_NAMESPACE = "gridcache";
+    public static final String POOLS = "/pools";
+    public static final String DOORS = "/doors";
+    public static final String ORIGINS = "/origins";
+    public static final String CONFIG = "/config";
+
+    private ZkLayout() {
+    }
+
+    public static String pool(String id) {
+        return POOLS + "/" + id;
+    }
+
+    public static String door(String id) {
+        return DOORS + "/" + id;
+    }
+
+    public static String origin(String name) {
+        return ORIGINS + "/" + name;
+    }
+}

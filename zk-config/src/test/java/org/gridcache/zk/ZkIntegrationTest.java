@@ -1,0 +1,123 @@
+package org.gridcache.zk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.Json;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.PoolRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Against a real embedded ZooKeeper server. */
+class ZkIntegrationTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    @TempDir
+    Path dir;
+    private EmbeddedZooKeeper zk;
+    private CuratorFramework client;
+
+    @BeforeEach
+    void start() throws Exception {
+        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), "127.0.0.1", 0);
+        client = Zk.connect(zk.connectString());
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        zk.close();
+    }
+
+    private static PoolRecord record(String id, int movers) {
+        return new PoolRecord(id, "http://127.0.0.1:1", "default", 100, 50, movers, 0, movers, "test", 0);
+    }
+
+    @Test
+    void poolAppearsUpdatesAndVanishes() throws Exception {
+        PoolDirectory directory = new PoolDirectory(client).start(WAIT);
+        int[] movers = {0};
+        CuratorFramework poolClient = Zk.connect(zk.connectString());
+        EphemeralRegistration reg = new EphemeralRegistration(poolClient, ZkLayout.pool("p1"),
+                () -> Json.bytes(record("p1", movers[0])), Duration.ofHours(1));
+        reg.awaitCreated(WAIT);
+        awaitTrue(() -> directory.live().size() == 1);
+        movers[0] = 7;
+        reg.publishNow();
+        awaitTrue(() -> directory.live().get(0).activeMovers() == 7);
+        poolClient.close(); // session ends: the ephemeral node goes with it
+        awaitTrue(() -> directory.live().isEmpty());
+        reg.close();
+        directory.close();
+    }
+
+    @Test
+    void mountTableResolvesLongestPrefix() throws Exception {
+        MountTable.put(client, OriginEntry.of("root", "/", "file:///srv/a"));
+        MountTable.put(client, OriginEntry.of("atlas", "/atlas/data", "http://127.0.0.1:9/x"));
+        MountTable table = new MountTable(client).start(WAIT);
+        assertEquals("atlas", table.resolve("/atlas/data/f").orElseThrow().name());
+        assertEquals("root", table.resolve("/atlas/other").orElseThrow().name());
+        assertEquals(List.of("atlas"), table.mountPointsBelow("/"));
+        assertEquals(List.of("data"), table.mountPointsBelow("/atlas"));
+        assertEquals(2, MountTable.list(client).size());
+        assertTrue(MountTable.remove(client, "root"));
+        awaitTrue(() -> table.resolve("/other").isEmpty());
+        table.close();
+    }
+
+    @Test
+    void configChangesApplyLiveAndBadValuesAreKeptOut() throws Exception {
+        ClusterConfig config = new ClusterConfig(client).start(WAIT);
+        BlockingQueue<ClusterSettings> changes = new ArrayBlockingQueue<>(16);
+        config.onChange(changes::add);
+        assertTrue(config.current().redirectOnRead());
+        ClusterConfig.set(client, ClusterSettings.REDIRECT_ON_READ, "false");
+        assertTrue(poll(changes, s -> !s.redirectOnRead()));
+        assertThrows(IllegalArgumentException.class, () -> ClusterConfig.set(client, ClusterSettings.TICKET_LIFETIME, "soon"));
+        // a value written behind the CLI's back is refused by the node, which keeps its last good settings
+        ClusterConfig.set(client, ClusterSettings.TICKET_LIFETIME, "30s");
+        assertTrue(poll(changes, s -> s.ticketLifetime().getSeconds() == 30));
+        client.setData().forPath(ZkLayout.CONFIG,
+                "{\"ticket.lifetime\":\"soon\",\"pool.watermark.high\":\"0.5\"}".getBytes());
+        assertTrue(poll(changes, s -> s.watermarkHigh() == 0.5));
+        assertEquals(30, config.current().ticketLifetime().getSeconds(), "last good value kept");
+        assertEquals("0.5", ClusterConfig.list(client).get(ClusterSettings.WATERMARK_HIGH));
+        assertTrue(ClusterConfig.unset(client, ClusterSettings.WATERMARK_HIGH));
+        config.close();
+    }
+
+    private static boolean poll(BlockingQueue<ClusterSettings> q, java.util.function.Predicate<ClusterSettings> p)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            ClusterSettings s = q.poll(100, TimeUnit.MILLISECONDS);
+            if (s != null && p.test(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Polls a condition that a ZooKeeper watch makes true; fails after WAIT. */
+    static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached within " + WAIT);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
