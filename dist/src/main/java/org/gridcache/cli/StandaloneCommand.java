@@ -1,0 +1,93 @@
+package org.gridcache.cli;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.ByteSize;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.TicketKey;
+import org.gridcache.door.Door;
+import org.gridcache.door.DoorSettings;
+import org.gridcache.pool.Pool;
+import org.gridcache.pool.PoolSettings;
+import org.gridcache.zk.EmbeddedZooKeeper;
+import org.gridcache.zk.MountTable;
+import org.gridcache.zk.Zk;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Embedded ZooKeeper, one door and one pool in one JVM: the one-host mode for demos and newcomers. */
+@Command(name = "standalone", mixinStandardHelpOptions = true,
+        description = "Run an embedded ZooKeeper, a door and a pool in one process (plain HTTP, anonymous reads).")
+final class StandaloneCommand implements Callable<Integer> {
+    static final String DEFAULT_HOME = "gridcache-home";
+    private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
+
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--home", paramLabel = "DIR", defaultValue = DEFAULT_HOME,
+            description = "Holds ZooKeeper data, the pool store, the ticket key and logs (default: ${DEFAULT-VALUE}).")
+    Path home;
+
+    @Option(names = "--origin", paramLabel = "URL|DIR",
+            description = "http(s):// URL of a WebDAV server, or a local directory, mounted at /. "
+                    + "Default: a demo directory <home>/demo-origin created with a few files.")
+    String origin;
+
+    @Option(names = "--port", defaultValue = "2880", description = "Door port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--zk-port", defaultValue = "2181", description = "Embedded ZooKeeper port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
+    int zkPort;
+
+    @Option(names = "--pool-port", defaultValue = "0", description = "Pool port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int poolPort;
+
+    @Option(names = "--capacity", paramLabel = "SIZE", defaultValue = "10G", description = "Pool store capacity (default: ${DEFAULT-VALUE}).")
+    String capacity;
+
+    @Override
+    public Integer call() throws Exception {
+        Files.createDirectories(home);
+        String originUrl = originUrl();
+        Lifecycle life = new Lifecycle();
+        try {
+            EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), "127.0.0.1", zkPort));
+            CuratorFramework client = life.add(Zk.connect(zk.connectString()));
+            MountTable.put(client, OriginEntry.of("default", "/", originUrl));
+            byte[] key = TicketKey.loadOrCreate(home.resolve("ticket.key"));
+            Pool pool = life.add(Pool.start(new PoolSettings("pool1", "127.0.0.1", poolPort, null,
+                    home.resolve("pool"), ByteSize.parse(capacity), "local", key), client));
+            Door door = life.add(Door.start(new DoorSettings("door-" + InetAddress.getLocalHost().getHostName(),
+                    "127.0.0.1", port, null, key), client));
+            LOG.info("gridcache standalone: door {} pool {} origin {} zookeeper {}", door.url(), pool.url(), originUrl,
+                    zk.connectString());
+            System.out.println("gridcache standalone is up: browse " + door.url() + "/ (origin " + originUrl + ")");
+        } catch (Exception e) {
+            life.closeAll();
+            throw e;
+        }
+        life.runUntilStopped();
+        return 0;
+    }
+
+    private String originUrl() throws java.io.IOException {
+        if (origin == null) {
+            return DemoOrigin.create(home.resolve("demo-origin")).toUri().toString();
+        }
+        if (origin.startsWith("http://") || origin.startsWith("https://")) {
+            return origin;
+        }
+        Path dir = Path.of(origin).toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--origin " + origin + " is neither an http(s):// URL nor a directory");
+        }
+        return dir.toUri().toString();
+    }
+}

@@ -1,0 +1,76 @@
+package org.gridcache.systemtest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+
+/** One process of the built distribution ({@code bin/gridcache …}), its output in a file, killed on close. */
+final class Gridcache implements AutoCloseable {
+    static final Path DIST = Path.of(System.getProperty("gridcache.dist", "../../dist/target/gridcache"));
+    private final Process process;
+    private final Path output;
+
+    private Gridcache(Process process, Path output) {
+        this.process = process;
+        this.output = output;
+    }
+
+    static Gridcache start(Path output, String... args) throws IOException {
+        Path bin = DIST.resolve("bin/gridcache");
+        Assertions.assertTrue(Files.isExecutable(bin), "no distribution at " + DIST + " (run mvn package first)");
+        List<String> cmd = new ArrayList<>(List.of(bin.toString()));
+        cmd.addAll(List.of(args));
+        Files.createDirectories(output.getParent());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return new Gridcache(p, output);
+    }
+
+    /** Runs an admin command (origins, config) to completion. */
+    static Tools.Result admin(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(DIST.resolve("bin/gridcache").toString()));
+        cmd.addAll(List.of(args));
+        return Tools.run(Duration.ofSeconds(60), cmd.toArray(String[]::new));
+    }
+
+    /** Waits for a line in the process output (e.g. "is up"); fails early if the process died. */
+    Gridcache awaitOutput(String text) {
+        Tools.await("'" + text + "' from gridcache (output " + output + ")", Duration.ofSeconds(60), () -> {
+            if (!process.isAlive()) {
+                Assertions.fail("gridcache exited with " + process.exitValue() + ": " + output());
+            }
+            return output().contains(text);
+        });
+        return this;
+    }
+
+    String output() {
+        try {
+            return Files.exists(output) ? Files.readString(output) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL, as a crash would. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy(); // SIGTERM: a clean shutdown through the shutdown hook
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package org.gridcache.systemtest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/** Running real client programs, checking they exist, free ports, data files and checksums. */
+final class Tools {
+    private Tools() {
+    }
+
+    /** The result of a finished program. */
+    record Result(int exit, String out, String err) {
+        Result assertOk() {
+            Assertions.assertEquals(0, exit, () -> "exit " + exit + "\nstdout: " + out + "\nstderr: " + err);
+            return this;
+        }
+    }
+
+    /**
+     * Skips loudly when a tool is missing on a developer machine; in CI (CI=true) a missing tool fails, because
+     * .ci/run installs every tool the tests need.
+     */
+    static void require(String... tools) {
+        for (String tool : tools) {
+            boolean found = Path.of("/usr/bin", tool).toFile().canExecute() || Path.of("/usr/sbin", tool).toFile().canExecute()
+                    || Path.of("/sbin", tool).toFile().canExecute();
+            if (!found) {
+                String message = "SYSTEM TEST NEEDS '" + tool + "', WHICH IS NOT INSTALLED (run .ci/run or apt-get install it)";
+                System.err.println("!!! " + message);
+                if ("true".equals(System.getenv("CI"))) {
+                    Assertions.fail(message);
+                }
+                Assumptions.abort(message);
+            }
+        }
+    }
+
+    static Result run(Duration timeout, String... command) {
+        return run(timeout, null, command);
+    }
+
+    static Result run(Duration timeout, String stdin, String... command) {
+        try {
+            Path out = Files.createTempFile("gc-out", ".txt");
+            Path err = Files.createTempFile("gc-err", ".txt");
+            ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            Process p = pb.start();
+            if (stdin != null) {
+                p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+            p.getOutputStream().close();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly().waitFor();
+                Assertions.fail("timed out after " + timeout + ": " + String.join(" ", command));
+            }
+            Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+            Files.delete(out);
+            Files.delete(err);
+            return r;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** curl with a bound on time; extra arguments as given. */
+    static Result curl(String... args) {
+        List<String> cmd = new ArrayList<>(List.of("curl", "-sS", "--max-time", "120"));
+        cmd.addAll(List.of(args));
+        return run(Duration.ofSeconds(150), cmd.toArray(String[]::new));
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Path randomFile(Path file, long size, long seed) throws IOException {
+        Files.createDirectories(file.getParent());
+        Random random = new Random(seed);
+        byte[] block = new byte[1 << 16];
+        try (var out = Files.newOutputStream(file)) {
+            for (long written = 0; written < size; written += block.length) {
+                random.nextBytes(block);
+                out.write(block, 0, (int) Math.min(block.length, size - written));
+            }
+        }
+        return file;
+    }
+
+    static String sha256(Path file) throws IOException {
+        try (var in = Files.newInputStream(file)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Polls a condition that another process makes true; fails after {@code timeout}. Not a sleep-as-sync. */
+    static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                Assertions.fail("timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+}
