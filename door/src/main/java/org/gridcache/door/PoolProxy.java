@@ -13,6 +13,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.PoolRecord;
 import org.slf4j.Logger;
@@ -51,7 +52,20 @@ final class PoolProxy {
                 response.setHeader(header.asString(), value);
             }
         }
-        relayBody(listener, response, pool);
+        try {
+            relayBody(listener, response, pool);
+        } catch (PoolBrokeOffException e) {
+            abortClient(client, e);
+        }
+    }
+
+    /** Drops the client connection (no last chunk, no missing bytes pretended away); falls back to throwing. */
+    private static void abortClient(HttpServletRequest client, PoolBrokeOffException e) throws IOException {
+        ServletContextRequest request = ServletContextRequest.getServletContextRequest(client);
+        if (request == null) {
+            throw e;
+        }
+        request.getServletChannel().abort(e);
     }
 
     private static void copyRequestHeader(HttpServletRequest client, Request request, HttpHeader header) {
@@ -88,7 +102,8 @@ final class PoolProxy {
                 try {
                     n = in.read(buffer);
                 } catch (IOException e) {
-                    LOG.warn("pool {} broke off after {} bytes: {}; aborting the client's connection", pool.id(), relayed, e.toString());
+                    LOG.warn("pool {} broke off after {} bytes ({}); aborting the client's connection", pool.id(), relayed,
+                            e.getClass().getSimpleName());
                     throw new PoolBrokeOffException(pool.id(), e);
                 }
                 if (n < 0) {
@@ -100,7 +115,7 @@ final class PoolProxy {
         }
     }
 
-    /** Thrown after the response is committed: Jetty then aborts the client connection instead of ending it cleanly. */
+    /** The pool's body ended early; the client connection must be aborted, never ended cleanly. */
     static final class PoolBrokeOffException extends IOException {
         private static final long serialVersionUID = 1L;
 
