@@ -28,6 +28,7 @@ final class DoorHttpManagerBuilder extends HttpManagerBuilder {
         builder.setEnableCompression(false);
         builder.setEnabledJson(false);
         builder.setAuthenticationHandlers(List.of(new NoAuthentication()));
+        builder.seteTagGenerator(Resource::getUniqueId); // the origin's ETag as HEAD shows it, not Milton's variant
         return builder.buildHttpManager();
     }
 

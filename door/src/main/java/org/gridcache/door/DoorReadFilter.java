@@ -63,6 +63,9 @@ final class DoorReadFilter extends HttpFilter {
         } catch (DoorException e) {
             LOG.info("{} {} -> {} {}", method, path != null ? path : "(bad path)", e.status(), e.reason());
             Replies.failure(response, e);
+        } catch (RuntimeException e) {
+            LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
+            Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
         }
     }
 

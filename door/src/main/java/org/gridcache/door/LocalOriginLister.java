@@ -38,7 +38,7 @@ public final class LocalOriginLister implements OriginLister {
         Path root = root(origin);
         Path directory = inside(root, origin, dir);
         List<NamespaceEntry> out = new ArrayList<>();
-        try (DirectoryStream<Path> children = Files.newDirectoryStream(directory)) {
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(staysInside(root, directory, dir))) {
             for (Path child : children) {
                 String name = child.getFileName().toString();
                 try {
@@ -83,12 +83,18 @@ public final class LocalOriginLister implements OriginLister {
         return resolved;
     }
 
+    /** The real path of {@code file} (symlinks followed) if it is still below the root; else "not found". */
+    private static Path staysInside(Path root, Path file, String path) throws IOException {
+        Path real = file.toRealPath();
+        if (!real.startsWith(root)) {
+            throw DoorException.notFound(path); // a symlink that leaves the origin
+        }
+        return real;
+    }
+
     private static NamespaceEntry describe(Path root, Path file, String path, String name) {
         try {
-            if (!file.toRealPath().startsWith(root)) {
-                throw DoorException.notFound(path); // a symlink that leaves the origin
-            }
-            BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class);
+            BasicFileAttributes attrs = Files.readAttributes(staysInside(root, file, path), BasicFileAttributes.class);
             long mtime = attrs.lastModifiedTime().toMillis();
             if (attrs.isDirectory()) {
                 return new NamespaceEntry(path, name, true, -1, mtime, null, null);
