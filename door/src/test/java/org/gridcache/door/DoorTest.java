@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings;
@@ -385,7 +386,7 @@ class DoorTest {
             if (done.test(last)) {
                 return last;
             }
-            Thread.onSpinWait();
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // pacing between polls, not synchronisation
         }
         throw new AssertionError("condition not reached within " + WAIT.toSeconds() + " s; last: " + last);
     }
