@@ -1,0 +1,136 @@
+package org.gridcache.door;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.UrlCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The door's front: every request passes here before Milton. It parses the path (400 for traversal tricks), keeps
+ * {@code /.gridcache/} for the door's own services, refuses write methods (405: the door is read-only for now),
+ * answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
+ * redirect is a broken servlet forward and its Range handling is buggy) and resolves PROPFIND targets up front so
+ * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton.
+ */
+final class DoorReadFilter extends HttpFilter {
+    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND";
+    static final String SERVICES = "/.gridcache";
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
+    private static final Set<String> READ_METHODS = Set.of("OPTIONS", "GET", "HEAD", "PROPFIND");
+    /** Attribute holding the {@link Subject} of the request, for Milton's resources. */
+    static final String SUBJECT_ATTRIBUTE = Subject.class.getName();
+    private final transient Namespace namespace;
+    private final transient FileReads files;
+    private final transient SubjectResolver subjects;
+
+    DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects) {
+        this.namespace = namespace;
+        this.files = files;
+        this.subjects = subjects;
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        String method = request.getMethod();
+        String path = null;
+        try {
+            path = namespacePath(request);
+            if (GridPath.isUnder(path, SERVICES)) {
+                doorService(method, path, response);
+                return;
+            }
+            if (!READ_METHODS.contains(method)) {
+                throw new DoorException(405, method + " is not allowed: this door is read-only");
+            }
+            Subject subject = subjects.resolve(request);
+            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
+            switch (method) {
+                case "OPTIONS" -> options(response);
+                case "PROPFIND" -> propfind(request, response, chain, path);
+                default -> read(request, response, path, subject);
+            }
+        } catch (DoorException e) {
+            LOG.info("{} {} -> {} {}", method, path != null ? path : "(bad path)", e.status(), e.reason());
+            Replies.failure(response, e);
+        } catch (RuntimeException e) {
+            LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
+            Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
+        }
+    }
+
+    /** The decoded, normalised namespace path of the request, or a 400. */
+    static String namespacePath(HttpServletRequest request) {
+        String raw = request.getRequestURI();
+        String context = request.getContextPath();
+        if (context != null && !context.isEmpty() && raw.startsWith(context)) {
+            raw = raw.substring(context.length());
+        }
+        try {
+            return GridPath.normalize(UrlCodec.decode(raw));
+        } catch (IllegalArgumentException e) {
+            throw new DoorException(400, "bad path: " + e.getMessage());
+        }
+    }
+
+    private static void doorService(String method, String path, HttpServletResponse response) throws IOException {
+        if (path.equals(SERVICES + "/health") && (method.equals("GET") || method.equals("HEAD"))) {
+            Replies.text(response, 200, "ok");
+            return;
+        }
+        throw new DoorException(404, "no such door service: " + path);
+    }
+
+    private static void options(HttpServletResponse response) {
+        response.setStatus(200);
+        response.setHeader("DAV", "1");
+        response.setHeader("Allow", ALLOW);
+        response.setHeader("MS-Author-Via", "DAV");
+        response.setContentLength(0);
+    }
+
+    private void read(HttpServletRequest request, HttpServletResponse response, String path, Subject subject) throws IOException {
+        NamespaceEntry entry = namespace.stat(path);
+        if (entry.collection()) {
+            listing(request, response, path);
+            return;
+        }
+        if (request.getMethod().equals("HEAD")) {
+            files.head(entry, response);
+            return;
+        }
+        OriginEntry origin = namespace.originOf(path).orElseThrow(() -> DoorException.notFound(path));
+        files.get(request, response, origin, entry, subject);
+    }
+
+    private void listing(HttpServletRequest request, HttpServletResponse response, String dir) throws IOException {
+        byte[] html = HtmlListing.render(dir, namespace.list(dir)).getBytes(StandardCharsets.UTF_8);
+        response.setStatus(200);
+        response.setContentType("text/html; charset=utf-8");
+        response.setContentLength(html.length);
+        if (request.getMethod().equals("GET")) {
+            response.getOutputStream().write(html);
+        }
+    }
+
+    /** Resolves the target (and for Depth 1 its listing) now, so Milton works from the cache and failures are ours. */
+    private void propfind(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String path)
+            throws IOException, ServletException {
+        PropfindRequest checked = PropfindRequest.check(request);
+        NamespaceEntry entry = namespace.stat(path);
+        if (entry.collection() && checked.depth() == 1) {
+            namespace.list(path);
+        }
+        chain.doFilter(checked, response);
+    }
+}

@@ -1,0 +1,98 @@
+package org.gridcache.door;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.zk.PoolDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * GET and HEAD on a file. HEAD is answered by the door from the origin's metadata. GET picks a pool and either
+ * redirects the client there with a ticket (302), or, for clients that cannot follow redirects and when the cluster
+ * says {@code redirect.on-read=false}, streams the pool's answer itself.
+ */
+final class FileReads {
+    private static final Logger LOG = LoggerFactory.getLogger(FileReads.class);
+    private final PoolDirectory pools;
+    private final PoolSelector selector;
+    private final TicketIssuer tickets;
+    private final PoolProxy proxy;
+    private final Supplier<ClusterSettings> settings;
+    private volatile AgentPatterns agents;
+
+    FileReads(PoolDirectory pools, PoolSelector selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings) {
+        this.pools = pools;
+        this.selector = selector;
+        this.tickets = tickets;
+        this.proxy = proxy;
+        this.settings = settings;
+    }
+
+    /** The compiled User-Agent patterns of these settings; compiled again only when the settings change. */
+    private List<Pattern> proxyAgents(ClusterSettings settings) {
+        AgentPatterns cached = agents;
+        if (cached == null || cached.settings() != settings) {
+            cached = new AgentPatterns(settings, settings.proxyUserAgents());
+            agents = cached;
+        }
+        return cached.patterns();
+    }
+
+    private record AgentPatterns(ClusterSettings settings, List<Pattern> patterns) {
+    }
+
+    void head(NamespaceEntry file, HttpServletResponse response) {
+        response.setStatus(200);
+        response.setContentType(file.contentType() != null ? file.contentType() : "application/octet-stream");
+        if (file.size() >= 0) {
+            response.setContentLengthLong(file.size());
+        }
+        if (file.mtimeMillis() >= 0) {
+            response.setDateHeader("Last-Modified", file.mtimeMillis());
+        }
+        if (file.etag() != null) {
+            response.setHeader("ETag", file.etag());
+        }
+        response.setHeader("Accept-Ranges", "bytes");
+    }
+
+    void get(HttpServletRequest request, HttpServletResponse response, OriginEntry origin, NamespaceEntry file, Subject subject)
+            throws IOException {
+        ClusterSettings now = settings.get();
+        PoolRecord pool = selector.choose(file.path(), pools.live())
+                .orElseThrow(() -> new DoorException(503, "no pool available"));
+        String location = tickets.poolUrl(pool, origin, file, subject, now.ticketLifetime());
+        if (mustProxy(request, now)) {
+            proxy.stream(request, response, pool, location);
+            return;
+        }
+        response.setStatus(302);
+        response.setHeader("Location", location);
+        response.setHeader("Cache-Control", "no-store"); // the ticket in the Location expires soon
+        Replies.text(response, 302, "redirecting to pool " + pool.id());
+        LOG.debug("GET {} for {} -> pool {}", file.path(), subject.name(), pool.id());
+    }
+
+    private boolean mustProxy(HttpServletRequest request, ClusterSettings settings) {
+        if (!settings.redirectOnRead()) {
+            return true;
+        }
+        String agent = request.getHeader("User-Agent");
+        if (agent == null) {
+            return false;
+        }
+        for (Pattern p : proxyAgents(settings)) {
+            if (p.matcher(agent).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

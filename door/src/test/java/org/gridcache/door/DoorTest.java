@@ -1,0 +1,419 @@
+package org.gridcache.door;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.Json;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.zk.ClusterConfig;
+import org.gridcache.zk.EmbeddedZooKeeper;
+import org.gridcache.zk.EphemeralRegistration;
+import org.gridcache.zk.MountTable;
+import org.gridcache.zk.Zk;
+import org.gridcache.zk.ZkLayout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The door against real parts: an embedded ZooKeeper, a {@code file://} origin mounted at /local, a fake WebDAV
+ * origin mounted at /, an unreachable origin at /down, and pools registered in ZooKeeper.
+ */
+class DoorTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    @TempDir
+    Path tmp;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final byte[] key = new byte[32];
+    private final byte[] data = new byte[200_000];
+    private CuratorFramework zk;
+    private FakeWebDavOrigin dav;
+    private Path files;
+    private Door door;
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    @BeforeEach
+    void start() throws Exception {
+        new Random(7).nextBytes(key);
+        new Random(8).nextBytes(data);
+        EmbeddedZooKeeper server = EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", 0);
+        closeables.add(server);
+        zk = Zk.connect(server.connectString());
+        closeables.add(zk);
+        files = Files.createDirectories(tmp.resolve("files"));
+        Files.write(files.resolve("data.bin"), data);
+        Files.writeString(files.resolve("a&b<c>.txt"), "x");
+        Files.createDirectories(files.resolve("sub"));
+        Files.writeString(files.resolve("sub/inner.txt"), "inner");
+        dav = new FakeWebDavOrigin();
+        closeables.add(dav);
+        MountTable.put(zk, OriginEntry.of("dav", "/", dav.url() + "/dav"));
+        MountTable.put(zk, OriginEntry.of("local", "/local", files.toUri().toString()));
+        MountTable.put(zk, OriginEntry.of("down", "/down", "http://127.0.0.1:" + closedPort() + "/x"));
+        door = Door.start(new DoorSettings("door1", "127.0.0.1", 0, null, key), zk);
+        closeables.add(door);
+    }
+
+    @AfterEach
+    void stop() {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                // best effort
+            }
+        }
+    }
+
+    // --- listings ---
+
+    @Test
+    void propfindOnFileOrigin() throws Exception {
+        HttpResponse<String> one = propfind("/local/", "1");
+        assertEquals(207, one.statusCode());
+        assertTrue(one.body().contains("data.bin"), one.body());
+        assertTrue(one.body().contains("<d:getcontentlength>200000</d:getcontentlength>")
+                || one.body().contains(">200000<"), one.body());
+        assertTrue(one.body().contains("/local/sub/"), one.body());
+        assertTrue(one.body().toLowerCase().contains("collection"), one.body());
+
+        HttpResponse<String> zero = propfind("/local/data.bin", "0");
+        assertEquals(207, zero.statusCode());
+        assertTrue(zero.body().contains(">200000<"), zero.body());
+        assertFalse(zero.body().contains("inner.txt"));
+    }
+
+    @Test
+    void propfindOnWebDavOrigin() throws Exception {
+        HttpResponse<String> root = propfind("/", "1");
+        assertEquals(207, root.statusCode());
+        assertTrue(root.body().contains("hello.txt"), root.body());
+        assertTrue(root.body().contains("file%20one.txt"), root.body());
+        assertTrue(root.body().contains("/sub/"), root.body());
+        assertTrue(root.body().contains("/local/"), "mount point listed: " + root.body());
+        assertTrue(root.body().contains("/down/"), "mount point listed: " + root.body());
+
+        HttpResponse<String> file = propfind("/file%20one.txt", "0");
+        assertEquals(207, file.statusCode());
+        assertTrue(file.body().contains(">11<"), file.body());
+
+        HttpResponse<String> sub = propfind("/sub", "1");
+        assertEquals(207, sub.statusCode());
+        assertTrue(sub.body().contains("deep.txt"), sub.body());
+    }
+
+    @Test
+    void originStatusesMapToDoorStatuses() throws Exception {
+        assertEquals(404, propfind("/nothing-here", "1").statusCode());
+        assertEquals(403, propfind("/secret", "1").statusCode());
+        HttpResponse<String> broken = propfind("/broken", "1");
+        assertEquals(502, broken.statusCode());
+        assertEquals(1, broken.body().strip().lines().count(), broken.body());
+    }
+
+    @Test
+    void originDownIs502() throws Exception {
+        HttpResponse<String> r = propfind("/down/", "1");
+        assertEquals(502, r.statusCode());
+        assertTrue(r.body().contains("down"), r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+        assertEquals(502, get("/down/file", null).statusCode());
+    }
+
+    @Test
+    void browserGetsHtmlListing() throws Exception {
+        HttpResponse<String> r = get("/local/", null);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+        assertTrue(r.body().contains("href=\"/local/data.bin\""), r.body());
+        assertTrue(r.body().contains("a&amp;b&lt;c&gt;.txt"), r.body());
+        assertTrue(r.body().contains("href=\"/local/a%26b%3Cc%3E.txt\""), r.body());
+        assertTrue(r.body().contains("200000"), r.body());
+
+        HttpResponse<String> root = get("/", null);
+        assertEquals(200, root.statusCode());
+        assertTrue(root.body().contains("href=\"/local/\""), root.body());
+        assertTrue(root.body().contains("hello.txt"), root.body());
+    }
+
+    @Test
+    void malformedPropfindIs400() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(uri("/local/")).header("Depth", "1")
+                .method("PROPFIND", HttpRequest.BodyPublishers.ofString("<D:propfind xmlns:D=\"DAV:\"><D:prop>")).build();
+        assertEquals(400, http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(403, propfind("/local/", "infinity").statusCode());
+    }
+
+    // --- reads ---
+
+    @Test
+    void getRedirectsToPoolWithTicket() throws Exception {
+        register("p1", 0.5, "http://127.0.0.1:9/pool");
+        HttpResponse<String> r = awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
+        String location = r.headers().firstValue("Location").orElseThrow();
+        String prefix = "http://127.0.0.1:9/pool/local/data.bin?" + Ticket.QUERY_PARAMETER + "=";
+        assertTrue(location.startsWith(prefix), location);
+        Ticket ticket = new TicketCodec(key).verify(location.substring(prefix.length()), "/local/data.bin", "p1", "read");
+        assertEquals(files.resolve("data.bin").toUri().toString(), ticket.originUrl());
+        assertEquals(data.length, ticket.size());
+        assertEquals(Files.getLastModifiedTime(files.resolve("data.bin")).toMillis() / 1000, ticket.mtime());
+        assertEquals("anonymous", ticket.subject());
+        assertEquals("door1", ticket.door());
+        assertTrue(ticket.expiresAt() > Instant.now().getEpochSecond());
+    }
+
+    @Test
+    void getOnWebDavOriginFileEncodesPath() throws Exception {
+        register("p1", 0.5, "http://127.0.0.1:9");
+        HttpResponse<String> r = awaitResponse(() -> get("/file%20one.txt", null), x -> x.statusCode() == 302);
+        String location = r.headers().firstValue("Location").orElseThrow();
+        assertTrue(location.startsWith("http://127.0.0.1:9/file%20one.txt?"), location);
+        Ticket ticket = new TicketCodec(key).verify(location.substring(location.indexOf('=') + 1), "/file one.txt", "p1", "read");
+        assertEquals(dav.url() + "/dav/file%20one.txt", ticket.originUrl());
+        assertEquals(11, ticket.size());
+    }
+
+    @Test
+    void leastLoadedPoolIsChosen() throws Exception {
+        register("busy", 5.0, "http://127.0.0.1:9/busy");
+        register("idle", 0.1, "http://127.0.0.1:9/idle");
+        register("middle", 2.0, "http://127.0.0.1:9/middle");
+        awaitResponse(() -> get("/local/data.bin", null),
+                x -> x.statusCode() == 302 && x.headers().firstValue("Location").orElse("").contains("/idle/"));
+        for (int i = 0; i < 10; i++) {
+            assertTrue(get("/local/data.bin", null).headers().firstValue("Location").orElseThrow().contains("/idle/"));
+        }
+    }
+
+    @Test
+    void noPoolIs503() throws Exception {
+        HttpResponse<String> r = get("/local/data.bin", null);
+        assertEquals(503, r.statusCode());
+        assertEquals("no pool available", r.body().strip());
+    }
+
+    @Test
+    void missingFileIs404() throws Exception {
+        register("p1", 0, "http://127.0.0.1:9");
+        assertEquals(404, get("/local/nope.bin", null).statusCode());
+        assertEquals(404, get("/nope.txt", null).statusCode());
+    }
+
+    @Test
+    void headAnswersFromTheDoor() throws Exception {
+        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(uri("/local/data.bin")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.discarding());
+        assertEquals(200, r.statusCode());
+        assertEquals(String.valueOf(data.length), r.headers().firstValue("Content-Length").orElseThrow());
+        assertEquals("bytes", r.headers().firstValue("Accept-Ranges").orElseThrow());
+        assertTrue(r.headers().firstValue("ETag").isPresent());
+        assertTrue(r.headers().firstValue("Last-Modified").isPresent());
+    }
+
+    @Test
+    void proxyForClientsThatCannotFollowRedirects() throws Exception {
+        FakePool pool = pool("p1");
+        pool.files.put("/local/data.bin", data);
+        HttpResponse<byte[]> whole = awaitBytes(() -> getBytes("/local/data.bin", "cadaver/0.24 neon/0.32", null), x -> x.statusCode() == 200);
+        assertArrayEquals(data, whole.body());
+
+        HttpResponse<byte[]> part = getBytes("/local/data.bin", "cadaver/0.24", "bytes=100-199");
+        assertEquals(206, part.statusCode());
+        assertEquals("bytes 100-199/" + data.length, part.headers().firstValue("Content-Range").orElseThrow());
+        assertArrayEquals(java.util.Arrays.copyOfRange(data, 100, 200), part.body());
+
+        assertEquals(416, getBytes("/local/data.bin", "cadaver/0.24", "bytes=999999-").statusCode());
+        assertEquals(302, getBytes("/local/data.bin", "curl/8", null).statusCode(), "others are still redirected");
+    }
+
+    @Test
+    void proxyForEveryoneWhenRedirectOnReadIsOff() throws Exception {
+        FakePool pool = pool("p1");
+        pool.files.put("/local/data.bin", data);
+        awaitBytes(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() == 302);
+        ClusterConfig.set(zk, ClusterSettings.REDIRECT_ON_READ, "false");
+        HttpResponse<byte[]> r = awaitBytes(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() != 302);
+        assertEquals(200, r.statusCode());
+        assertArrayEquals(data, r.body());
+    }
+
+    @Test
+    void poolBreakingMidBodyAbortsTheClient() throws Exception {
+        FakePool pool = pool("p1");
+        pool.files.put("/local/data.bin", data);
+        awaitBytes(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() == 200);
+        pool.breakMidBody = true;
+        assertThrows(IOException.class, () -> getBytes("/local/data.bin", "cadaver/0.24", null));
+    }
+
+    @Test
+    void poolUnreachableInProxyModeIs502() throws Exception {
+        register("gone", 0, "http://127.0.0.1:" + closedPort());
+        HttpResponse<byte[]> r = awaitBytes(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() != 503);
+        assertEquals(502, r.statusCode());
+    }
+
+    // --- the door's own paths, methods, bad input ---
+
+    @Test
+    void doorServicesNeverReachTheOrigin() throws Exception {
+        int before = dav.requests.get();
+        HttpResponse<String> r = get("/.gridcache/x", null);
+        assertEquals(404, r.statusCode());
+        assertTrue(r.body().contains("no such door service"), r.body());
+        assertEquals(404, propfind("/.gridcache/", "1").statusCode());
+        HttpResponse<String> health = get("/.gridcache/health", null);
+        assertEquals(200, health.statusCode());
+        assertEquals("ok", health.body().strip());
+        assertEquals(before, dav.requests.get());
+    }
+
+    @Test
+    void badPathsAre400() throws Exception {
+        assertEquals(400, rawStatus("GET /local/../../etc/passwd HTTP/1.1"));
+        assertEquals(400, rawStatus("GET /local/%zz HTTP/1.1"));
+        assertEquals(400, rawStatus("GET /local/a%00b HTTP/1.1"));
+        assertEquals(400, rawStatus("PROPFIND /local/%2e%2e/x HTTP/1.1"));
+    }
+
+    @Test
+    void writeMethodsAre405AndOptionsAdvertisesClass1() throws Exception {
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/local/new.txt"))
+                .PUT(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, put.statusCode());
+        for (String method : List.of("DELETE", "MKCOL", "MOVE", "COPY", "PROPPATCH", "LOCK")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/local/data.bin"))
+                    .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, r.statusCode(), method);
+        }
+        HttpResponse<String> options = http.send(HttpRequest.newBuilder(uri("/local/"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, options.statusCode());
+        assertEquals("1", options.headers().firstValue("DAV").orElseThrow());
+        assertTrue(options.headers().firstValue("Allow").orElseThrow().contains("PROPFIND"));
+        assertFalse(options.headers().firstValue("Allow").orElseThrow().contains("PUT"));
+    }
+
+    @Test
+    void doorRegistersItself() throws Exception {
+        byte[] json = zk.getData().forPath(ZkLayout.door("door1"));
+        DoorRecord record = Json.read(json, DoorRecord.class);
+        assertEquals(door.url(), record.url());
+        assertEquals("http://127.0.0.1:" + door.port(), door.url());
+    }
+
+    // --- helpers ---
+
+    private URI uri(String rawPath) {
+        return URI.create(door.url() + rawPath);
+    }
+
+    private HttpResponse<String> propfind(String path, String depth) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(uri(path)).header("Depth", depth)
+                .method("PROPFIND", HttpRequest.BodyPublishers.noBody()).build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path, String agent) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).GET();
+        if (agent != null) {
+            b.header("User-Agent", agent);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<byte[]> getBytes(String path, String agent, String range) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).GET().header("User-Agent", agent);
+        if (range != null) {
+            b.header("Range", range);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private void register(String id, double load, String url) throws Exception {
+        PoolRecord record = new PoolRecord(id, url, "default", 1L << 30, 1L << 29, 0, 0, load, "test", 0);
+        EphemeralRegistration reg = new EphemeralRegistration(zk, ZkLayout.pool(id), () -> Json.bytes(record), Duration.ofHours(1));
+        closeables.add(reg);
+        reg.awaitCreated(WAIT);
+    }
+
+    private FakePool pool(String id) throws Exception {
+        FakePool pool = new FakePool(id, key);
+        closeables.add(pool);
+        register(id, 0, pool.url());
+        return pool;
+    }
+
+    interface Call<T> {
+        T call() throws Exception;
+    }
+
+    /** Repeats {@code call} until {@code done} (state that ZooKeeper propagates to the door), or fails at the deadline. */
+    private static <T> T await(Call<T> call, Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        T last = null;
+        while (System.nanoTime() < deadline) {
+            last = call.call();
+            if (done.test(last)) {
+                return last;
+            }
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // pacing between polls, not synchronisation
+        }
+        throw new AssertionError("condition not reached within " + WAIT.toSeconds() + " s; last: " + last);
+    }
+
+    private static HttpResponse<String> awaitResponse(Call<HttpResponse<String>> call, Predicate<HttpResponse<String>> done) throws Exception {
+        return await(call, done);
+    }
+
+    private static HttpResponse<byte[]> awaitBytes(Call<HttpResponse<byte[]>> call, Predicate<HttpResponse<byte[]>> done) throws Exception {
+        return await(call, done);
+    }
+
+    private int rawStatus(String requestLine) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", door.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((requestLine + "\r\nHost: localhost\r\nDepth: 1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String response = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            return Integer.parseInt(response.substring(9, 12));
+        }
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package org.gridcache.door;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketException;
+
+/**
+ * A pool's data server for proxy tests: checks the ticket like a real pool, serves bytes by namespace path, honours
+ * a single {@code Range}, and can break off mid-body.
+ */
+final class FakePool implements AutoCloseable {
+    private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
+    final Map<String, byte[]> files = new ConcurrentHashMap<>();
+    volatile boolean breakMidBody;
+    private final String id;
+    private final TicketCodec codec;
+    private final HttpServer server;
+
+    FakePool(String id, byte[] key) throws IOException {
+        this.id = id;
+        this.codec = new TicketCodec(key);
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String token = ticketOf(exchange.getRequestURI().getRawQuery());
+            try {
+                codec.verify(token, path, id, Ticket.READ);
+            } catch (TicketException e) {
+                text(exchange, 403, e.getMessage());
+                return;
+            }
+            byte[] data = files.get(path);
+            if (data == null) {
+                text(exchange, 404, "not on this pool");
+                return;
+            }
+            serve(exchange, data);
+        }
+    }
+
+    private void serve(HttpExchange exchange, byte[] data) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+        exchange.getResponseHeaders().set("ETag", "\"pool\"");
+        String range = exchange.getRequestHeaders().getFirst("Range");
+        int from = 0;
+        int to = data.length - 1;
+        int status = 200;
+        if (range != null) {
+            Matcher m = RANGE.matcher(range);
+            if (!m.matches() || Integer.parseInt(m.group(1)) >= data.length) {
+                exchange.getResponseHeaders().set("Content-Range", "bytes */" + data.length);
+                exchange.sendResponseHeaders(416, -1);
+                return;
+            }
+            from = Integer.parseInt(m.group(1));
+            to = m.group(2).isEmpty() ? to : Math.min(to, Integer.parseInt(m.group(2)));
+            status = 206;
+            exchange.getResponseHeaders().set("Content-Range", "bytes " + from + "-" + to + "/" + data.length);
+        }
+        int length = to - from + 1;
+        exchange.sendResponseHeaders(status, length);
+        OutputStream out = exchange.getResponseBody();
+        if (breakMidBody) {
+            out.write(data, from, length / 2);
+            out.flush();
+            return; // closing the exchange with bytes missing drops the connection
+        }
+        out.write(data, from, length);
+    }
+
+    private static String ticketOf(String query) {
+        if (query == null) {
+            return null;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith(Ticket.QUERY_PARAMETER + "=")) {
+                return pair.substring(Ticket.QUERY_PARAMETER.length() + 1);
+            }
+        }
+        return null;
+    }
+
+    private static void text(HttpExchange exchange, int status, String line) throws IOException {
+        byte[] body = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, body.length);
+        exchange.getResponseBody().write(body);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
