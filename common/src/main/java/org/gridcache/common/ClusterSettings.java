@@ -44,9 +44,12 @@ public final class ClusterSettings {
     }
 
     private final Map<String, String> values;
+    /** Compiled once per snapshot: the door matches them on every read. */
+    private final List<Pattern> proxyUserAgents;
 
     private ClusterSettings(Map<String, String> values) {
         this.values = values;
+        this.proxyUserAgents = parsePatterns(get(PROXY_USER_AGENTS));
     }
 
     public static ClusterSettings defaults() {
@@ -93,7 +96,7 @@ public final class ClusterSettings {
     }
 
     public List<Pattern> proxyUserAgents() {
-        return parsePatterns(get(PROXY_USER_AGENTS));
+        return proxyUserAgents;
     }
 
     public Duration listingCacheTtl() {
@@ -152,7 +155,11 @@ public final class ClusterSettings {
     }
 
     private static List<Pattern> parsePatterns(String v) {
-        return java.util.Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Pattern::compile).toList();
+        try {
+            return java.util.Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Pattern::compile).toList();
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
+        }
     }
 
     private static double fraction(String v) {

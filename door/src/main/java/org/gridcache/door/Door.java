@@ -49,7 +49,6 @@ public final class Door implements Closeable {
     }
 
     private void startParts(DoorSettings settings, CuratorFramework zk) throws Exception {
-        MiltonLogging.quiet();
         PoolDirectory pools = own(new PoolDirectory(zk)).start(ZK_INITIAL_WAIT);
         MountTable mounts = own(new MountTable(zk)).start(ZK_INITIAL_WAIT);
         ClusterConfig config = own(new ClusterConfig(zk)).start(ZK_INITIAL_WAIT);

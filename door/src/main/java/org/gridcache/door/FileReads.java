@@ -3,7 +3,6 @@ package org.gridcache.door;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.gridcache.common.ClusterSettings;
@@ -25,7 +24,6 @@ final class FileReads {
     private final TicketIssuer tickets;
     private final PoolProxy proxy;
     private final Supplier<ClusterSettings> settings;
-    private volatile AgentPatterns agents;
 
     FileReads(PoolDirectory pools, PoolSelector selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings) {
         this.pools = pools;
@@ -33,19 +31,6 @@ final class FileReads {
         this.tickets = tickets;
         this.proxy = proxy;
         this.settings = settings;
-    }
-
-    /** The compiled User-Agent patterns of these settings; compiled again only when the settings change. */
-    private List<Pattern> proxyAgents(ClusterSettings settings) {
-        AgentPatterns cached = agents;
-        if (cached == null || cached.settings() != settings) {
-            cached = new AgentPatterns(settings, settings.proxyUserAgents());
-            agents = cached;
-        }
-        return cached.patterns();
-    }
-
-    private record AgentPatterns(ClusterSettings settings, List<Pattern> patterns) {
     }
 
     void head(NamespaceEntry file, HttpServletResponse response) {
@@ -88,7 +73,7 @@ final class FileReads {
         if (agent == null) {
             return false;
         }
-        for (Pattern p : proxyAgents(settings)) {
+        for (Pattern p : settings.proxyUserAgents()) {
             if (p.matcher(agent).find()) {
                 return true;
             }
