@@ -1,0 +1,30 @@
+package org.gridcache.pool;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import java.util.function.Supplier;
+
+/**
+ * The pool's pipeline, in order: HTTP codec, aggregation of the (body-less) GET/HEAD requests, the request
+ * handler. TLS goes in front of the codec when it arrives (and then chunked file writes instead of FileRegion).
+ */
+final class PoolChannelInitializer extends ChannelInitializer<SocketChannel> {
+    /** Requests carry no body worth having; this bounds what a client can make the pool buffer. */
+    private static final int MAX_REQUEST_BODY = 64 * 1024;
+    private final Supplier<PoolRequestHandler> handlers;
+
+    PoolChannelInitializer(Supplier<PoolRequestHandler> handlers) {
+        this.handlers = handlers;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("http", new HttpServerCodec());
+        p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
+        p.addLast("pool", handlers.get());
+    }
+}
