@@ -147,7 +147,11 @@ final class Download implements DownloadSink {
             throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " sent more than the " + size + " bytes it announced");
         }
         if (size < 0 && needed > reservedSnapshot()) {
-            owner.reserve(this, needed + RESERVATION_STEP);
+            try {
+                owner.reserve(this, needed + RESERVATION_STEP);
+            } catch (FetchException e) {
+                owner.reserve(this, needed); // a small store may have room for the file but not for a whole step
+            }
         }
     }
 

@@ -64,7 +64,15 @@ final class Downloads implements AutoCloseable {
                 download = start(key, ticket, origin);
                 started = download;
             }
-            FileChannel reader = FileChannel.open(store.partFile(key), StandardOpenOption.READ);
+            FileChannel reader;
+            try {
+                reader = FileChannel.open(store.partFile(key), StandardOpenOption.READ);
+            } catch (IOException e) {
+                if (started != null) {
+                    abandon(started); // never leave a fetch in the map that nobody started
+                }
+                throw e;
+            }
             store.pin(key);
             source = new Joined(key, download, reader);
         }

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -170,6 +171,15 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         while ((request = pending.poll()) != null) {
             request.release();
         }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent && !busy) {
+            ctx.close(); // an idle keep-alive connection; a transfer waiting on a slow origin is not idle
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
     }
 
     @Override

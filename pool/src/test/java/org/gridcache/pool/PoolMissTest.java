@@ -170,6 +170,28 @@ class PoolMissTest extends PoolTestSupport {
     }
 
     @Test
+    void originWithoutContentLengthIsServedOnceComplete() throws Exception {
+        startPool(1 << 20); // smaller than the reservation step of unknown-size fetches
+        byte[] data = randomBytes(300_000, 17);
+        origin.serveWithoutLength("/nolength", data);
+        HttpResponse<byte[]> r = get("/nolength", ticket("/nolength", origin.url("/nolength"), -1));
+        assertEquals(200, r.statusCode());
+        assertArrayEquals(data, r.body());
+        eventually("the copy to be committed", () -> pool.store().files() == 1);
+        assertEquals(data.length, pool.store().used()); // the unused part of the reservation was given back
+    }
+
+    @Test
+    void redirectLoopIs502() throws Exception {
+        startPool(1 << 20);
+        origin.redirect("/loop", "/loop");
+        HttpResponse<byte[]> r = get("/loop", ticket("/loop", origin.url("/loop"), -1));
+        assertEquals(502, r.statusCode());
+        assertTrue(body(r).contains("redirected more than 5 times"), body(r));
+        assertEquals(6, origin.gets("/loop"));
+    }
+
+    @Test
     void staleCopyIsFetchedAnew() throws Exception {
         startPool(1 << 20);
         byte[] v1 = randomBytes(100, 15);

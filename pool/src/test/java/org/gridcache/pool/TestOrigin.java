@@ -85,6 +85,14 @@ final class TestOrigin implements AutoCloseable {
         });
     }
 
+    /** Sends no Content-Length: the body ends when the connection closes. */
+    void serveWithoutLength(String path, byte[] body) {
+        routes.put(path, out -> {
+            out.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+        });
+    }
+
     void status(String path, int code) {
         routes.put(path, out -> head(out, code, 0, ""));
     }
