@@ -1,0 +1,68 @@
+package org.gridcache.pool;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts the pool's movers (client transfers in progress) and its outgoing bytes, and turns them into the load it
+ * publishes. Asks for an early publication when the mover count changes a lot relative to itself (a pool going
+ * from 0 to 1 movers is news to the doors; from 80 to 81 is not).
+ */
+final class Movers {
+    /** Outgoing bandwidth that counts as much load as one mover: 100 MB/s. */
+    static final double BYTES_PER_SEC_PER_LOAD_UNIT = 100e6;
+    private static final int FEW = 4;
+
+    private final AtomicInteger active = new AtomicInteger();
+    private final LongAdder bytesOut = new LongAdder();
+    private final Runnable onLargeChange;
+    private long lastSampleNanos = System.nanoTime();
+    private long lastSampleBytes;
+    private long bytesPerSec;
+
+    Movers(Runnable onLargeChange) {
+        this.onLargeChange = onLargeChange;
+    }
+
+    void started() {
+        if (active.incrementAndGet() <= FEW) {
+            onLargeChange.run();
+        }
+    }
+
+    void ended() {
+        if (active.decrementAndGet() < FEW) {
+            onLargeChange.run();
+        }
+    }
+
+    void sent(long bytes) {
+        bytesOut.add(bytes);
+    }
+
+    int active() {
+        return active.get();
+    }
+
+    /** Outgoing bytes per second since the previous call (at least a second apart, else the previous rate). */
+    synchronized long bytesPerSecOut() {
+        long now = System.nanoTime();
+        long elapsed = now - lastSampleNanos;
+        if (elapsed >= 1_000_000_000L) {
+            long total = bytesOut.sum();
+            bytesPerSec = (total - lastSampleBytes) * 1_000_000_000L / elapsed;
+            lastSampleBytes = total;
+            lastSampleNanos = now;
+        }
+        return bytesPerSec;
+    }
+
+    /**
+     * load = active movers + outgoing bytes per second / 100 MB/s. A mover is the unit (each holds a connection,
+     * a file and a pin), and bandwidth adds to it: one mover filling a 1 Gbit/s link (125 MB/s) counts 2.25, while
+     * ten clients waiting on a slow origin count 10. Same formula on every pool, so doors can compare.
+     */
+    static double load(int activeMovers, long bytesPerSecOut) {
+        return activeMovers + bytesPerSecOut / BYTES_PER_SEC_PER_LOAD_UNIT;
+    }
+}

@@ -1,0 +1,29 @@
+package org.gridcache.pool;
+
+import java.net.URI;
+
+/**
+ * Fetches one file from an origin into a {@link DownloadSink}, asynchronously. One implementation per protocol
+ * (HTTP(S), file; GridFTP and peer pools later), chosen by URL scheme.
+ */
+interface OriginFetcher extends AutoCloseable {
+
+    boolean supports(URI origin);
+
+    /**
+     * Starts fetching {@code origin}. Calls {@link DownloadSink#begin} once the size is known, then writes, then
+     * exactly one of {@link DownloadSink#complete} or {@link DownloadSink#fail}.
+     */
+    void fetch(URI origin, DownloadSink sink);
+
+    @Override
+    void close();
+
+    /** The origin as it may appear in a message: scheme and host, never the user info or the query. */
+    static String describe(URI origin) {
+        if (origin.getHost() == null) {
+            return origin.getScheme() + "://" + (origin.getPath() == null ? "" : origin.getPath());
+        }
+        return origin.getScheme() + "://" + origin.getHost() + (origin.getPort() < 0 ? "" : ":" + origin.getPort());
+    }
+}

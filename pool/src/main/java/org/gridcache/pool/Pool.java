@@ -1,0 +1,160 @@
+package org.gridcache.pool;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.Json;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.zk.ClusterConfig;
+import org.gridcache.zk.EphemeralRegistration;
+import org.gridcache.zk.ZkLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A cache pool: a Netty HTTP server that checks tickets and serves files from its {@link Store}, fetching misses
+ * from their origins. Registered in ZooKeeper as {@code /pools/<name>} while it runs; watches {@code /config} for
+ * its watermarks. The ZooKeeper client is shared with the caller (the door may use it too) and is never closed here.
+ */
+public final class Pool implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(Pool.class);
+    static final Duration REGISTRATION_PERIOD = Duration.ofSeconds(2);
+    static final Duration ORIGIN_READ_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration ZK_WAIT = Duration.ofSeconds(20);
+    private static final String VERSION = versionOf();
+
+    private final PoolSettings settings;
+    private final long startedAt = Instant.now().getEpochSecond();
+    private final ClusterConfig config;
+    private final Store store;
+    private final Movers movers;
+    private final PoolServer server;
+    private final ExecutorService publisher;
+    private final AtomicBoolean publishQueued = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private Downloads downloads;
+    private List<OriginFetcher> fetchers = List.of();
+    private EphemeralRegistration registration;
+    private int port;
+    private String url;
+
+    private Pool(PoolSettings settings, ClusterConfig config, Store store) {
+        this.settings = settings;
+        this.config = config;
+        this.store = store;
+        this.movers = new Movers(this::publishSoon);
+        this.server = new PoolServer(settings.name());
+        this.publisher = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, settings.name() + "-publish");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Opens the store (rebuilding the index, dropping partial files), binds the Netty server, registers /pools/<name>, watches /config. */
+    public static Pool start(PoolSettings settings, CuratorFramework zk) throws Exception {
+        ClusterConfig config = new ClusterConfig(zk).start(ZK_WAIT);
+        Pool pool;
+        try {
+            Store store = Store.open(settings.store(), settings.capacityBytes(), config::current);
+            pool = new Pool(settings, config, store);
+        } catch (Exception e) {
+            config.close();
+            throw e;
+        }
+        try {
+            pool.run(zk);
+        } catch (Exception e) {
+            pool.close();
+            throw e;
+        }
+        return pool;
+    }
+
+    private void run(CuratorFramework zk) throws Exception {
+        fetchers = List.of(
+                new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT),
+                new FileOriginFetcher());
+        downloads = new Downloads(store, fetchers);
+        TicketCodec tickets = new TicketCodec(settings.ticketKey());
+        port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
+                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers)));
+        url = settings.publicUrl() != null ? settings.publicUrl() : "http://" + settings.bindHost() + ":" + port;
+        config.onChange(s -> store.evictIfNeeded()); // a lowered watermark takes effect at once
+        registration = new EphemeralRegistration(zk, ZkLayout.pool(settings.name()), () -> Json.bytes(record()), REGISTRATION_PERIOD);
+        registration.awaitCreated(ZK_WAIT);
+        LOG.info("pool {} serving {} at {}: store {} ({} files, {} of {} bytes free)", settings.name(),
+                settings.site(), url, settings.store(), store.files(), store.freeBytes(), store.capacity());
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    /** What {@code /pools/<name>} says about this pool now. */
+    PoolRecord record() {
+        int active = movers.active();
+        long bytesPerSec = movers.bytesPerSecOut();
+        return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
+                bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt);
+    }
+
+    int activeMovers() {
+        return movers.active();
+    }
+
+    Store store() {
+        return store;
+    }
+
+    /** Publishes off the event loop; bursts of mover changes collapse into one ZooKeeper write. */
+    private void publishSoon() {
+        if (registration == null || !publishQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            publisher.execute(() -> {
+                publishQueued.set(false);
+                registration.publishNow();
+            });
+        } catch (RejectedExecutionException e) {
+            publishQueued.set(false); // closing
+        }
+    }
+
+    /** Deregisters first (doors stop sending clients), then stops accepting, fails fetches in flight, stops. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (registration != null) {
+            registration.close();
+        }
+        server.stopAccepting();
+        if (downloads != null) {
+            downloads.close();
+        }
+        fetchers.forEach(OriginFetcher::close);
+        server.close();
+        publisher.shutdownNow();
+        config.close();
+        LOG.info("pool {} stopped", settings.name());
+    }
+
+    private static String versionOf() {
+        String v = Pool.class.getPackage().getImplementationVersion();
+        return v != null ? v : "dev";
+    }
+}

@@ -1,0 +1,37 @@
+package org.gridcache.pool;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.function.Supplier;
+
+/**
+ * The pool's pipeline, in order: idle detection, HTTP codec, aggregation of the (body-less) GET/HEAD requests, the request
+ * handler. TLS goes in front of the codec when it arrives (and then chunked file writes instead of FileRegion).
+ */
+final class PoolChannelInitializer extends ChannelInitializer<SocketChannel> {
+    /** Requests carry no body worth having; this bounds what a client can make the pool buffer. */
+    private static final int MAX_REQUEST_BODY = 64 * 1024;
+    /** The request line carries the ticket, which repeats the path and the origin URL: allow long ones. */
+    private static final int MAX_REQUEST_LINE = 32 * 1024;
+    private static final int MAX_HEADERS = 16 * 1024;
+    /** A keep-alive connection with no request for this long is closed (never one with a transfer running). */
+    static final int IDLE_SECONDS = 300;
+    private final Supplier<PoolRequestHandler> handlers;
+
+    PoolChannelInitializer(Supplier<PoolRequestHandler> handlers) {
+        this.handlers = handlers;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS));
+        p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, 8192));
+        p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
+        p.addLast("pool", handlers.get());
+    }
+}

@@ -1,0 +1,190 @@
+package org.gridcache.pool;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.List;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketException;
+import org.gridcache.common.UrlCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers GET and HEAD on one client connection: validates early (method, path, ticket), then hands the transfer
+ * to a {@link HitMover} or a {@link CutThroughMover}. Requests pipelined behind a transfer in progress wait their
+ * turn, so responses never interleave.
+ */
+final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> implements Mover.Done {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolRequestHandler.class);
+
+    private final String poolName;
+    private final TicketCodec tickets;
+    private final Downloads downloads;
+    private final Store store;
+    private final Movers movers;
+    private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
+    private Mover current;
+    private boolean busy;
+
+    PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers) {
+        this.poolName = poolName;
+        this.tickets = tickets;
+        this.downloads = downloads;
+        this.store = store;
+        this.movers = movers;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (busy) {
+            pending.add(request.retain());
+            return;
+        }
+        serve(ctx, request);
+    }
+
+    private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
+        busy = true;
+        Exchange ex = new Exchange(ctx, request);
+        if (!request.decoderResult().isSuccess()) {
+            sendError(ex, HttpResponseStatus.BAD_REQUEST, "malformed request");
+            return;
+        }
+        HttpMethod method = request.method();
+        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+            FullHttpResponse response = Responses.errorResponse(ex, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "a pool only serves GET and HEAD");
+            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            sendError(ex, response, "method " + method + " not allowed");
+            return;
+        }
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        String path;
+        try {
+            path = GridPath.normalize(UrlCodec.decode(uri.rawPath()));
+        } catch (IllegalArgumentException e) {
+            sendError(ex, HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
+            return;
+        }
+        ex.path = path;
+        Ticket ticket;
+        try {
+            ticket = tickets.verify(firstValue(uri.parameters().get(Ticket.QUERY_PARAMETER)), path, poolName, Ticket.READ);
+        } catch (TicketException e) {
+            sendError(ex, HttpResponseStatus.FORBIDDEN, e.getMessage());
+            return;
+        }
+        startMover(ex, ticket);
+    }
+
+    private void startMover(Exchange ex, Ticket ticket) {
+        Downloads.Source source;
+        try {
+            source = downloads.open(ticket);
+        } catch (FetchException e) {
+            sendError(ex, e.status(), e.getMessage());
+            return;
+        } catch (IOException e) {
+            LOG.error("store: cannot open {}: {}", ex.path, e.toString());
+            sendError(ex, HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot read its store");
+            return;
+        }
+        if (source instanceof Downloads.Hit hit) {
+            current = new HitMover(ex, hit, store, movers, this);
+        } else {
+            current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
+        }
+        current.start();
+    }
+
+    private static String firstValue(List<String> values) {
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    private void sendError(Exchange ex, HttpResponseStatus status, String reason) {
+        sendError(ex, Responses.errorResponse(ex, status, reason), reason);
+    }
+
+    /** Every refusal before a mover exists ends here: one log line, the status, the one-line reason. */
+    private void sendError(Exchange ex, FullHttpResponse response, String reason) {
+        LOG.info("{} {} refused {} for {}: {}", ex.method, ex.path, response.status().code(), ex.client(), reason);
+        Responses.sendError(ex, response).addListener((ChannelFutureListener) f -> next(ex.ctx, f.isSuccess() && ex.keepAlive));
+    }
+
+    @Override
+    public void moverDone(Mover mover, boolean reusable) {
+        if (mover == current) {
+            current = null;
+            next(mover.ex.ctx, reusable && mover.ex.keepAlive);
+        }
+    }
+
+    /** The response is out: close, or serve the next pipelined request. */
+    private void next(ChannelHandlerContext ctx, boolean keepOpen) {
+        busy = false;
+        if (!keepOpen) {
+            releasePending();
+            ctx.close();
+            return;
+        }
+        FullHttpRequest request = pending.poll();
+        if (request != null) {
+            try {
+                serve(ctx, request);
+            } finally {
+                request.release();
+            }
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (current != null && ctx.channel().isWritable()) {
+            current.resume();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (current != null) {
+            current.abort();
+        }
+        releasePending();
+        super.channelInactive(ctx);
+    }
+
+    private void releasePending() {
+        FullHttpRequest request;
+        while ((request = pending.poll()) != null) {
+            request.release();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent && !busy) {
+            ctx.close(); // an idle keep-alive connection; a transfer waiting on a slow origin is not idle
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

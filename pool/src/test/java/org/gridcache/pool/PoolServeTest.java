@@ -1,0 +1,142 @@
+package org.gridcache.pool;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.gridcache.common.Json;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.zk.ZkLayout;
+import org.junit.jupiter.api.Test;
+
+/** Hits, misses, ranges and the HTTP surface of a pool. */
+class PoolServeTest extends PoolTestSupport {
+
+    @Test
+    void hitAfterMissIsByteExactAndFetchesOnce() throws Exception {
+        startPool(1 << 30);
+        byte[] data = randomBytes(3 * 1024 * 1024 + 17, 1);
+        origin.serve("/data/run1/file.root", data);
+
+        HttpResponse<byte[]> miss = fetch("/data/run1/file.root", data);
+        assertEquals(200, miss.statusCode());
+        assertEquals("MISS", cache(miss));
+        assertEquals(sha256(data), sha256(miss.body()));
+
+        HttpResponse<byte[]> hit = fetch("/data/run1/file.root", data);
+        assertEquals(200, hit.statusCode());
+        assertEquals("HIT", cache(hit));
+        assertEquals(sha256(data), sha256(hit.body()));
+        assertEquals(String.valueOf(data.length), hit.headers().firstValue("Content-Length").orElseThrow());
+        assertEquals("application/octet-stream", hit.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("bytes", hit.headers().firstValue("Accept-Ranges").orElseThrow());
+        assertEquals("\"v" + data.length + "\"", hit.headers().firstValue("ETag").orElseThrow());
+        assertEquals("Tue, 01 Apr 2025 10:00:00 GMT", hit.headers().firstValue("Last-Modified").orElseThrow());
+        assertEquals(1, origin.gets("/data/run1/file.root"));
+    }
+
+    @Test
+    void rangesOnAHit() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(1000, 2);
+        origin.serve("/r", data);
+        assertEquals(200, fetch("/r", data).statusCode());
+
+        HttpResponse<byte[]> part = fetch("/r", data, "Range", "bytes=10-19");
+        assertEquals(206, part.statusCode());
+        assertEquals("bytes 10-19/1000", part.headers().firstValue("Content-Range").orElseThrow());
+        assertArrayEquals(Arrays.copyOfRange(data, 10, 20), part.body());
+
+        HttpResponse<byte[]> tail = fetch("/r", data, "Range", "bytes=-3");
+        assertEquals(206, tail.statusCode());
+        assertEquals("bytes 997-999/1000", tail.headers().firstValue("Content-Range").orElseThrow());
+        assertArrayEquals(Arrays.copyOfRange(data, 997, 1000), tail.body());
+
+        HttpResponse<byte[]> open = fetch("/r", data, "Range", "bytes=990-");
+        assertArrayEquals(Arrays.copyOfRange(data, 990, 1000), open.body());
+
+        HttpResponse<byte[]> beyond = fetch("/r", data, "Range", "bytes=1000-");
+        assertEquals(416, beyond.statusCode());
+        assertEquals("bytes */1000", beyond.headers().firstValue("Content-Range").orElseThrow());
+
+        HttpResponse<byte[]> several = fetch("/r", data, "Range", "bytes=0-1,5-6");
+        assertEquals(200, several.statusCode()); // documented choice: whole file
+        assertArrayEquals(data, several.body());
+        assertEquals(1, origin.gets("/r"));
+    }
+
+    @Test
+    void headAndOtherMethods() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(500, 3);
+        origin.serve("/h", data);
+        String token = ticket("/h", origin.url("/h"), data.length);
+        HttpResponse<Void> head = http.send(HttpRequest.newBuilder(uri("/h", token))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        assertEquals(200, head.statusCode());
+        assertEquals("500", head.headers().firstValue("Content-Length").orElseThrow());
+
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri("/h", token))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+        assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
+        assertEquals("HIT", cache(fetch("/h", data)));
+    }
+
+    @Test
+    void followsRedirectsOfTheOrigin() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(4000, 4);
+        origin.redirect("/head-node/f", "/pool-node/f");
+        origin.serve("/pool-node/f", data);
+        HttpResponse<byte[]> r = get("/f", ticket("/f", origin.url("/head-node/f"), data.length));
+        assertEquals(200, r.statusCode());
+        assertArrayEquals(data, r.body());
+    }
+
+    @Test
+    void servesFileOrigins() throws Exception {
+        startPool(1 << 30);
+        byte[] data = randomBytes(2 * 1024 * 1024 + 5, 5);
+        Path file = Files.write(dir.resolve("origin file.bin"), data);
+        String token = ticket("/local/f", file.toUri().toString(), data.length);
+        HttpResponse<byte[]> miss = get("/local/f", token);
+        assertEquals("MISS", cache(miss));
+        assertArrayEquals(data, miss.body());
+        eventually("the copy to be committed", () -> pool.store().files() == 1);
+        HttpResponse<byte[]> hit = get("/local/f", token);
+        assertEquals("HIT", cache(hit));
+        assertArrayEquals(data, hit.body());
+
+        HttpResponse<byte[]> missing = get("/local/g", ticket("/local/g", dir.resolve("nope").toUri().toString(), -1));
+        assertEquals(404, missing.statusCode());
+        assertEquals("not found at origin", body(missing).trim());
+    }
+
+    @Test
+    void registersItsRecordInZooKeeper() throws Exception {
+        startPool(123_456_789);
+        PoolRecord record = Json.read(zk.getData().forPath(ZkLayout.pool(poolName)), PoolRecord.class);
+        assertEquals(poolName, record.id());
+        assertEquals(pool.url(), record.url());
+        assertEquals("http://127.0.0.1:" + pool.port(), record.url());
+        assertEquals("test", record.site());
+        assertEquals(123_456_789, record.capacityBytes());
+        assertEquals(123_456_789, record.freeBytes());
+        assertTrue(record.startedAt() > 0);
+        pool.close();
+        pool = null;
+        eventually("deregistration", () -> {
+            try {
+                return zk.checkExists().forPath(ZkLayout.pool(poolName)) == null;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+}

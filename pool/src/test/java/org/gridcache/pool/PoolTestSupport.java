@@ -1,0 +1,155 @@
+package org.gridcache.pool;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.UrlCodec;
+import org.gridcache.zk.EmbeddedZooKeeper;
+import org.gridcache.zk.Zk;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real ZooKeeper per test class, a real pool and a test origin per test, and helpers to sign and send. */
+@Timeout(120)
+abstract class PoolTestSupport {
+    private static final AtomicInteger POOLS = new AtomicInteger();
+    static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    static EmbeddedZooKeeper zookeeper;
+    static CuratorFramework zk;
+
+    @TempDir
+    Path dir;
+    TestOrigin origin;
+    Pool pool;
+    String poolName;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+    final TicketCodec tickets = new TicketCodec(KEY);
+
+    @BeforeAll
+    static void startZooKeeper(@TempDir Path zkDir) throws Exception {
+        zookeeper = EmbeddedZooKeeper.start(zkDir, "127.0.0.1", 0);
+        zk = Zk.connect(zookeeper.connectString());
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+        zookeeper.close();
+    }
+
+    @BeforeEach
+    void startOrigin() throws IOException {
+        origin = new TestOrigin();
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        if (pool != null) {
+            pool.close();
+        }
+        origin.close();
+    }
+
+    Pool startPool(long capacity) throws Exception {
+        return startPool(capacity, dir.resolve("store"));
+    }
+
+    Pool startPool(long capacity, Path store) throws Exception {
+        if (poolName == null) {
+            poolName = "pool" + POOLS.incrementAndGet();
+        }
+        pool = Pool.start(new PoolSettings(poolName, "127.0.0.1", 0, null, store, capacity, "test", KEY), zk);
+        return pool;
+    }
+
+    String ticket(String path, String originUrl, long size) {
+        return ticket(path, poolName, originUrl, size, Instant.now().getEpochSecond() + 120);
+    }
+
+    String ticket(String path, String forPool, String originUrl, long size, long expiresAt) {
+        return tickets.sign(new Ticket(path, forPool, Ticket.READ, expiresAt, "/CN=test", "door1", originUrl, size, -1));
+    }
+
+    URI uri(String path, String token) {
+        return URI.create(pool.url() + UrlCodec.encodePath(path) + (token == null ? "" : "?" + Ticket.QUERY_PARAMETER + "=" + token));
+    }
+
+    HttpResponse<byte[]> get(String path, String token, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path, token)).timeout(Duration.ofSeconds(60));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * GET of a file served by the test origin at the same path, with a ticket of the right size. After a complete
+     * miss, waits until the fetch is committed: a client has all bytes slightly before the file becomes a hit
+     * (fsync, rename), and a request in between would join the fetch and be served as a MISS.
+     */
+    HttpResponse<byte[]> fetch(String path, byte[] expected, String... headers) throws IOException, InterruptedException {
+        HttpResponse<byte[]> r = get(path, ticket(path, origin.url(path), expected.length), headers);
+        if (r.statusCode() == 200 && cache(r).equals("MISS")) {
+            StoreKey key = StoreKey.ofOrigin(origin.url(path));
+            eventually("the fetch of " + path + " to be committed", () -> pool.store().contains(key));
+        }
+        return r;
+    }
+
+    static byte[] randomBytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    static String sha256(byte[] data) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+    }
+
+    static String body(HttpResponse<byte[]> response) {
+        return new String(response.body(), StandardCharsets.UTF_8);
+    }
+
+    static String cache(HttpResponse<?> response) {
+        return response.headers().firstValue("X-Cache").orElse("");
+    }
+
+    /** Polls {@code condition} until it holds (state that propagates asynchronously), failing after 30 s. */
+    static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            Thread.sleep(10); // poll interval, not synchronisation: the condition decides
+        }
+    }
+
+    static long filesUnder(Path root, String suffix) throws IOException {
+        try (var walk = Files.walk(root)) {
+            return walk.filter(p -> p.getFileName().toString().endsWith(suffix)).count();
+        }
+    }
+}
