@@ -101,7 +101,7 @@ public final class WebDavOriginClient implements OriginLister {
             throw new DoorException(403, "origin " + origin.name() + " refuses access to " + path);
         }
         LOG.warn("origin {} answered PROPFIND {} with {}", origin.name(), url, status);
-        throw DoorException.badGateway("origin " + origin.name() + " answered " + status);
+        throw DoorException.badGateway(describe(origin) + " answered " + status);
     }
 
     private ContentResponse send(OriginEntry origin, String url, String depth) {
@@ -120,8 +120,14 @@ public final class WebDavOriginClient implements OriginLister {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             String why = cause instanceof TimeoutException ? "timed out" : "unreachable (" + oneLine(cause) + ")";
             LOG.warn("origin {} at {} {}", origin.name(), redacted(url), why);
-            throw DoorException.badGateway("origin " + origin.name() + " " + why);
+            throw DoorException.badGateway(describe(origin) + " " + why);
         }
+    }
+
+    /** "origin NAME (host:port)": admins look for the host in a 502; never the URL's user info or path. */
+    private static String describe(OriginEntry origin) {
+        URI u = URI.create(origin.url());
+        return "origin " + origin.name() + " (" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort()) + ")";
     }
 
     private static boolean isRedirect(int status) {

@@ -56,7 +56,7 @@ class NeonClientsTest {
         Tools.require("cadaver");
         Path got = tmp.resolve("cadaver-big.bin");
         // cadaver reads its commands from stdin and always exits 0: judge it by its output and the file it wrote
-        Tools.Result r = Tools.run(Duration.ofSeconds(60), "ls\nget big.bin " + got + "\nquit\n", "cadaver", door + "/");
+        Tools.Result r = Tools.runWithInput(Duration.ofSeconds(60), "ls\nget big.bin " + got + "\nquit\n", "cadaver", door + "/");
         assertTrue(r.out().contains("note.txt") && r.out().contains("folder"), r.out() + r.err());
         assertEquals(Tools.sha256(data.resolve("big.bin")), Tools.sha256(got), r.out() + r.err());
     }
@@ -69,7 +69,7 @@ class NeonClientsTest {
         // buf_size 64: on this kernel davfs2 otherwise fails every ls with EINVAL (notes/clients.md); the default
         // cache directory is kept because davfs2 drops to its own user, who cannot write into a test's temp dir
         Files.writeString(conf, "buf_size 64\nuse_locks 0\nask_auth 0\n");
-        Tools.run(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "ro,conf=" + conf, door + "/", mnt.toString())
+        Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "ro,conf=" + conf, door + "/", mnt.toString())
                 .assertOk();
         try {
             Tools.Result ls = Tools.run(Duration.ofSeconds(60), "ls", mnt.toString()).assertOk();

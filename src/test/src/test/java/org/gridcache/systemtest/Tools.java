@@ -51,10 +51,10 @@ final class Tools {
     }
 
     static Result run(Duration timeout, String... command) {
-        return run(timeout, null, command);
+        return runWithInput(timeout, null, command);
     }
 
-    static Result run(Duration timeout, String stdin, String... command) {
+    static Result runWithInput(Duration timeout, String stdin, String... command) {
         try {
             Path out = Files.createTempFile("gc-out", ".txt");
             Path err = Files.createTempFile("gc-err", ".txt");
