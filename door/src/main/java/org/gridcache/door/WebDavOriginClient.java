@@ -42,7 +42,12 @@ public final class WebDavOriginClient implements OriginLister {
     @Override
     public NamespaceEntry stat(OriginEntry origin, String path) {
         String url = origin.urlOf(path);
-        List<MultistatusParser.Item> items = propfind(origin, path, url, "0");
+        List<MultistatusParser.Item> items;
+        try {
+            items = propfind(origin, path, url, "0");
+        } catch (NotWebDav e) {
+            return head(origin, path, url); // a plain HTTP server (no WebDAV) can still be a file origin
+        }
         if (items.isEmpty()) {
             throw DoorException.badGateway("origin " + origin.name() + " sent an empty multistatus for " + path);
         }
@@ -58,8 +63,14 @@ public final class WebDavOriginClient implements OriginLister {
             url += "/";
         }
         String self = selfPath(url);
+        List<MultistatusParser.Item> items;
+        try {
+            items = propfind(origin, dir, url, "1");
+        } catch (NotWebDav e) {
+            throw DoorException.badGateway(describe(origin) + " is not a WebDAV server: its directories cannot be listed");
+        }
         List<NamespaceEntry> out = new ArrayList<>();
-        for (MultistatusParser.Item item : propfind(origin, dir, url, "1")) {
+        for (MultistatusParser.Item item : items) {
             String name = GridPath.name(item.hrefPath());
             if (item.hrefPath().equals(self) || name.isEmpty() || name.equals(".") || name.equals("..")) {
                 continue;
@@ -100,17 +111,50 @@ public final class WebDavOriginClient implements OriginLister {
         if (status == 401 || status == 403) {
             throw new DoorException(403, "origin " + origin.name() + " refuses access to " + path);
         }
+        if (status == 405 || status == 501) {
+            throw new NotWebDav();
+        }
         LOG.warn("origin {} answered PROPFIND {} with {}", origin.name(), url, status);
         throw DoorException.badGateway(describe(origin) + " answered " + status);
     }
 
+    /**
+     * Stats one entry with HEAD on an origin that does not speak WebDAV: 200 is a file (size, mtime, ETag from the
+     * headers); a redirect to the slashed URL is a directory.
+     */
+    private NamespaceEntry head(OriginEntry origin, String path, String url) {
+        ContentResponse response = send(origin, http.newRequest(url).method("HEAD"));
+        int status = response.getStatus();
+        String name = GridPath.name(path);
+        if (status == 200) {
+            String length = response.getHeaders().get(HttpHeader.CONTENT_LENGTH);
+            long mtime = response.getHeaders().getDateField(HttpHeader.LAST_MODIFIED.asString());
+            return new NamespaceEntry(path, name, false, length == null ? -1 : Long.parseLong(length), mtime,
+                    response.getHeaders().get(HttpHeader.ETAG), response.getHeaders().get(HttpHeader.CONTENT_TYPE));
+        }
+        if (isRedirect(status) && redirectsToSlashed(url, response.getHeaders().get(HttpHeader.LOCATION))) {
+            return new NamespaceEntry(path, name, true, -1, -1, null, null);
+        }
+        if (status == 404 || status == 410) {
+            throw DoorException.notFound(path);
+        }
+        if (status == 401 || status == 403) {
+            throw new DoorException(403, "origin " + origin.name() + " refuses access to " + path);
+        }
+        LOG.warn("origin {} answered HEAD {} with {}", origin.name(), redacted(url), status);
+        throw DoorException.badGateway(describe(origin) + " answered " + status);
+    }
+
     private ContentResponse send(OriginEntry origin, String url, String depth) {
-        Request request = http.newRequest(url)
+        return send(origin, http.newRequest(url)
                 .method("PROPFIND")
                 .headers(h -> h.put("Depth", depth).put(HttpHeader.ACCEPT, "application/xml, text/xml"))
-                .body(new StringRequestContent("application/xml; charset=utf-8", PROPFIND_BODY))
-                .followRedirects(false)
-                .timeout(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                .body(new StringRequestContent("application/xml; charset=utf-8", PROPFIND_BODY)));
+    }
+
+    private ContentResponse send(OriginEntry origin, Request request) {
+        String url = request.getURI().toString();
+        request.followRedirects(false).timeout(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         try {
             return new CompletableResponseListener(request, MAX_LISTING_BYTES).send().get();
         } catch (InterruptedException e) {
@@ -128,6 +172,27 @@ public final class WebDavOriginClient implements OriginLister {
     private static String describe(OriginEntry origin) {
         URI u = URI.create(origin.url());
         return "origin " + origin.name() + " (" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort()) + ")";
+    }
+
+    /** True when {@code location} (absolute or not) names {@code url}'s path with a slash appended: a directory. */
+    private static boolean redirectsToSlashed(String url, String location) {
+        if (location == null) {
+            return false;
+        }
+        try {
+            return (URI.create(url).getRawPath() + "/").equals(URI.create(url).resolve(location).getRawPath());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** PROPFIND refused as a method (405, 501): a plain HTTP server. */
+    private static final class NotWebDav extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NotWebDav() {
+            super(null, null, false, false);
+        }
     }
 
     private static boolean isRedirect(int status) {

@@ -203,6 +203,42 @@ class DoorTest {
     }
 
     @Test
+    void aPlainHttpOriginIsStattedWithHead() throws Exception {
+        com.sun.net.httpserver.HttpServer plain = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        plain.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getRawPath();
+            if (exchange.getRequestMethod().equals("PROPFIND")) {
+                exchange.sendResponseHeaders(405, -1); // no WebDAV here, as with a plain nginx
+            } else if (path.equals("/plain/f.bin")) {
+                exchange.getResponseHeaders().set("Last-Modified", "Sat, 21 Nov 2026 05:00:00 GMT");
+                exchange.getResponseHeaders().set("ETag", "\"abc\"");
+                exchange.getResponseHeaders().set("Content-Length", "1234"); // a HEAD: headers only
+                exchange.sendResponseHeaders(200, -1);
+            } else if (path.equals("/plain/dir")) {
+                exchange.getResponseHeaders().set("Location", "http://127.0.0.1:" + exchange.getLocalAddress().getPort() + "/plain/dir/");
+                exchange.sendResponseHeaders(301, -1);
+            } else {
+                exchange.sendResponseHeaders(404, -1);
+            }
+            exchange.close();
+        });
+        plain.start();
+        closeables.add(() -> plain.stop(0));
+        MountTable.put(zk, OriginEntry.of("plain", "/p", "http://127.0.0.1:" + plain.getAddress().getPort() + "/plain"));
+        register("p1", 0.5, "http://127.0.0.1:9");
+        HttpResponse<String> r = awaitResponse(() -> get("/p/f.bin", null), x -> x.statusCode() == 302);
+        String location = r.headers().firstValue("Location").orElseThrow();
+        Ticket ticket = new TicketCodec(key).verify(location.substring(location.indexOf('=') + 1), "/p/f.bin", "p1", "read");
+        assertEquals(1234, ticket.size());
+        assertEquals(Instant.parse("2026-11-21T05:00:00Z").getEpochSecond(), ticket.mtime());
+        assertEquals(404, get("/p/missing.bin", null).statusCode());
+        HttpResponse<String> listing = propfind("/p/dir/", "1");
+        assertEquals(502, listing.statusCode());
+        assertTrue(listing.body().contains("not a WebDAV server"), listing.body());
+    }
+
+    @Test
     void leastLoadedPoolIsChosen() throws Exception {
         register("busy", 5.0, "http://127.0.0.1:9/busy");
         register("idle", 0.1, "http://127.0.0.1:9/idle");

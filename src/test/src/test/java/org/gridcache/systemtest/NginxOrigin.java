@@ -15,12 +15,14 @@ final class NginxOrigin implements AutoCloseable {
     private final Path data;
     private final int port;
     private final String limitRate;
+    private final boolean webdav;
 
-    NginxOrigin(Path dir, Path data, String limitRate) throws IOException {
+    NginxOrigin(Path dir, Path data, String limitRate, boolean webdav) throws IOException {
         this.dir = dir;
         this.data = data;
         this.port = Tools.freePort();
         this.limitRate = limitRate;
+        this.webdav = webdav;
         Files.createDirectories(dir.resolve("tmp"));
         Files.writeString(dir.resolve("nginx.conf"), config());
     }
@@ -32,14 +34,22 @@ final class NginxOrigin implements AutoCloseable {
     /** {@code limitRate}: nginx's limit_rate per connection, e.g. "2m"; "0" = unlimited. */
     static NginxOrigin start(Path dir, Path data, String limitRate) throws IOException {
         Tools.require("nginx", "curl");
-        NginxOrigin origin = new NginxOrigin(dir, data, limitRate);
+        NginxOrigin origin = new NginxOrigin(dir, data, limitRate, true);
+        origin.start();
+        return origin;
+    }
+
+    /** A plain HTTP file server: no PROPFIND (many data servers are just that). */
+    static NginxOrigin startPlain(Path dir, Path data) throws IOException {
+        Tools.require("nginx", "curl");
+        NginxOrigin origin = new NginxOrigin(dir, data, "0", false);
         origin.start();
         return origin;
     }
 
     private String config() {
         return """
-                load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
+                %5$s
                 user root;
                 worker_processes 1;
                 daemon on;
@@ -58,12 +68,14 @@ final class NginxOrigin implements AutoCloseable {
                     root %3$s;
                     limit_rate %4$s;
                     location / {
-                      dav_ext_methods PROPFIND OPTIONS;
+                      %6$s
                       autoindex on;
                     }
                   }
                 }
-                """.formatted(dir, port, data, limitRate);
+                """.formatted(dir, port, data, limitRate,
+                webdav ? "load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;" : "",
+                webdav ? "dav_ext_methods PROPFIND OPTIONS;" : "");
     }
 
     void start() {
