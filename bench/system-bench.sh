@@ -5,6 +5,7 @@
 #   2. the real case, a remote origin: nginx with limit_rate (RATE, default 100m = 100 MiB/s per connection);
 #      a direct download vs. a cold read through gridcache — total time and time to first byte.
 # Needs root, the anchors installed (../shared/anchors/install.sh) and the distribution built (mvn -DskipTests package).
+# "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
 # Env: ROUNDS=2 RATE=100m LIMITED_MB=512 MAXT=300. Ports: 29080 origin, 29081 nginx, 29083 varnish,
 # 29094 xcache (netns), 29880 gridcache door (+29881 zk), 29090 rate-limited origin.
 set -euo pipefail
@@ -14,7 +15,7 @@ DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 DATA=${DATA:-/tmp/gridcache-bench/data}; RUN=/tmp/gridcache-bench; CACHE=$RUN/cache
 ROUNDS=${ROUNDS:-2}; RATE=${RATE:-100m}; LIMITED_MB=${LIMITED_MB:-512}; MAXT=${MAXT:-300}
 NS=${XC_NETNS:-anchors-xc}; OP=29080; GC=29880; LP=29090
-declare -A PORT=([direct]=$OP [gridcache]=$GC [nginx]=29081 [varnish]=29083 [xcache]=29094)
+declare -A PORT=([direct]=$OP [gridcache]=$GC [pool]=$GC [nginx]=29081 [varnish]=29083 [xcache]=29094)
 say() { echo "[bench] $*" >&2; }
 
 stop_all() {
@@ -48,10 +49,10 @@ for i in $(seq 200); do grep -q 'is up' $RUN/gridcache.out && break; sleep 0.2; 
 grep -q 'is up' $RUN/gridcache.out || { cat $RUN/gridcache.out; exit 1; }
 
 pre() { [ "$1" = xcache ] && echo "ip netns exec $NS" || true; }
-fetch() { # SYS PATH BYTES -> MB/s
-  local out code size t
-  out=$($(pre "$1") curl -sL -o /dev/null --max-time "$MAXT" -w '%{http_code} %{size_download} %{time_total}' \
-        "http://127.0.0.1:${PORT[$1]}/$2" || true)
+fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location the door redirects to
+  local out code size t url="http://127.0.0.1:${PORT[$1]}/$2"
+  [ "$1" = pool ] && url=$(curl -s -o /dev/null -w '%{redirect_url}' "$url")
+  out=$($(pre "$1") curl -sL -o /dev/null --max-time "$MAXT" -w '%{http_code} %{size_download} %{time_total}' "$url" || true)
   read -r code size t <<<"$out"
   if [ "$code" = 200 ] && [ "$size" = "$3" ]; then awk -v s="$size" -v t="$t" 'BEGIN{printf "%.0f", s/t/1e6}'; else echo "ERR:$code/$size"; fi
 }
@@ -68,6 +69,7 @@ for r in $(seq "$ROUNDS"); do
       f=$(link "$c-r$r-${mb}m" "${mb}m"); sync
       rec "$c cold" $mb "$(fetch "$c" "$f" $bytes)"
       rec "$c hot" $mb "$(fetch "$c" "$f" $bytes)"
+      [ "$c" = gridcache ] && rec "pool hot" $mb "$(fetch pool "$f" $bytes)"
     done
   done
 done
@@ -94,13 +96,13 @@ mean() { awk '{s=0;n=0;for(i=1;i<=NF;i++) if($i ~ /^[0-9]+$/){s+=$i;n++}; if(n) 
 echo
 echo "Read throughput, MB/s, mean of $ROUNDS rounds [each round]; ratio = gridcache / other, same run ($(date -u +%FT%TZ))"
 printf '%-16s %-24s %-24s\n' path "1 GiB" "256 MiB"
-for row in direct "gridcache cold" "gridcache hot" "nginx cold" "nginx hot" "varnish cold" "varnish hot" "xcache cold" "xcache hot"; do
+for row in direct "gridcache cold" "gridcache hot" "pool hot" "nginx cold" "nginx hot" "varnish cold" "varnish hot" "xcache cold" "xcache hot"; do
   printf '%-16s %-24s %-24s\n' "$row" "$(mean "${R[$row|1024]}") [${R[$row|1024]% }]" "$(mean "${R[$row|256]}") [${R[$row|256]% }]"
 done
 ratio() { awk -v a="$(mean "${R[$1|$3]}")" -v b="$(mean "${R[$2|$3]}")" 'BEGIN{ if (b>0) printf "%.2f", a/b; else print "n/a"}'; }
 echo
 for mb in 1024 256; do
-  echo "${mb} MiB: hot gridcache/direct-nginx $(ratio 'gridcache hot' direct $mb), gridcache/varnish-hot $(ratio 'gridcache hot' 'varnish hot' $mb);" \
+  echo "${mb} MiB: hot gridcache/direct-nginx $(ratio 'gridcache hot' direct $mb) (pool alone $(ratio 'pool hot' direct $mb)), gridcache/varnish-hot $(ratio 'gridcache hot' 'varnish hot' $mb);" \
        "cold gridcache/xcache $(ratio 'gridcache cold' 'xcache cold' $mb), gridcache/nginx-proxy_cache $(ratio 'gridcache cold' 'nginx cold' $mb)"
 done
 read -r dfb dtot <<<"$direct"; read -r gfb gtot gredir <<<"$via"

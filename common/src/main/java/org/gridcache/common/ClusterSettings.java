@@ -20,6 +20,7 @@ public final class ClusterSettings {
     public static final String LISTING_CACHE_TTL = "door.listing-cache-ttl";
     public static final String WATERMARK_HIGH = "pool.watermark.high";
     public static final String WATERMARK_LOW = "pool.watermark.low";
+    public static final String WRITE_BEHIND = "pool.write-behind";
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -37,6 +38,8 @@ public final class ClusterSettings {
         define(LISTING_CACHE_TTL, "10s", "how long the door caches an origin's listing and file metadata", v -> parseDuration(v));
         define(WATERMARK_HIGH, "0.95", "pool eviction starts when the store exceeds this fraction of its capacity", ClusterSettings::fraction);
         define(WATERMARK_LOW, "0.90", "pool eviction stops when the store is back under this fraction", ClusterSettings::fraction);
+        define(WRITE_BEHIND, "1G", "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
+                + "served at network speed while the disk catches up; above it, origin reads pause", v -> ByteSize.parse(v));
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -109,6 +112,10 @@ public final class ClusterSettings {
 
     public double watermarkLow() {
         return fraction(get(WATERMARK_LOW));
+    }
+
+    public long writeBehindBytes() {
+        return ByteSize.parse(get(WRITE_BEHIND));
     }
 
     static boolean parseBoolean(String v) {

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Sends a file while its fetch is still filling it (cut-through): the head goes out as soon as the origin's
- * status and size are known, then every range [sent, written) of the part file as it grows. One region is in
- * flight at a time, so a slow client holds back only itself and nothing piles up in memory. If the origin fails
+ * status and size are known, then the bytes as they arrive: zero-copy from the part file for what is already on
+ * disk, else straight from the fetch's memory window (write-behind). One batch is in flight at a time, so a slow
+ * client holds back only itself and nothing piles up in memory beyond the pool's write-behind budget. If the origin fails
  * after the head went out, the connection is closed: the client sees fewer bytes than Content-Length promised,
  * never a short response that looks complete.
  *
@@ -17,6 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class CutThroughMover extends Mover implements Download.Listener {
     /** Upper bound of one region, so a fast origin does not make one client's write unboundedly long. */
     private static final long MAX_REGION = 16L << 20;
+    /** Upper bound of the memory slices written before one flush. */
+    private static final long MAX_MEMORY_BATCH = 1L << 20;
 
     private final Download download;
     private final AtomicBoolean pumpScheduled = new AtomicBoolean();
@@ -64,7 +67,7 @@ final class CutThroughMover extends Mover implements Download.Listener {
         if (finished() || writing) {
             return;
         }
-        Download.State state = download.state(); // read before written(): once FAILED is seen, written() is final
+        Download.State state = download.state(); // read first: once FAILED is seen, written() is final and memory gone
         if (!headSent) {
             sendHead(state);
             return;
@@ -74,13 +77,58 @@ final class CutThroughMover extends Mover implements Download.Listener {
             ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener((ChannelFutureListener) f -> finish(f.isSuccess()));
             return;
         }
-        long available = Math.min(download.written(), end);
-        if (available > position && ex.ctx.channel().isWritable()) {
-            sendRegion(Math.min(available - position, MAX_REGION));
-        } else if (state == Download.State.FAILED && available <= position) {
+        if (!ex.ctx.channel().isWritable()) {
+            return; // resume() pumps again when the client has drained
+        }
+        long onDisk = Math.min(download.written(), end);
+        if (position < onDisk) {
+            sendRegion(Math.min(onDisk - position, MAX_REGION));
+        } else if (position < Math.min(download.received(), end) && sendFromMemory()) {
+            return;
+        } else if (state == Download.State.FAILED) {
             ex.ctx.close(); // Content-Length was promised: closing early is how the client learns of the failure
             finish(false);
         }
+        // else: wait; the fetch tells us when more bytes arrive or reach the disk
+    }
+
+    /**
+     * Writes the received bytes from {@code position} that are still in memory, up to a batch, with one flush;
+     * false when none are (they reached the disk meanwhile: the writer's notification pumps again).
+     */
+    private boolean sendFromMemory() {
+        long limit = Math.min(Math.min(download.received(), end), position + MAX_MEMORY_BATCH);
+        long next = position;
+        io.netty.buffer.ByteBuf last = null;
+        while (next < limit) {
+            io.netty.buffer.ByteBuf slice = download.memorySlice(next, limit - next);
+            if (slice == null) {
+                break;
+            }
+            if (last != null) {
+                ex.ctx.write(last, ex.ctx.voidPromise());
+            }
+            last = slice;
+            next += slice.readableBytes();
+        }
+        if (last == null) {
+            return false;
+        }
+        long count = next - position;
+        writing = true;
+        ex.ctx.writeAndFlush(last).addListener((ChannelFutureListener) f -> afterWrite(f.isSuccess(), count));
+        return true;
+    }
+
+    private void afterWrite(boolean success, long count) {
+        writing = false;
+        if (!success) {
+            finish(false);
+            return;
+        }
+        position += count;
+        sent(count);
+        pump();
     }
 
     private void sendHead(Download.State state) {
@@ -109,16 +157,8 @@ final class CutThroughMover extends Mover implements Download.Listener {
 
     private void sendRegion(long count) {
         writing = true;
-        ex.ctx.writeAndFlush(new SharedFileRegion(source.file(), position, count)).addListener((ChannelFutureListener) f -> {
-            writing = false;
-            if (!f.isSuccess()) {
-                finish(false);
-                return;
-            }
-            position += count;
-            sent(count);
-            pump();
-        });
+        ex.ctx.writeAndFlush(new SharedFileRegion(source.file(), position, count))
+                .addListener((ChannelFutureListener) f -> afterWrite(f.isSuccess(), count));
     }
 
     @Override

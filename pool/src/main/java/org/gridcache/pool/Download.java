@@ -6,17 +6,21 @@ import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One fetch from an origin in flight, shared by every client waiting for that file (coalescing). Bytes go
- * straight into the store's part file; listeners (the movers of waiting clients) hear of every change and send
- * what has been written so far (cut-through). Becomes a hit only when complete with the size the origin announced
- * and the ticket expected.
+ * One fetch from an origin in flight, shared by every client waiting for that file (coalescing). Received bytes
+ * are held in a {@link MemoryWindow} and written to the store's part file behind the clients by a disk-writer
+ * thread (write-behind), so the clients of a miss are served at network speed even where the page cache is slow to
+ * fill; listeners (the movers of waiting clients) hear of every change and send what has arrived so far, from
+ * memory or from the part file (cut-through). Becomes a hit only when the whole file is on disk, fsync'ed, with
+ * the size the origin announced and the ticket expected.
  *
- * <p>One fetcher thread calls the {@link DownloadSink} methods; listeners read the volatile progress fields from
- * their own event loops.
+ * <p>One fetcher thread calls the {@link DownloadSink} methods, one disk-writer task at a time drains the window;
+ * listeners read the volatile progress fields ({@code received} >= {@code written}) from their own event loops.
  */
 final class Download implements DownloadSink {
     private static final Logger LOG = LoggerFactory.getLogger(Download.class);
@@ -39,8 +43,17 @@ final class Download implements DownloadSink {
     private final FileChannel out;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final long startNanos = System.nanoTime();
+    private final MemoryWindow window = new MemoryWindow();
+    private final WriteBehindBudget budget;
+    private final Executor diskWriter;
+    private final AtomicBoolean writerActive = new AtomicBoolean();
+    private final AtomicBoolean finishing = new AtomicBoolean();
+    private volatile boolean completeRequested;
 
     private volatile State state = State.CONNECTING;
+    /** Bytes received from the origin (in memory or on disk). */
+    private volatile long received;
+    /** Bytes of the file's prefix that are on disk. */
     private volatile long written;
     private volatile long size = -1;
     private volatile long mtime = -1;
@@ -49,8 +62,11 @@ final class Download implements DownloadSink {
     /** Store space held for this fetch; guarded by the store's monitor. */
     long reserved;
 
-    Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, FileChannel out) {
+    Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, FileChannel out,
+             WriteBehindBudget budget, Executor diskWriter) {
         this.owner = owner;
+        this.budget = budget;
+        this.diskWriter = diskWriter;
         this.key = key;
         this.originUrl = originUrl;
         this.origin = origin;
@@ -70,8 +86,21 @@ final class Download implements DownloadSink {
     }
 
     @Override
-    public long written() {
+    public long received() {
+        return received;
+    }
+
+    /** Bytes of the file's prefix on disk, readable from the part file. */
+    long written() {
         return written;
+    }
+
+    /**
+     * Up to {@code max} received bytes from {@code position} that are still in memory, with the caller's own
+     * reference; null when they are not (already on disk, or not yet here).
+     */
+    io.netty.buffer.ByteBuf memorySlice(long position, long max) {
+        return window.slice(position, max);
     }
 
     /** The file's size once known (from the origin's Content-Length, or at completion), else -1. */
@@ -120,29 +149,86 @@ final class Download implements DownloadSink {
     }
 
     @Override
-    public void write(ByteBuf data) throws IOException, FetchException {
+    public boolean write(ByteBuf data, Runnable resume) throws FetchException {
         int length = data.readableBytes();
-        makeRoom(length);
-        int index = data.readerIndex();
-        long position = written;
-        int done = 0;
-        while (done < length) {
-            done += data.getBytes(index + done, out, position + done, length - done);
+        if (length == 0) {
+            return true;
         }
-        advance(length);
+        makeRoom(length);
+        long position = received;
+        if (!window.add(position, data.retainedSlice())) {
+            return true; // failed meanwhile: the fetcher is being stopped
+        }
+        boolean more = budget.take(length, resume);
+        received = position + length;
+        scheduleWriter();
+        notifyListeners();
+        return more;
     }
 
+    /** The file origin copies file to file in the kernel: nothing to hold in memory, so straight to disk. */
     @Override
     public long transferFrom(FileChannel source, long position, long count) throws IOException, FetchException {
         makeRoom(count);
         out.position(written);
         long n = source.transferTo(position, count, out);
-        advance(n);
+        written += n;
+        received += n;
+        notifyListeners();
         return n;
     }
 
+    private void scheduleWriter() {
+        if (writerActive.compareAndSet(false, true)) {
+            try {
+                diskWriter.execute(this::drain);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                writerActive.set(false);
+                fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
+            }
+        }
+    }
+
+    /** On a disk-writer thread: writes the window's chunks in order, then finishes a completed fetch. */
+    private void drain() {
+        try {
+            for (MemoryWindow.Chunk chunk; (chunk = window.head()) != null; ) {
+                int length = chunk.buf().readableBytes();
+                try {
+                    writeFully(chunk);
+                } finally {
+                    chunk.buf().release();
+                }
+                int removed = window.removeHead();
+                written = chunk.position() + length;
+                budget.give(removed);
+                notifyListeners();
+            }
+        } catch (IOException e) {
+            fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    "pool cannot write the file: " + e.getMessage()));
+        } finally {
+            writerActive.set(false);
+        }
+        if (!window.isEmpty()) {
+            scheduleWriter(); // chunks added after the loop's last look
+        } else if (completeRequested) {
+            finish();
+        }
+    }
+
+    private void writeFully(MemoryWindow.Chunk chunk) throws IOException {
+        ByteBuf buf = chunk.buf();
+        int index = buf.readerIndex();
+        int length = buf.readableBytes();
+        int done = 0;
+        while (done < length) {
+            done += buf.getBytes(index + done, out, chunk.position() + done, length - done);
+        }
+    }
+
     private void makeRoom(long length) throws FetchException {
-        long needed = written + length;
+        long needed = received + length;
         if (size >= 0 && needed > size) {
             throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " sent more than the " + size + " bytes it announced");
         }
@@ -159,13 +245,22 @@ final class Download implements DownloadSink {
         return owner.reservedOf(this);
     }
 
-    private void advance(long n) {
-        written += n; // single writer: the fetcher
-        notifyListeners();
-    }
-
+    /** The origin sent everything: finish once the disk writer has caught up (now, if it has). */
     @Override
     public void complete() {
+        completeRequested = true;
+        if (window.isEmpty()) {
+            finish();
+        } else {
+            scheduleWriter();
+        }
+    }
+
+    /** Checks the size, fsyncs and commits; runs once, on whichever thread saw the last byte reach the disk. */
+    private void finish() {
+        if (state == State.FAILED || !window.isEmpty() || writerActive.get() || !finishing.compareAndSet(false, true)) {
+            return;
+        }
         long total = written;
         if (size >= 0 && total != size) {
             fail(FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " sent " + total + " of " + size + " bytes"));
@@ -209,7 +304,8 @@ final class Download implements DownloadSink {
             failure = reason;
             state = State.FAILED;
         }
-        LOG.warn("fetch from {} failed after {} bytes: {}", OriginFetcher.describe(origin), written, reason.getMessage());
+        LOG.warn("fetch from {} failed after {} bytes: {}", OriginFetcher.describe(origin), received, reason.getMessage());
+        budget.give(window.close());
         owner.abandon(this);
         notifyListeners();
     }

@@ -14,14 +14,18 @@ interface DownloadSink {
      */
     void begin(long contentLength, long mtime, String etag) throws FetchException;
 
-    /** Appends the readable bytes of {@code data} to the file (without releasing it). */
-    void write(ByteBuf data) throws IOException, FetchException;
+    /**
+     * Appends the readable bytes of {@code data} (the sink takes a reference of its own; the caller still releases
+     * {@code data}). The bytes are kept in memory until written to disk behind the clients (write-behind); false
+     * means the pool's write-behind memory is exhausted: stop reading from the origin until {@code resume} runs.
+     */
+    boolean write(ByteBuf data, Runnable resume) throws FetchException;
 
     /** Appends up to {@code count} bytes of {@code source} from {@code position}; returns how many were copied. */
     long transferFrom(FileChannel source, long position, long count) throws IOException, FetchException;
 
     /** Bytes received so far. */
-    long written();
+    long received();
 
     void complete();
 

@@ -10,6 +10,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.gridcache.common.Ticket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,10 +44,15 @@ final class Downloads implements AutoCloseable {
     private final Store store;
     private final List<OriginFetcher> fetchers;
     private final Map<StoreKey, Download> inFlight = new HashMap<>(); // guarded by store
+    private final WriteBehindBudget budget;
+    /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
+    private final ExecutorService diskWriters = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-disk-writer", true));
 
-    Downloads(Store store, List<OriginFetcher> fetchers) {
+    /** {@code writeBehindBytes}: the pool-wide bound on received bytes not yet on disk (read live). */
+    Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes) {
         this.store = store;
         this.fetchers = fetchers;
+        this.budget = new WriteBehindBudget(writeBehindBytes);
     }
 
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
@@ -113,7 +122,7 @@ final class Downloads implements AutoCloseable {
             store.release(reserve);
             throw e;
         }
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out);
+        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out, budget, diskWriters);
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;
@@ -190,5 +199,11 @@ final class Downloads implements AutoCloseable {
         for (Download d : all) {
             d.fail(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
         }
+        diskWriters.shutdown();
+    }
+
+    /** Received bytes held in memory, not yet on disk, over all fetches. */
+    long writeBehindBytes() {
+        return budget.used();
     }
 }

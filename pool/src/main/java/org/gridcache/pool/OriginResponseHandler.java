@@ -11,7 +11,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Date;
@@ -46,7 +45,7 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
         }
         if (msg.decoderResult().isFailure()) {
             fail(ctx, FetchException.badGateway("origin " + host() + " sent a malformed or truncated answer after "
-                    + sink.written() + " bytes"));
+                    + sink.received() + " bytes"));
             return;
         }
         try {
@@ -54,7 +53,9 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
                 onResponse(ctx, response);
             }
             if (streaming && msg instanceof HttpContent content) {
-                sink.write(content.content());
+                if (!sink.write(content.content(), () -> resume(ctx))) {
+                    ctx.channel().config().setAutoRead(false); // the disk is behind: let TCP push back on the origin
+                }
                 if (msg instanceof LastHttpContent) {
                     done = true;
                     sink.complete();
@@ -63,9 +64,11 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
             }
         } catch (FetchException e) {
             fail(ctx, e);
-        } catch (IOException e) {
-            fail(ctx, new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot write the file: " + e.getMessage()));
         }
+    }
+
+    private static void resume(ChannelHandlerContext ctx) {
+        ctx.channel().eventLoop().execute(() -> ctx.channel().config().setAutoRead(true));
     }
 
     private void onResponse(ChannelHandlerContext ctx, HttpResponse response) throws FetchException {
@@ -133,7 +136,7 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (!done) {
             done = true;
-            sink.fail(FetchException.badGateway("origin " + host() + " closed the connection after " + sink.written() + " bytes"));
+            sink.fail(FetchException.badGateway("origin " + host() + " closed the connection after " + sink.received() + " bytes"));
         }
         super.channelInactive(ctx);
     }

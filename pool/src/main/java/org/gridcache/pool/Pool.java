@@ -82,7 +82,7 @@ public final class Pool implements Closeable {
         fetchers = List.of(
                 new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT),
                 new FileOriginFetcher());
-        downloads = new Downloads(store, fetchers);
+        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes());
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers)));

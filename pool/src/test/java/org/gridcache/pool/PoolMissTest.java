@@ -48,6 +48,31 @@ class PoolMissTest extends PoolTestSupport {
     }
 
     @Test
+    void aWriteBehindBudgetFarSmallerThanTheFilePausesAndResumesTheOrigin() throws Exception {
+        org.gridcache.zk.ClusterConfig.set(zk, org.gridcache.common.ClusterSettings.WRITE_BEHIND, "64K");
+        try {
+            startPool(1 << 30); // reads /config at start: the tiny budget is in force from the first byte
+            byte[] data = randomBytes(12 * 1024 * 1024 + 5, 13);
+            origin.serve("/big", data);
+            String token = ticket("/big", origin.url("/big"), data.length);
+            List<CompletableFuture<HttpResponse<byte[]>>> clients = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                clients.add(http.sendAsync(HttpRequest.newBuilder(uri("/big", token)).timeout(Duration.ofSeconds(90)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray()));
+            }
+            String expected = sha256(data);
+            for (CompletableFuture<HttpResponse<byte[]>> c : clients) {
+                HttpResponse<byte[]> r = c.join();
+                assertEquals(200, r.statusCode());
+                assertEquals(expected, sha256(r.body()));
+            }
+            assertEquals(1, origin.gets("/big"));
+        } finally {
+            org.gridcache.zk.ClusterConfig.unset(zk, org.gridcache.common.ClusterSettings.WRITE_BEHIND);
+        }
+    }
+
+    @Test
     void bytesReachTheClientWhileTheOriginIsStillSending() throws Exception {
         startPool(1 << 30);
         byte[] data = randomBytes(2 * 1024 * 1024, 12);
@@ -67,7 +92,11 @@ class PoolMissTest extends PoolTestSupport {
             byte[] rest = in.readAllBytes();
             assertArrayEquals(Arrays.copyOfRange(data, half, data.length), rest);
         }
+        // the client may have every byte before the disk writer and the fsync are done: a hit only after the commit
+        StoreKey key = StoreKey.ofOrigin(origin.url("/slow"));
+        eventually("the fetch of /slow to be committed", () -> pool.store().contains(key));
         assertEquals("HIT", cache(fetch("/slow", data)));
+        assertEquals(1, origin.gets("/slow"));
     }
 
     @Test
