@@ -1,12 +1,9 @@
 package org.gridcache.cli;
 
-import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.zk.MountTable;
-import org.gridcache.zk.Zk;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -16,63 +13,49 @@ import picocli.CommandLine.Parameters;
 final class OriginsCommand {
 
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Mount an origin at a prefix (replaces an entry of the same name).")
-    static final class Add implements Callable<Integer> {
-        @Mixin
-        CommonOptions common;
-        @Mixin
-        ZkOptions zk;
+    static final class Add extends ZkAdminCommand {
         @Parameters(index = "0", paramLabel = "NAME", description = "Entry name.")
         String name;
         @Option(names = "--prefix", required = true, description = "Namespace prefix, e.g. /atlas.")
         String prefix;
         @Option(names = "--url", required = true, description = "Origin URL: http(s)://host:port/path or file:///dir.")
         String url;
+        private OriginEntry entry;
 
         @Override
-        public Integer call() throws Exception {
-            OriginEntry entry = OriginEntry.of(name, prefix, url);
-            try (CuratorFramework client = Zk.connect(zk.connect)) {
-                MountTable.put(client, entry);
-            }
+        void validate() {
+            entry = OriginEntry.of(name, prefix, url);
+        }
+
+        @Override
+        int run(CuratorFramework client) throws Exception {
+            MountTable.put(client, entry);
             System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name());
             return 0;
         }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Show the mount table.")
-    static final class ListOrigins implements Callable<Integer> {
-        @Mixin
-        CommonOptions common;
-        @Mixin
-        ZkOptions zk;
-
+    static final class ListOrigins extends ZkAdminCommand {
         @Override
-        public Integer call() throws Exception {
-            try (CuratorFramework client = Zk.connect(zk.connect)) {
-                for (OriginEntry e : MountTable.list(client)) {
-                    System.out.printf("%-16s %-24s %s%n", e.name(), e.prefix(), e.url());
-                }
+        int run(CuratorFramework client) throws Exception {
+            for (OriginEntry e : MountTable.list(client)) {
+                System.out.printf("%-16s %-24s %s%n", e.name(), e.prefix(), e.url());
             }
             return 0;
         }
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true, description = "Unmount an origin.")
-    static final class Remove implements Callable<Integer> {
-        @Mixin
-        CommonOptions common;
-        @Mixin
-        ZkOptions zk;
+    static final class Remove extends ZkAdminCommand {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
         @Override
-        public Integer call() throws Exception {
-            try (CuratorFramework client = Zk.connect(zk.connect)) {
-                if (!MountTable.remove(client, name)) {
-                    System.err.println("gridcache: no origin named " + name);
-                    return 1;
-                }
+        int run(CuratorFramework client) throws Exception {
+            if (!MountTable.remove(client, name)) {
+                System.err.println("gridcache: no origin named " + name);
+                return 1;
             }
             return 0;
         }

@@ -61,14 +61,7 @@ class ClusterProcessesTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (Gridcache g : new Gridcache[] {door, pool, zk}) {
-            if (g != null) {
-                g.close();
-            }
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, zk, pool, door);
     }
 
     @Test

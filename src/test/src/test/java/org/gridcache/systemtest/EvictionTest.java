@@ -17,7 +17,7 @@ class EvictionTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static Path data;
 
@@ -29,21 +29,13 @@ class EvictionTest {
             Tools.randomFile(data.resolve(name + ".bin"), 4 << 20, name.charAt(0));
         }
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
-        int port = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort()),
-                "--capacity", "10M").awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
+        gridcache = Standalone.start(tmp, origin.url(), "--capacity", "10M");
+        door = gridcache.door();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, gridcache);
     }
 
     private static void read(String name) throws Exception {

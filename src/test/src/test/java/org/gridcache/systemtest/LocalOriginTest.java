@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalOriginTest {
     @TempDir
     static Path tmp;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static Path data;
 
@@ -27,18 +27,13 @@ class LocalOriginTest {
         data = Files.createDirectories(tmp.resolve("data"));
         Tools.randomFile(data.resolve("dir/x.bin"), 5 << 20, 11);
         Files.writeString(data.resolve("a <b> & c.txt"), "escaped\n");
-        int port = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", data.toString(), "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort()))
-                .awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
+        gridcache = Standalone.start(tmp, data.toString());
+        door = gridcache.door();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
+        Tools.closeAll(gridcache);
     }
 
     @Test

@@ -22,7 +22,7 @@ class NeonClientsTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static Path data;
 
@@ -34,21 +34,13 @@ class NeonClientsTest {
         Files.writeString(data.resolve("note.txt"), "read through a neon client\n");
         Files.createDirectories(data.resolve("folder"));
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
-        int port = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort()))
-                .awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
+        gridcache = Standalone.start(tmp, origin.url());
+        door = gridcache.door();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, gridcache);
     }
 
     @Test

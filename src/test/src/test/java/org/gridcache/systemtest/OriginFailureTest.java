@@ -20,7 +20,7 @@ class OriginFailureTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static Path data;
 
@@ -31,21 +31,13 @@ class OriginFailureTest {
         Tools.randomFile(data.resolve("slow.bin"), 16 << 20, 7);
         Tools.randomFile(data.resolve("later.bin"), 1 << 20, 8);
         origin = NginxOrigin.start(tmp.resolve("nginx"), data, "4m"); // 16 MiB take ~4 s: time to kill it mid-way
-        int port = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort()))
-                .awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
+        gridcache = Standalone.start(tmp, origin.url());
+        door = gridcache.door();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, gridcache);
     }
 
     @Test

@@ -18,7 +18,7 @@ class PlainHttpOriginTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static Path data;
 
@@ -27,21 +27,13 @@ class PlainHttpOriginTest {
         data = Files.createDirectories(tmp.resolve("data"));
         Tools.randomFile(data.resolve("dir/plain.bin"), 2 << 20, 41);
         origin = NginxOrigin.startPlain(tmp.resolve("nginx"), data);
-        int port = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort()))
-                .awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
+        gridcache = Standalone.start(tmp, origin.url());
+        door = gridcache.door();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, gridcache);
     }
 
     @Test

@@ -26,7 +26,7 @@ class StandaloneWebDavOriginTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static Path data;
 
@@ -41,21 +41,13 @@ class StandaloneWebDavOriginTest {
         Tools.randomFile(data.resolve("sub/inner file.bin"), 12_345, 5);
         Files.writeString(data.resolve("small.txt"), "hello grid\n");
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
-        int port = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort()))
-                .awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
+        gridcache = Standalone.start(tmp, origin.url());
+        door = gridcache.door();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, gridcache);
     }
 
     @Test
@@ -126,7 +118,7 @@ class StandaloneWebDavOriginTest {
         Tools.Result f = Tools.curl("-w", "\n%{http_code}", poolUrl + "?" + Ticket.QUERY_PARAMETER + "=" + forged).assertOk();
         assertTrue(f.out().endsWith("403") && f.out().contains("signature"), f.out());
         // expired: signed with the real key, but its lifetime is over
-        TicketCodec codec = new TicketCodec(TicketKey.load(tmp.resolve("home/ticket.key")));
+        TicketCodec codec = new TicketCodec(TicketKey.load(gridcache.home().resolve("ticket.key")));
         Ticket valid = codec.verify(token);
         String expired = codec.sign(new Ticket(valid.path(), valid.pool(), valid.operation(),
                 Instant.now().getEpochSecond() - 5, valid.subject(), valid.door(), valid.originUrl(), valid.size(), valid.mtime()));

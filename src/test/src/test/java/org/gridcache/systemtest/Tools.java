@@ -136,4 +136,13 @@ final class Tools {
             }
         }
     }
+
+    /** Closes what was started, in reverse order, skipping what never started. */
+    static void closeAll(AutoCloseable... parts) throws Exception {
+        for (int i = parts.length - 1; i >= 0; i--) {
+            if (parts[i] != null) {
+                parts[i].close();
+            }
+        }
+    }
 }

@@ -1,0 +1,44 @@
+package org.gridcache.systemtest;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code gridcache standalone} on free loopback ports in front of one origin: the fixture most system tests share. */
+final class Standalone implements AutoCloseable {
+    private final Gridcache process;
+    private final Path home;
+    private final String door;
+
+    private Standalone(Gridcache process, Path home, String door) {
+        this.process = process;
+        this.home = home;
+        this.door = door;
+    }
+
+    /** Starts it with its home under {@code dir} and waits until it is up; {@code extra} are more CLI options. */
+    static Standalone start(Path dir, String origin, String... extra) throws IOException {
+        int port = Tools.freePort();
+        Path home = dir.resolve("home");
+        List<String> args = new ArrayList<>(List.of("standalone", "--home", home.toString(), "--origin", origin,
+                "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort())));
+        args.addAll(List.of(extra));
+        Gridcache process = Gridcache.start(dir.resolve("gridcache.out"), args.toArray(String[]::new)).awaitOutput("is up");
+        return new Standalone(process, home, "http://127.0.0.1:" + port);
+    }
+
+    /** The door's base URL, without a trailing slash. */
+    String door() {
+        return door;
+    }
+
+    Path home() {
+        return home;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.close();
+    }
+}
