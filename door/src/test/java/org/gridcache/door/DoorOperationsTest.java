@@ -174,7 +174,7 @@ class DoorOperationsTest {
         assertTrue(text.contains("gridcache_door_open_connections{door=\"door-ops\"}"), text);
         ObjectName doorBean = new ObjectName("org.gridcache:type=Door");
         assertTrue((Long) JMX.getAttribute(doorBean, "Redirects") >= 1);
-        assertTrue((Long) JMX.getAttribute(doorBean, "RequestsTotal") >= 3);
+        assertTrue((Long) JMX.getAttribute(doorBean, "RequestsTotal") >= 2, "the redirect and the 404 at least");
     }
 
     @Test
