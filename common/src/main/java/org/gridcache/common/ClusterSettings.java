@@ -21,6 +21,10 @@ public final class ClusterSettings {
     public static final String WATERMARK_HIGH = "pool.watermark.high";
     public static final String WATERMARK_LOW = "pool.watermark.low";
     public static final String WRITE_BEHIND = "pool.write-behind";
+    public static final String SELECTION_POLICY = "selection.policy";
+    public static final String SITE_MAP = "door.site-map";
+    /** The pool selection policies a door knows (DESIGN.md §5); more arrive with issue 4. */
+    public static final List<String> SELECTION_POLICIES = List.of("least-loaded", "random");
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -40,6 +44,10 @@ public final class ClusterSettings {
         define(WATERMARK_LOW, "0.90", "pool eviction stops when the store is back under this fraction", ClusterSettings::fraction);
         define(WRITE_BEHIND, "1G", "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
                 + "served at network speed while the disk catches up; above it, origin reads pause", v -> ByteSize.parse(v));
+        define(SELECTION_POLICY, "least-loaded", "how a door picks the pool for a read: " + String.join(" or ", SELECTION_POLICIES),
+                ClusterSettings::policy);
+        define(SITE_MAP, "", "comma-separated CIDR=site: the site of a client by its address, for nearest-first pool lists "
+                + "(e.g. 10.0.0.0/8=cern,127.0.0.0/8=local)", SiteMap::parse);
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -49,10 +57,12 @@ public final class ClusterSettings {
     private final Map<String, String> values;
     /** Compiled once per snapshot: the door matches them on every read. */
     private final List<Pattern> proxyUserAgents;
+    private final SiteMap siteMap;
 
     private ClusterSettings(Map<String, String> values) {
         this.values = values;
         this.proxyUserAgents = parsePatterns(get(PROXY_USER_AGENTS));
+        this.siteMap = SiteMap.parse(get(SITE_MAP));
     }
 
     public static ClusterSettings defaults() {
@@ -116,6 +126,22 @@ public final class ClusterSettings {
 
     public long writeBehindBytes() {
         return ByteSize.parse(get(WRITE_BEHIND));
+    }
+
+    public String selectionPolicy() {
+        return policy(get(SELECTION_POLICY));
+    }
+
+    public SiteMap siteMap() {
+        return siteMap;
+    }
+
+    private static String policy(String v) {
+        String name = v.trim();
+        if (!SELECTION_POLICIES.contains(name)) {
+            throw new IllegalArgumentException("unknown policy (known: " + String.join(", ", SELECTION_POLICIES) + ")");
+        }
+        return name;
     }
 
     static boolean parseBoolean(String v) {

@@ -2,8 +2,40 @@ package org.gridcache.common;
 
 /**
  * What a pool publishes in its ephemeral znode {@code /pools/<id>} (DESIGN.md §4). {@code load} is the pool's own
- * summary (active movers weighted with outgoing bandwidth); doors rank pools by it.
+ * summary (active movers weighted with outgoing bandwidth); doors rank pools by it. {@code state} says whether the
+ * pool takes new transfers ({@link #ENABLED}), none ({@link #DRAINING}: finishing the current ones for maintenance)
+ * or only hits ({@link #READONLY}: it fetches nothing new); {@code hits} and {@code misses} count its transfers since
+ * it started, for hit rates. Records of older pools lack these three fields: they read as enabled with no counts.
  */
 public record PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
-                         long bytesPerSecOut, double load, String version, long startedAt) {
+                         long bytesPerSecOut, double load, String version, long startedAt,
+                         String state, long hits, long misses) {
+    public static final String ENABLED = "enabled";
+    public static final String DRAINING = "draining";
+    public static final String READONLY = "readonly";
+
+    /** An enabled pool with no counts yet (the record of the backbone's pools). */
+    public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
+                      long bytesPerSecOut, double load, String version, long startedAt) {
+        this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, ENABLED, 0, 0);
+    }
+
+    public PoolRecord {
+        state = state == null ? ENABLED : state;
+    }
+
+    /** The state as published, "enabled" for a record without one. */
+    public boolean draining() {
+        return DRAINING.equals(state);
+    }
+
+    public boolean readOnly() {
+        return READONLY.equals(state);
+    }
+
+    /** Hits over all transfers, or -1 before the first one. */
+    public double hitRate() {
+        long total = hits + misses;
+        return total == 0 ? -1 : (double) hits / total;
+    }
 }

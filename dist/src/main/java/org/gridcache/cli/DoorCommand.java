@@ -16,6 +16,8 @@ final class DoorCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
     @Mixin
+    JmxOptions jmx;
+    @Mixin
     ZkOptions zk;
     @Mixin
     NodeOptions node;
@@ -30,6 +32,7 @@ final class DoorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Lifecycle life = new Lifecycle();
         try {
+            life.add(jmx.start());
             CuratorFramework client = life.add(Zk.connect(zk.connect));
             String doorId = id != null ? id : "door-" + InetAddress.getLocalHost().getHostName() + "-" + port;
             Door door = life.add(Door.start(new DoorSettings(doorId, node.bind, port, node.publicUrl, node.loadTicketKey()), client));

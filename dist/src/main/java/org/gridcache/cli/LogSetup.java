@@ -4,7 +4,8 @@ import java.nio.file.Path;
 
 /**
  * Points Logback at the log directory before the first logger exists: {@code <home>/logs} for standalone and zk,
- * {@code --log-dir} (default {@code <dist>/logs}) for door and pool; one file per process, named after it.
+ * {@code --log-dir} (default {@code <dist>/logs}) for door and pool; one file per process, named after it, and one
+ * file of transfer records beside it.
  */
 final class LogSetup {
     private LogSetup() {
@@ -31,6 +32,20 @@ final class LogSetup {
         };
         System.setProperty("gridcache.log.dir", dir);
         System.setProperty("gridcache.log.name", name);
+        System.setProperty("gridcache.transfers.file", transfersFile(command, dir, name));
+    }
+
+    /**
+     * Where the transfer records go: {@code transfers.jsonl} for standalone, {@code transfers-<process>.jsonl} for a
+     * door or pool (so processes sharing a log directory never share a file); nowhere for the others, which move no
+     * data (an admin command should not leave an empty file behind).
+     */
+    static String transfersFile(String command, String dir, String name) {
+        return switch (command) {
+            case "standalone" -> Path.of(dir, "transfers.jsonl").toString();
+            case "door", "pool" -> Path.of(dir, "transfers-" + name + ".jsonl").toString();
+            default -> "/dev/null";
+        };
     }
 
     private static String orElse(String v, String d) {

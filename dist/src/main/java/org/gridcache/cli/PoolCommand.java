@@ -17,6 +17,8 @@ final class PoolCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
     @Mixin
+    JmxOptions jmx;
+    @Mixin
     ZkOptions zk;
     @Mixin
     NodeOptions node;
@@ -43,6 +45,7 @@ final class PoolCommand implements Callable<Integer> {
         }
         Lifecycle life = new Lifecycle();
         try {
+            life.add(jmx.start());
             CuratorFramework client = life.add(Zk.connect(zk.connect));
             Pool pool = life.add(Pool.start(new PoolSettings(name, node.bind, port, node.publicUrl, store,
                     ByteSize.parse(capacity), site, node.loadTicketKey()), client));

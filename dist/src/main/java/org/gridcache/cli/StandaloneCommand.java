@@ -30,6 +30,8 @@ final class StandaloneCommand implements Callable<Integer> {
 
     @Mixin
     CommonOptions common;
+    @Mixin
+    JmxOptions jmx;
 
     @Option(names = "--home", paramLabel = "DIR", defaultValue = DEFAULT_HOME,
             description = "Holds ZooKeeper data, the pool store, the ticket key and logs (default: ${DEFAULT-VALUE}).")
@@ -58,6 +60,7 @@ final class StandaloneCommand implements Callable<Integer> {
         String originUrl = originUrl();
         Lifecycle life = new Lifecycle();
         try {
+            life.add(jmx.start());
             EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), "127.0.0.1", zkPort));
             CuratorFramework client = life.add(Zk.connect(zk.connectString()));
             MountTable.put(client, OriginEntry.of("default", "/", originUrl));

@@ -13,6 +13,8 @@ import picocli.CommandLine.Option;
 final class ZkCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
+    @Mixin
+    JmxOptions jmx;
 
     @Option(names = "--home", paramLabel = "DIR", defaultValue = StandaloneCommand.DEFAULT_HOME,
             description = "Data directory (ZooKeeper data under <home>/zookeeper; default: ${DEFAULT-VALUE}).")
@@ -27,6 +29,7 @@ final class ZkCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Lifecycle life = new Lifecycle();
+        life.add(jmx.start());
         EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), bind, port));
         LoggerFactory.getLogger(ZkCommand.class).info("ZooKeeper serving on {}:{}", bind, zk.port());
         System.out.println("gridcache zk is up on " + bind + ":" + zk.port());

@@ -60,15 +60,19 @@ public final class Door implements Closeable {
                 config.current().listingCacheTtl());
         config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
         TicketIssuer tickets = new TicketIssuer(new TicketCodec(settings.ticketKey()), settings.id(), Clock.systemUTC());
-        FileReads files = new FileReads(pools, new LeastLoadedSelector(), tickets, new PoolProxy(http), config::current);
-        DoorReadFilter filter = new DoorReadFilter(namespace, files, SubjectResolver.ANONYMOUS);
+        DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
+        FileReads files = new FileReads(pools, new PolicySelector(config::current), tickets,
+                new PoolProxy(http, settings.id(), ops.stats()), config::current, ops.stats());
+        DoorReadFilter filter = new DoorReadFilter(namespace, files, SubjectResolver.ANONYMOUS, ops.services(), ops.stats());
         MiltonDavServlet milton = new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
 
-        DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), filter, milton);
+        DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), new DoorAccounting(ops.stats()),
+                filter, milton);
         parts.add(server::stop);
         server.start();
         port = server.port();
         url = settings.publicUrl() != null ? stripSlash(settings.publicUrl()) : "http://" + hostForUrl(settings.bindHost()) + ":" + port;
+        ops.serving(url, server::openConnections);
 
         DoorRecord record = new DoorRecord(settings.id(), url, version(), System.currentTimeMillis());
         EphemeralRegistration registration = own(new EphemeralRegistration(zk, ZkLayout.door(settings.id()),

@@ -32,11 +32,15 @@ final class DoorReadFilter extends HttpFilter {
     private final transient Namespace namespace;
     private final transient FileReads files;
     private final transient SubjectResolver subjects;
+    private final transient DoorServices services;
+    private final transient DoorStats stats;
 
-    DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects) {
+    DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, DoorServices services, DoorStats stats) {
         this.namespace = namespace;
         this.files = files;
         this.subjects = subjects;
+        this.services = services;
+        this.stats = stats;
     }
 
     @Override
@@ -47,7 +51,7 @@ final class DoorReadFilter extends HttpFilter {
         try {
             path = namespacePath(request);
             if (GridPath.isUnder(path, SERVICES)) {
-                doorService(method, path, response);
+                services.serve(request, response, path);
                 return;
             }
             if (!READ_METHODS.contains(method)) {
@@ -62,6 +66,9 @@ final class DoorReadFilter extends HttpFilter {
             }
         } catch (DoorException e) {
             LOG.info("{} {} -> {} {}", method, path != null ? path : "(bad path)", e.status(), e.reason());
+            if (e.status() == 401) {
+                stats.authenticationFailure(e.reason());
+            }
             Replies.failure(response, e);
         } catch (RuntimeException e) {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
@@ -81,14 +88,6 @@ final class DoorReadFilter extends HttpFilter {
         } catch (IllegalArgumentException e) {
             throw new DoorException(400, "bad path: " + e.getMessage());
         }
-    }
-
-    private static void doorService(String method, String path, HttpServletResponse response) throws IOException {
-        if (path.equals(SERVICES + "/health") && (method.equals("GET") || method.equals("HEAD"))) {
-            Replies.text(response, 200, "ok");
-            return;
-        }
-        throw new DoorException(404, "no such door service: " + path);
     }
 
     private static void options(HttpServletResponse response) {

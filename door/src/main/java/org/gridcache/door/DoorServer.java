@@ -17,7 +17,7 @@ final class DoorServer {
     private final Server server;
     private final ServerConnector connector;
 
-    DoorServer(String id, String host, int port, DoorReadFilter filter, MiltonDavServlet milton) {
+    DoorServer(String id, String host, int port, DoorAccounting accounting, DoorReadFilter filter, MiltonDavServlet milton) {
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 8);
         threads.setName("door-" + id);
         server = new Server(threads);
@@ -30,6 +30,7 @@ final class DoorServer {
         server.addConnector(connector);
 
         ServletContextHandler context = new ServletContextHandler("/");
+        context.addFilter(new FilterHolder(accounting), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder("milton", milton), "/*");
         context.setErrorHandler(new PlainErrorHandler());
@@ -44,6 +45,10 @@ final class DoorServer {
 
     int port() {
         return connector.getLocalPort();
+    }
+
+    int openConnections() {
+        return connector.getConnectedEndPoints().size();
     }
 
     void stop() throws Exception {

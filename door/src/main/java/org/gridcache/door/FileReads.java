@@ -24,8 +24,11 @@ final class FileReads {
     private final TicketIssuer tickets;
     private final PoolProxy proxy;
     private final Supplier<ClusterSettings> settings;
+    private final DoorStats stats;
 
-    FileReads(PoolDirectory pools, PoolSelector selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings) {
+    FileReads(PoolDirectory pools, PoolSelector selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings,
+              DoorStats stats) {
+        this.stats = stats;
         this.pools = pools;
         this.selector = selector;
         this.tickets = tickets;
@@ -51,18 +54,24 @@ final class FileReads {
     void get(HttpServletRequest request, HttpServletResponse response, OriginEntry origin, NamespaceEntry file, Subject subject)
             throws IOException {
         ClusterSettings now = settings.get();
-        PoolRecord pool = selector.choose(file.path(), pools.live())
-                .orElseThrow(() -> new DoorException(503, "no pool available"));
+        PoolRecord pool = selector.choose(file.path(), pools.selectable()).orElseThrow(this::noPool);
         String location = tickets.poolUrl(pool, origin, file, subject, now.ticketLifetime());
         if (mustProxy(request, now)) {
-            proxy.stream(request, response, pool, location);
+            proxy.stream(request, response, pool, location, file.path(), subject);
             return;
         }
+        stats.redirect();
         response.setStatus(302);
         response.setHeader("Location", location);
         response.setHeader("Cache-Control", "no-store"); // the ticket in the Location expires soon
         Replies.text(response, 302, "redirecting to pool " + pool.id());
         LOG.debug("GET {} for {} -> pool {}", file.path(), subject.name(), pool.id());
+    }
+
+    private DoorException noPool() {
+        int live = pools.live().size();
+        return new DoorException(503, live == 0 ? "no pool available"
+                : "no pool available: all " + live + " pools are drained for maintenance");
     }
 
     private boolean mustProxy(HttpServletRequest request, ClusterSettings settings) {

@@ -5,7 +5,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,6 +19,8 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.common.TransferLog;
+import org.gridcache.common.TransferRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,18 +38,45 @@ final class PoolProxy {
     private static final long IDLE_TIMEOUT_SECONDS = 120;
     private static final int BUFFER = 64 * 1024;
     private final HttpClient http;
+    private final String doorId;
+    private final DoorStats stats;
 
-    PoolProxy(HttpClient http) {
+    PoolProxy(HttpClient http, String doorId, DoorStats stats) {
         this.http = http;
+        this.doorId = doorId;
+        this.stats = stats;
     }
 
-    void stream(HttpServletRequest client, HttpServletResponse response, PoolRecord pool, String poolUrl) throws IOException {
+    /** Streams the pool's answer and writes the transfer record of the door ("node": "door"). */
+    void stream(HttpServletRequest client, HttpServletResponse response, PoolRecord pool, String poolUrl, String path,
+                Subject subject) throws IOException {
+        long start = System.nanoTime();
+        long[] relayed = {0};
+        int[] status = {0};
+        String[] source = {null};
+        boolean complete = false;
+        try {
+            relay(client, response, pool, poolUrl, relayed, status, source);
+            complete = true;
+        } finally {
+            stats.proxied(relayed[0]);
+            TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "door", doorId,
+                    subject.name(), null, client.getRemoteAddr(), client.getMethod(), path, relayed[0],
+                    (System.nanoTime() - start) / 1_000_000, source[0], 0, status[0], complete, pool.id()));
+        }
+    }
+
+    private void relay(HttpServletRequest client, HttpServletResponse response, PoolRecord pool, String poolUrl,
+                       long[] relayed, int[] status, String[] source) throws IOException {
         Request request = http.newRequest(poolUrl).followRedirects(false).idleTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         copyRequestHeader(client, request, HttpHeader.RANGE);
         copyRequestHeader(client, request, HttpHeader.IF_RANGE);
         InputStreamResponseListener listener = new InputStreamResponseListener();
         request.send(listener);
         Response answer = awaitHeaders(request, listener, pool);
+        status[0] = answer.getStatus();
+        String cache = answer.getHeaders().get("X-Cache");
+        source[0] = cache == null ? null : cache.toLowerCase(Locale.ROOT);
         response.setStatus(answer.getStatus());
         for (HttpHeader header : RELAYED) {
             String value = answer.getHeaders().get(header);
@@ -53,7 +85,7 @@ final class PoolProxy {
             }
         }
         try {
-            relayBody(listener, response, pool);
+            relayBody(listener, response, pool, relayed);
         } catch (PoolBrokeOffException e) {
             abortClient(client, e);
         }
@@ -91,8 +123,8 @@ final class PoolProxy {
         }
     }
 
-    private static void relayBody(InputStreamResponseListener listener, HttpServletResponse response, PoolRecord pool)
-            throws IOException {
+    private static void relayBody(InputStreamResponseListener listener, HttpServletResponse response, PoolRecord pool,
+                                  long[] count) throws IOException {
         byte[] buffer = new byte[BUFFER];
         long relayed = 0;
         try (InputStream in = listener.getInputStream()) {
@@ -111,6 +143,7 @@ final class PoolProxy {
                 }
                 out.write(buffer, 0, n); // a client that went away throws here; closing `in` then aborts the pool request
                 relayed += n;
+                count[0] = relayed;
             }
         }
     }

@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
+import org.gridcache.common.Ticket;
 
 /** One request and what the pool needs of it while answering: method, path (for logs), Range, keep-alive. */
 final class Exchange {
@@ -16,6 +17,8 @@ final class Exchange {
     final long startNanos = System.nanoTime();
     /** The normalised path once validated; the raw URI path until then (for log lines only). */
     String path;
+    /** The verified ticket, once the request got that far (for the transfer record). */
+    Ticket ticket;
 
     Exchange(ChannelHandlerContext ctx, HttpRequest request) {
         this.ctx = ctx;

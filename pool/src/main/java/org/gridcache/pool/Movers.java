@@ -1,7 +1,11 @@
 package org.gridcache.pool;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import org.gridcache.common.TransferLog;
+import org.gridcache.common.TransferRecord;
 
 /**
  * Counts the pool's movers (client transfers in progress) and its outgoing bytes, and turns them into the load it
@@ -16,12 +20,26 @@ final class Movers {
     private final AtomicInteger active = new AtomicInteger();
     private final LongAdder bytesOut = new LongAdder();
     private final Runnable onLargeChange;
+    private final String poolName;
+    private final PoolStats stats;
     private long lastSampleNanos = System.nanoTime();
     private long lastSampleBytes;
     private long bytesPerSec;
 
-    Movers(Runnable onLargeChange) {
+    Movers(Runnable onLargeChange, String poolName, PoolStats stats) {
         this.onLargeChange = onLargeChange;
+        this.poolName = poolName;
+        this.stats = stats;
+    }
+
+    /** A mover ended: counted, and written as one transfer record. */
+    void finished(Exchange ex, boolean hit, int status, long sent, long originBytes, boolean complete) {
+        stats.transfer(hit, sent);
+        stats.response(status);
+        String subject = ex.ticket != null ? ex.ticket.subject() : null;
+        TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "pool", poolName,
+                subject, null, TransferLog.ip(ex.ctx.channel().remoteAddress()), ex.method, ex.path, sent, ex.millis(),
+                hit ? TransferRecord.HIT : TransferRecord.MISS, originBytes, status, complete, poolName));
     }
 
     void started() {

@@ -14,6 +14,7 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
+import org.gridcache.zk.MountTable;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,7 @@ public final class Pool implements Closeable {
     private final ClusterConfig config;
     private final Store store;
     private final Movers movers;
+    private final PoolStats stats;
     private final PoolServer server;
     private final ExecutorService publisher;
     private final AtomicBoolean publishQueued = new AtomicBoolean();
@@ -42,14 +44,17 @@ public final class Pool implements Closeable {
     private Downloads downloads;
     private List<OriginFetcher> fetchers = List.of();
     private EphemeralRegistration registration;
+    private MountTable mounts;
+    private PoolOperations operations;
     private int port;
-    private String url;
+    private volatile String url;
 
     private Pool(PoolSettings settings, ClusterConfig config, Store store) {
         this.settings = settings;
         this.config = config;
         this.store = store;
-        this.movers = new Movers(this::publishSoon);
+        this.stats = new PoolStats(settings.name());
+        this.movers = new Movers(this::publishSoon, settings.name(), stats);
         this.server = new PoolServer(settings.name());
         this.publisher = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, settings.name() + "-publish");
@@ -84,8 +89,10 @@ public final class Pool implements Closeable {
                 new FileOriginFetcher());
         downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes());
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
+        mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
+        operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers)));
+                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats)));
         url = settings.publicUrl() != null ? settings.publicUrl() : "http://" + settings.bindHost() + ":" + port;
         config.onChange(s -> store.evictIfNeeded()); // a lowered watermark takes effect at once
         registration = new EphemeralRegistration(zk, ZkLayout.pool(settings.name()), () -> Json.bytes(record()), REGISTRATION_PERIOD);
@@ -107,7 +114,8 @@ public final class Pool implements Closeable {
         int active = movers.active();
         long bytesPerSec = movers.bytesPerSecOut();
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
-                bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt);
+                bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
+                operations.state(), stats.hits(), stats.misses());
     }
 
     int activeMovers() {
@@ -116,6 +124,10 @@ public final class Pool implements Closeable {
 
     Store store() {
         return store;
+    }
+
+    PoolMXBean operations() {
+        return operations;
     }
 
     /** Publishes off the event loop; bursts of mover changes collapse into one ZooKeeper write. */
@@ -149,6 +161,12 @@ public final class Pool implements Closeable {
         fetchers.forEach(OriginFetcher::close);
         server.close();
         publisher.shutdownNow();
+        if (operations != null) {
+            operations.close();
+        }
+        if (mounts != null) {
+            mounts.close();
+        }
         config.close();
         LOG.info("pool {} stopped", settings.name());
     }

@@ -28,18 +28,25 @@ import org.slf4j.LoggerFactory;
  */
 final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> implements Mover.Done {
     private static final Logger LOG = LoggerFactory.getLogger(PoolRequestHandler.class);
+    static final String SERVICES = "/.gridcache";
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     private final String poolName;
     private final TicketCodec tickets;
     private final Downloads downloads;
     private final Store store;
     private final Movers movers;
+    private final PoolOperations operations;
+    private final PoolStats stats;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private Mover current;
     private boolean busy;
 
-    PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers) {
+    PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
+                       PoolOperations operations, PoolStats stats) {
         this.poolName = poolName;
+        this.operations = operations;
+        this.stats = stats;
         this.tickets = tickets;
         this.downloads = downloads;
         this.store = store;
@@ -79,6 +86,10 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         ex.path = path;
+        if (GridPath.isUnder(path, SERVICES)) {
+            service(ex, path);
+            return;
+        }
         Ticket ticket;
         try {
             ticket = tickets.verify(firstValue(uri.parameters().get(Ticket.QUERY_PARAMETER)), path, poolName, Ticket.READ);
@@ -86,7 +97,30 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             sendError(ex, HttpResponseStatus.FORBIDDEN, e.getMessage());
             return;
         }
+        ex.ticket = ticket;
+        String refusal = operations.refusal(ticket);
+        if (refusal != null) {
+            sendError(ex, HttpResponseStatus.SERVICE_UNAVAILABLE, refusal);
+            return;
+        }
         startMover(ex, ticket);
+    }
+
+    /**
+     * The pool's own services under {@code /.gridcache/}, which need no ticket because they never touch data: the
+     * Prometheus metrics and a health check for load balancers and systemd watchdogs.
+     */
+    private void service(Exchange ex, String path) {
+        FullHttpResponse response = switch (path) {
+            case SERVICES + "/metrics" -> Responses.text(ex, HttpResponseStatus.OK, PROMETHEUS_TEXT, operations.scrape());
+            case SERVICES + "/health" -> Responses.text(ex, HttpResponseStatus.OK, "text/plain; charset=UTF-8", "ok\n");
+            default -> null;
+        };
+        if (response == null) {
+            sendError(ex, HttpResponseStatus.NOT_FOUND, "no such pool service: " + path + " (try " + SERVICES + "/metrics)");
+            return;
+        }
+        Responses.sendError(ex, response).addListener((ChannelFutureListener) f -> next(ex.ctx, f.isSuccess() && ex.keepAlive));
     }
 
     private void startMover(Exchange ex, Ticket ticket) {
@@ -120,6 +154,7 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     /** Every refusal before a mover exists ends here: one log line, the status, the one-line reason. */
     private void sendError(Exchange ex, FullHttpResponse response, String reason) {
         LOG.info("{} {} refused {} for {}: {}", ex.method, ex.path, response.status().code(), ex.client(), reason);
+        stats.response(response.status().code());
         Responses.sendError(ex, response).addListener((ChannelFutureListener) f -> next(ex.ctx, f.isSuccess() && ex.keepAlive));
     }
 

@@ -55,6 +55,19 @@ final class Responses {
         return ex.ctx.writeAndFlush(response);
     }
 
+    /** A complete small body (metrics, health); HEAD gets the head only. */
+    static FullHttpResponse text(Exchange ex, HttpResponseStatus status, String contentType, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                ex.head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .set(HttpHeaderNames.CONTENT_LENGTH, bytes.length)
+                .set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        HttpUtil.setKeepAlive(response, ex.keepAlive);
+        return response;
+    }
+
     static FullHttpResponse errorResponse(Exchange ex, HttpResponseStatus status, String reason) {
         byte[] text = (reason + "\n").getBytes(StandardCharsets.UTF_8);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,

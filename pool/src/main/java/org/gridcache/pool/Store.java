@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.gridcache.common.ClusterSettings;
@@ -46,6 +47,9 @@ final class Store {
     private final Map<StoreKey, Integer> pins = new HashMap<>();
     private long committedBytes;
     private long reservedBytes;
+    private final LongAdder evictions = new LongAdder();
+    private final LongAdder evictedBytes = new LongAdder();
+    private final LongAdder originBytes = new LongAdder();
 
     private Store(Path root, long capacity, Supplier<ClusterSettings> settings) {
         this.data = root.resolve("data");
@@ -159,6 +163,7 @@ final class Store {
         }
         reservedBytes -= reserved;
         committedBytes += entry.size;
+        originBytes.add(entry.size);
         evictIfNeeded();
     }
 
@@ -184,8 +189,42 @@ final class Store {
         }
         for (StoreKey victim : Eviction.victims(index, pins::containsKey, needed)) {
             long size = drop(victim);
+            evictions.increment();
+            evictedBytes.add(size);
             LOG.info("store: evicted {} ({} bytes), {} of {} bytes used", victim, size, used(), capacity);
         }
+    }
+
+    /**
+     * Evicts one file at an admin's request (JMX {@code evict(path)}): its size, or -1 when no complete copy is
+     * stored. A file being read or fetched is refused, so that no client loses the file under it and no fetch in
+     * flight puts it back right after.
+     */
+    synchronized long evict(StoreKey key) {
+        if (pins.containsKey(key)) {
+            throw new IllegalStateException("it is being read or fetched by " + pins.get(key)
+                    + " transfer(s) now; try again when they end");
+        }
+        if (!index.asMap().containsKey(key)) {
+            return -1;
+        }
+        long size = drop(key);
+        evictions.increment();
+        evictedBytes.add(size);
+        return size;
+    }
+
+    long evictions() {
+        return evictions.sum();
+    }
+
+    long evictedBytes() {
+        return evictedBytes.sum();
+    }
+
+    /** Bytes read from origins into this store since start: complete fetches, and what failed fetches had read. */
+    long originBytes() {
+        return originBytes.sum();
     }
 
     synchronized long used() {
@@ -210,8 +249,15 @@ final class Store {
                 StandardOpenOption.WRITE, StandardOpenOption.READ);
     }
 
+    /** Deletes the part file of a failed fetch; what it had read from the origin still counts as origin bytes. */
     void deletePart(StoreKey key) {
-        deleteQuietly(partFile(key));
+        Path part = partFile(key);
+        try {
+            originBytes.add(Files.size(part));
+        } catch (IOException e) {
+            // gone already: nothing to count
+        }
+        deleteQuietly(part);
     }
 
     /** Writes a sidecar atomically: temporary file, fsync, rename. */

@@ -92,9 +92,7 @@ class PoolMissTest extends PoolTestSupport {
             byte[] rest = in.readAllBytes();
             assertArrayEquals(Arrays.copyOfRange(data, half, data.length), rest);
         }
-        // the client may have every byte before the disk writer and the fsync are done: a hit only after the commit
-        StoreKey key = StoreKey.ofOrigin(origin.url("/slow"));
-        eventually("the fetch of /slow to be committed", () -> pool.store().contains(key));
+        awaitCommitted("/slow"); // the client can hold every byte a moment before the fetch is committed
         assertEquals("HIT", cache(fetch("/slow", data)));
         assertEquals(1, origin.gets("/slow"));
     }

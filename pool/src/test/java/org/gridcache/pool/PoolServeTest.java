@@ -85,9 +85,7 @@ class PoolServeTest extends PoolTestSupport {
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, post.statusCode());
         assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
-        // the HEAD started the fetch (it warms the cache); it is a hit once committed
-        StoreKey key = StoreKey.ofOrigin(origin.url("/h"));
-        eventually("the fetch of /h to be committed", () -> pool.store().contains(key));
+        awaitCommitted("/h"); // the HEAD started the fetch; it completes in the background
         assertEquals("HIT", cache(fetch("/h", data)));
     }
 

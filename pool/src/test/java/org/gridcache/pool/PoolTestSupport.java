@@ -118,6 +118,12 @@ abstract class PoolTestSupport {
         return r;
     }
 
+    /** Waits until the file the test origin serves at {@code path} is a complete copy in the store. */
+    void awaitCommitted(String path) throws InterruptedException {
+        StoreKey key = StoreKey.ofOrigin(origin.url(path));
+        eventually("the fetch of " + path + " to be committed", () -> pool.store().contains(key));
+    }
+
     static byte[] randomBytes(int n, long seed) {
         byte[] b = new byte[n];
         new Random(seed).nextBytes(b);

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,11 +29,14 @@ import org.slf4j.LoggerFactory;
 public final class ClusterConfig implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterConfig.class);
     private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() { };
+    private final CuratorFramework client;
     private final CuratorCache cache;
     private final CopyOnWriteArrayList<Consumer<ClusterSettings>> listeners = new CopyOnWriteArrayList<>();
     private volatile ClusterSettings current = ClusterSettings.defaults();
+    private volatile String lastError;
 
     public ClusterConfig(CuratorFramework client) {
+        this.client = client;
         this.cache = CuratorCache.build(client, ZkLayout.CONFIG, CuratorCache.Options.SINGLE_NODE_CACHE);
     }
 
@@ -46,19 +51,41 @@ public final class ClusterConfig implements Closeable {
                 .build());
         cache.start();
         initialized.await(initialWait.toMillis(), TimeUnit.MILLISECONDS);
+        ConfigManagement.add(this);
         return this;
     }
 
     private void reload() {
-        byte[] data = cache.get(ZkLayout.CONFIG).map(d -> d.getData()).orElse(null);
+        apply(cache.get(ZkLayout.CONFIG).map(d -> d.getData()).orElse(null));
+    }
+
+    /**
+     * Reads {@code /config} from ZooKeeper now and applies it (the JMX operation {@code reload()}): for an admin who
+     * wants to be sure, since changes normally arrive by the watch within a second.
+     */
+    public ClusterSettings reloadNow() throws Exception {
+        byte[] data;
+        try {
+            data = client.getData().forPath(ZkLayout.CONFIG);
+        } catch (KeeperException.NoNodeException e) {
+            data = null;
+        }
+        apply(data);
+        return current;
+    }
+
+    private synchronized void apply(byte[] data) {
         Map<String, String> raw;
         try {
             raw = parse(data);
         } catch (IllegalArgumentException e) {
+            lastError = e.getMessage();
             LOG.error("keeping the last good cluster settings: {}", e.getMessage());
             return;
         }
-        ClusterSettings next = ClusterSettings.of(goodValues(raw, current.explicitValues()));
+        List<String> errors = new ArrayList<>();
+        ClusterSettings next = ClusterSettings.of(goodValues(raw, current.explicitValues(), errors));
+        lastError = errors.isEmpty() ? null : String.join("; ", errors);
         if (!next.explicitValues().equals(current.explicitValues())) {
             LOG.info("cluster settings now {}", next.explicitValues());
         }
@@ -67,13 +94,14 @@ public final class ClusterConfig implements Closeable {
     }
 
     /** Valid values of {@code raw}; for an invalid one, the last good value of that key (logged as an error). */
-    private static Map<String, String> goodValues(Map<String, String> raw, Map<String, String> lastGood) {
+    private static Map<String, String> goodValues(Map<String, String> raw, Map<String, String> lastGood, List<String> errors) {
         Map<String, String> good = new TreeMap<>();
         raw.forEach((key, value) -> {
             try {
                 ClusterSettings.validate(key, value);
                 good.put(key, value);
             } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
                 LOG.error("{}; keeping {}", e.getMessage(),
                         lastGood.containsKey(key) ? "the last good value '" + lastGood.get(key) + "'" : "the default");
                 if (lastGood.containsKey(key)) {
@@ -88,6 +116,11 @@ public final class ClusterConfig implements Closeable {
         return current;
     }
 
+    /** Why the last reading of {@code /config} was (partly) refused, or null when it was all good. */
+    public String lastError() {
+        return lastError;
+    }
+
     /** Called with the new settings after every valid change. */
     public void onChange(Consumer<ClusterSettings> listener) {
         listeners.add(listener);
@@ -95,6 +128,7 @@ public final class ClusterConfig implements Closeable {
 
     @Override
     public void close() {
+        ConfigManagement.remove(this);
         cache.close();
     }
 

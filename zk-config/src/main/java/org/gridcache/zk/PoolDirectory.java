@@ -23,6 +23,7 @@ public final class PoolDirectory implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolDirectory.class);
     private final CuratorCache cache;
     private volatile List<PoolRecord> pools = List.of();
+    private volatile List<PoolRecord> selectable = List.of();
 
     public PoolDirectory(CuratorFramework client) {
         this.cache = CuratorCache.build(client, ZkLayout.POOLS);
@@ -47,6 +48,9 @@ public final class PoolDirectory implements Closeable {
         cache.stream()
                 .filter(d -> d.getPath().startsWith(ZkLayout.POOLS + "/"))
                 .forEach(d -> parse(d, next));
+        List<PoolRecord> enabled = next.stream().filter(p -> PoolRecord.ENABLED.equals(p.state())).toList();
+        // read-only pools serve hits only: chosen when no enabled pool is left; draining pools never
+        selectable = !enabled.isEmpty() ? enabled : next.stream().filter(PoolRecord::readOnly).toList();
         pools = List.copyOf(next);
     }
 
@@ -58,9 +62,17 @@ public final class PoolDirectory implements Closeable {
         }
     }
 
-    /** The pools registered now (empty when none is). */
+    /** The pools registered now (empty when none is), whatever their state. */
     public List<PoolRecord> live() {
         return pools;
+    }
+
+    /**
+     * The pools a door may send a new read to: the enabled ones, or when there are none the read-only ones (they
+     * serve what they hold); never a draining pool.
+     */
+    public List<PoolRecord> selectable() {
+        return selectable;
     }
 
     @Override

@@ -98,6 +98,50 @@ class ZkIntegrationTest {
         config.close();
     }
 
+    @Test
+    void drainingPoolsAreNeverSelectableAndReadOnlyOnesOnlyWhenNothingElseIs() throws Exception {
+        PoolDirectory directory = new PoolDirectory(client).start(WAIT);
+        String[] states = {PoolRecord.ENABLED, PoolRecord.READONLY};
+        EphemeralRegistration a = new EphemeralRegistration(client, ZkLayout.pool("a"),
+                () -> Json.bytes(new PoolRecord("a", "u", "s", 1, 1, 0, 0, 0, "t", 0, states[0], 0, 0)), Duration.ofHours(1));
+        EphemeralRegistration b = new EphemeralRegistration(client, ZkLayout.pool("b"),
+                () -> Json.bytes(new PoolRecord("b", "u", "s", 1, 1, 0, 0, 0, "t", 0, states[1], 0, 0)), Duration.ofHours(1));
+        awaitTrue(() -> directory.live().size() == 2);
+        assertEquals(List.of("a"), directory.selectable().stream().map(PoolRecord::id).toList());
+        states[0] = PoolRecord.DRAINING;
+        a.publishNow();
+        awaitTrue(() -> directory.selectable().stream().map(PoolRecord::id).toList().equals(List.of("b")));
+        states[1] = PoolRecord.DRAINING;
+        b.publishNow();
+        awaitTrue(() -> directory.selectable().isEmpty());
+        assertEquals(2, directory.live().size(), "draining pools are still live");
+        a.close();
+        b.close();
+        directory.close();
+    }
+
+    @Test
+    void theConfigMxBeanShowsTheSettingsTheLastErrorAndReloads() throws Exception {
+        ClusterConfig config = new ClusterConfig(client).start(WAIT);
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName name = new javax.management.ObjectName("org.gridcache:type=Config");
+        assertTrue(server.isRegistered(name));
+        assertEquals("", server.getAttribute(name, "LastError"));
+        // written behind the CLI's back, read by reload() at once (no waiting for the watch)
+        client.create().creatingParentsIfNeeded().forPath(ZkLayout.CONFIG,
+                "{\"selection.policy\":\"fastest\",\"ticket.lifetime\":\"5s\"}".getBytes());
+        String reloaded = (String) server.invoke(name, "reload", new Object[0], new String[0]);
+        assertTrue(reloaded.contains("ticket.lifetime=5s"), reloaded);
+        assertEquals(5, config.current().ticketLifetime().getSeconds());
+        assertEquals("least-loaded", config.current().selectionPolicy(), "invalid value refused, default kept");
+        String error = (String) server.getAttribute(name, "LastError");
+        assertTrue(error.contains("selection.policy") && error.contains("fastest"), error);
+        javax.management.openmbean.TabularData settings = (javax.management.openmbean.TabularData) server.getAttribute(name, "Settings");
+        assertEquals("5s", settings.get(new Object[] {"ticket.lifetime"}).get("value"));
+        config.close();
+        assertTrue(!server.isRegistered(name), "unregistered with the last config");
+    }
+
     private static boolean poll(BlockingQueue<ClusterSettings> q, java.util.function.Predicate<ClusterSettings> p)
             throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();

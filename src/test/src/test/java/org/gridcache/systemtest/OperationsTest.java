@@ -1,0 +1,248 @@
+package org.gridcache.systemtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * gridcache operated as an admin would (issue 6): {@code standalone --jmx-port}, an nginx origin whose access log
+ * proves what reached it, and jmxterm to read attributes, drain and resume the pool, evict a path and change the
+ * policy; then the metrics, the transfer records and the JMX password file. The jmxterm sessions are kept in
+ * target/jmxterm-session.txt.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OperationsTest {
+    private static final String POOL = "org.gridcache:name=pool1,type=Pool";
+    @TempDir
+    static Path tmp;
+    static NginxOrigin origin;
+    static Gridcache gridcache;
+    static String door;
+    static String zkConnect;
+    static Path home;
+    static Path data;
+    static Jmxterm jmx;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Tools.require("curl", "nginx");
+        data = Files.createDirectories(tmp.resolve("data"));
+        Tools.randomFile(data.resolve("a.bin"), 1 << 20, 61);
+        Tools.randomFile(data.resolve("b.bin"), 1 << 20, 62);
+        origin = NginxOrigin.start(tmp.resolve("nginx"), data);
+        int port = Tools.freePort();
+        int zkPort = Tools.freePort();
+        int jmxPort = Tools.freePort();
+        home = tmp.resolve("home");
+        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", home.toString(),
+                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(zkPort),
+                "--jmx-port", String.valueOf(jmxPort)).awaitOutput("is up");
+        door = "http://127.0.0.1:" + port;
+        zkConnect = "127.0.0.1:" + zkPort;
+        Path transcript = Path.of(System.getProperty("gridcache.target", "target"), "jmxterm-session.txt");
+        Files.deleteIfExists(transcript);
+        jmx = new Jmxterm("127.0.0.1:" + jmxPort, transcript);
+        assertTrue(gridcache.output().contains("JMX on service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"), gridcache.output());
+        assertTrue(listensOnLoopbackOnly(jmxPort), "the JMX port listens on 127.0.0.1 only");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (gridcache != null) {
+            gridcache.close();
+        }
+        if (origin != null) {
+            origin.close();
+        }
+    }
+
+    /**
+     * From /proc/net/tcp and tcp6: there is a listening socket (state 0A) on this port, and every one is bound to
+     * 127.0.0.1 (a JVM with IPv6 shows it in tcp6 as ::ffff:127.0.0.1).
+     */
+    static boolean listensOnLoopbackOnly(int port) throws Exception {
+        String hexPort = String.format(Locale.ROOT, ":%04X", port);
+        List<String> bound = new java.util.ArrayList<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Files.readAllLines(Path.of(table)).stream().skip(1).map(String::trim).map(l -> l.split("\\s+"))
+                    .filter(f -> f[1].endsWith(hexPort) && f[3].equals("0A")).forEach(f -> bound.add(f[1]));
+        }
+        return !bound.isEmpty() && bound.stream().allMatch(a -> a.equals("0100007F" + hexPort)
+                || a.equals("0000000000000000FFFF00000100007F" + hexPort));
+    }
+
+    /** GET through the door, following the redirect; returns the X-Cache of the pool's answer. */
+    static String read(String name) throws Exception {
+        Path out = tmp.resolve("out-" + name);
+        Tools.Result r = Tools.curl("-fL", "-D", "-", "-o", out.toString(), door + "/" + name).assertOk();
+        assertEquals(Tools.sha256(data.resolve(name)), Tools.sha256(out), name);
+        return r.out().lines().filter(l -> l.toLowerCase(Locale.ROOT).startsWith("x-cache:"))
+                .map(l -> l.substring(8).trim()).findFirst().orElse("");
+    }
+
+    static String status(String path) {
+        return Tools.curl("-o", "/dev/null", "-w", "%{http_code}", door + path).out();
+    }
+
+    @Test
+    @Order(1)
+    void anAdminReadsAttributesOfDoorPoolClusterAndConfig() throws Exception {
+        assertEquals("MISS", read("a.bin"));
+        assertEquals("HIT", read("a.bin"));
+        Tools.await("the pool's counters after both transfers", Duration.ofSeconds(30),
+                () -> jmx.session("get -b " + POOL + " Hits").contains("Hits = 1;"));
+        String out = jmx.session("domain org.gridcache", "beans",
+                "get -b " + POOL + " State Files Hits Misses OriginBytes CapacityBytes FreeBytes ActiveTransfers",
+                "get -b org.gridcache:type=Door Redirects RequestsTotal OpenConnections",
+                "get -b org.gridcache:type=Cluster LivePools SelectablePools Policy Pools",
+                "get -b org.gridcache:type=Config ExplicitSettings LastError");
+        for (String expected : List.of("org.gridcache:name=pool1,type=Pool", "org.gridcache:type=Door", "org.gridcache:type=Cluster",
+                "org.gridcache:type=Config", "State = enabled;", "Files = 1;", "Hits = 1;", "Misses = 1;",
+                "OriginBytes = 1048576;", "CapacityBytes = 10737418240;", "Redirects = 2;", "LivePools = 1;", "Policy = least-loaded;",
+                "pool1 site=local state=enabled")) {
+            assertTrue(out.contains(expected), "'" + expected + "' in\n" + out);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void evictMakesTheNextReadMissAtTheOrigin() throws Exception {
+        read("b.bin");
+        assertEquals("HIT", read("b.bin"));
+        assertEquals(1, origin.count("GET", "/b.bin"));
+        // the client has its bytes a moment before the pool's transfer lets go of the file: an admin retries
+        Tools.await("evict to succeed", Duration.ofSeconds(30),
+                () -> jmx.session("run -b " + POOL + " evict /b.bin").contains("evicted /b.bin (1048576 bytes) from pool pool1"));
+        assertEquals("MISS", read("b.bin"));
+        assertEquals(2, origin.count("GET", "/b.bin"), "the evicted file came from the origin again");
+        String notCached = jmx.session("run -b " + POOL + " evict /never-read.bin");
+        assertTrue(notCached.contains("not cached in pool pool1: /never-read.bin"), notCached);
+    }
+
+    @Test
+    @Order(3)
+    void aDrainedPoolGetsNoClientsAndTheDoorSays503UntilItResumes() throws Exception {
+        assertEquals("302", status("/a.bin"));
+        String drained = jmx.session("run -b " + POOL + " drain", "get -b " + POOL + " State");
+        assertTrue(drained.contains("pool pool1 draining") && drained.contains("State = draining;"), drained);
+        Tools.await("the door to stop choosing the drained pool", Duration.ofSeconds(30), () -> status("/a.bin").equals("503"));
+        assertTrue(Tools.curl(door + "/a.bin").out().contains("drained for maintenance"));
+        String cluster = jmx.session("get -b org.gridcache:type=Cluster SelectablePools Pools");
+        assertTrue(cluster.contains("SelectablePools = 0;") && cluster.contains("state=draining"), cluster);
+        assertTrue(jmx.session("run -b " + POOL + " resume").contains("pool pool1 enabled"));
+        Tools.await("the door to send clients to the pool again", Duration.ofSeconds(30), () -> status("/a.bin").equals("302"));
+        assertEquals("HIT", read("a.bin"));
+    }
+
+    @Test
+    @Order(4)
+    void readOnlyIsAWritableAttributeAndAnOperation() {
+        String out = jmx.session("run -b " + POOL + " setReadOnly true", "get -b " + POOL + " State ReadOnly",
+                "set -b " + POOL + " ReadOnly false", "get -b " + POOL + " State");
+        assertTrue(out.contains("State = readonly;") && out.contains("ReadOnly = true;") && out.contains("State = enabled;"), out);
+    }
+
+    @Test
+    @Order(5)
+    void thePolicyChangesLiveThroughJmxForTheWholeCluster() {
+        String out = jmx.session("run -b org.gridcache:type=Cluster setPolicy random");
+        assertFalse(out.contains("Exception"), out);
+        assertEquals("random", Gridcache.admin("config", "get", "selection.policy", "--zk", zkConnect).assertOk().out().trim());
+        Tools.await("the door to apply the policy", Duration.ofSeconds(30),
+                () -> jmx.session("get -b org.gridcache:type=Cluster Policy").contains("Policy = random;"));
+        Tools.await("the status page to show it", Duration.ofSeconds(30),
+                () -> Tools.curl(door + "/.gridcache/status").out().contains("<b id=\"policy\">random</b>"));
+        Gridcache.admin("config", "unset", "selection.policy", "--zk", zkConnect).assertOk();
+    }
+
+    @Test
+    @Order(6)
+    void badOperationsAndUnknownBeansGetAClearError() {
+        String out = jmx.session("run -b " + POOL + " evict /../etc/passwd",
+                "run -b org.gridcache:type=Cluster setPolicy fastest");
+        assertTrue(out.contains("IllegalArgumentException: bad path '/../etc/passwd': path contains '..'"), out);
+        assertTrue(out.contains("invalid value 'fastest' for selection.policy: unknown policy (known: least-loaded, random)"), out);
+        // a pool that does not exist: jmxterm refuses before any operation runs
+        String unknown = jmx.session("run -b org.gridcache:name=nosuch,type=Pool drain");
+        assertFalse(unknown.contains("operation returns"), unknown);
+        assertTrue(unknown.contains("#IllegalArgumentException") || unknown.contains("InstanceNotFound"), unknown);
+        assertTrue(jmx.session("get -b " + POOL + " State").contains("State = enabled;"), "nothing changed");
+    }
+
+    @Test
+    @Order(7)
+    void metricsOnTheDoorAndThePoolAreGridcachePrometheusText() throws Exception {
+        Tools.Result doorMetrics = Tools.curl("-f", "-D", "-", door + "/.gridcache/metrics").assertOk();
+        assertTrue(doorMetrics.out().contains("text/plain; version=0.0.4"), doorMetrics.out());
+        assertTrue(doorMetrics.out().matches("(?s).*gridcache_door_requests_total\\{door=\"[^\"]+\",method=\"GET\",status=\"302\"} [1-9].*"),
+                doorMetrics.out());
+        String poolUrl = jmx.session("get -b " + POOL + " Url").replaceAll("(?s).*Url = (http://[^;]+);.*", "$1");
+        assertTrue(poolUrl.startsWith("http://127.0.0.1:"), poolUrl);
+        String poolMetrics = Tools.curl("-f", poolUrl + "/.gridcache/metrics").assertOk().out();
+        for (String name : List.of("gridcache_pool_hits_total{pool=\"pool1\"}", "gridcache_pool_misses_total{pool=\"pool1\"}",
+                "gridcache_pool_origin_bytes_total{pool=\"pool1\"}", "gridcache_pool_evictions_total{pool=\"pool1\"} 1",
+                "gridcache_pool_free_bytes{pool=\"pool1\"}", "gridcache_pool_active_transfers{pool=\"pool1\"}")) {
+            assertTrue(poolMetrics.contains(name), name + " in\n" + poolMetrics);
+        }
+        assertEquals("404", Tools.curl("-o", "/dev/null", "-w", "%{http_code}", poolUrl + "/.gridcache/a.bin").out(), "never data");
+    }
+
+    @Test
+    @Order(8)
+    void everyTransferIsAJsonLineInHomeLogsTransfersJsonl() throws Exception {
+        Path file = home.resolve("logs/transfers.jsonl");
+        Tools.await("transfer records", Duration.ofSeconds(30), () -> Files.exists(file));
+        List<String> lines = Files.readAllLines(file);
+        assertTrue(lines.size() >= 6, lines.toString());
+        assertTrue(lines.stream().allMatch(l -> l.startsWith("{\"time\":\"") && l.endsWith("}")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/b.bin\"") && l.contains("\"source\":\"miss\"")
+                && l.contains("\"originBytes\":1048576") && l.contains("\"subject\":\"anonymous\"") && l.contains("\"vo\":null")
+                && l.contains("\"status\":200") && l.contains("\"client\":\"127.0.0.1\"")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/a.bin\"") && l.contains("\"source\":\"hit\"")
+                && l.contains("\"bytes\":1048576") && l.contains("\"originBytes\":0")), lines.toString());
+        assertFalse(Files.readString(home.resolve("logs/standalone.log")).contains("\"originBytes\""), "records go to their own file only");
+    }
+
+    @Test
+    @Order(9)
+    void jmxWithAPasswordFileRefusesStrangersAndAnUnsafeFile() throws Exception {
+        Path passwords = tmp.resolve("jmx.password");
+        Files.writeString(passwords, "admin s3cret\n");
+        Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-r--r--"));
+        int port = Tools.freePort();
+        Tools.Result unsafe = Gridcache.admin("zk", "--home", tmp.resolve("zk1").toString(), "--port", String.valueOf(Tools.freePort()),
+                "--jmx-port", String.valueOf(port), "--jmx-password-file", passwords.toString());
+        assertNotEquals(0, unsafe.exit());
+        assertTrue(unsafe.err().contains("must be readable by its owner only"), unsafe.err());
+
+        Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
+        try (Gridcache zk = Gridcache.start(tmp.resolve("zk2.out"), "zk", "--home", tmp.resolve("zk2").toString(),
+                "--port", String.valueOf(Tools.freePort()), "--jmx-port", String.valueOf(port), "--jmx-password-file",
+                passwords.toString()).awaitOutput("is up")) {
+            Path transcript = tmp.resolve("password-session.txt");
+            String stranger = new Jmxterm("127.0.0.1:" + port, transcript).session("get -b java.lang:type=Runtime VmName");
+            assertFalse(stranger.contains("VmName = "), stranger);
+            assertTrue(stranger.contains("SecurityException") || stranger.toLowerCase(Locale.ROOT).contains("credentials"), stranger);
+            String admin = new Jmxterm("127.0.0.1:" + port, transcript).as("admin", "s3cret").session("get -b java.lang:type=Runtime VmName");
+            assertTrue(admin.contains("VmName = "), admin);
+        }
+    }
+}
