@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * after the head went out, the connection is closed: the client sees fewer bytes than Content-Length promised,
  * never a short response that looks complete.
  *
- * <p>An origin that announces no size is waited for; the file is then sent like a hit (still marked MISS).
+ * <p>An origin that announces no size is waited for; the file is then sent like a hit (still marked MISS, since this
+ * client waited for the origin).
  */
 final class CutThroughMover extends Mover implements Download.Listener {
     /** Upper bound of one region, so a fast origin does not make one client's write unboundedly long. */
@@ -22,6 +23,8 @@ final class CutThroughMover extends Mover implements Download.Listener {
     private static final long MAX_MEMORY_BATCH = 1L << 20;
 
     private final Download download;
+    /** Joined a fetch that had already received everything: no origin wait, so a hit (see Download#receivedAll). */
+    private final boolean hit;
     private final AtomicBoolean pumpScheduled = new AtomicBoolean();
     private boolean headSent;
     private boolean writing;
@@ -31,11 +34,12 @@ final class CutThroughMover extends Mover implements Download.Listener {
     CutThroughMover(Exchange ex, Downloads.Joined joined, Store store, Movers movers, Done done) {
         super(ex, joined, store, movers, done);
         this.download = joined.download();
+        this.hit = joined.receivedAll();
     }
 
     @Override
     protected boolean hit() {
-        return false;
+        return hit;
     }
 
     @Override
@@ -146,7 +150,7 @@ final class CutThroughMover extends Mover implements Download.Listener {
             refuseRange(size);
             return;
         }
-        HttpResponse head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), false);
+        HttpResponse head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
         status(head.status());
         headSent = true;
         position = range.start();

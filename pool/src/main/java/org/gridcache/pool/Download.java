@@ -90,6 +90,14 @@ final class Download implements DownloadSink {
         return received;
     }
 
+    /**
+     * True once the origin has sent every byte (the disk may still be catching up): a client joining now waits for
+     * nothing from the origin, so it counts as a hit.
+     */
+    boolean receivedAll() {
+        return completeRequested && state != State.FAILED;
+    }
+
     /** Bytes of the file's prefix on disk, readable from the part file. */
     long written() {
         return written;

@@ -37,8 +37,12 @@ final class Downloads implements AutoCloseable {
     record Hit(StoreKey key, StoreEntry entry, FileChannel file) implements Source {
     }
 
-    /** A miss: {@code file} reads the part file, which stays readable after its rename or deletion. */
-    record Joined(StoreKey key, Download download, FileChannel file) implements Source {
+    /**
+     * A miss: {@code file} reads the part file, which stays readable after its rename or deletion.
+     * {@code receivedAll}: the fetch had every byte when this client joined, so the client waits for no origin
+     * (a hit in all but the commit).
+     */
+    record Joined(StoreKey key, Download download, FileChannel file, boolean receivedAll) implements Source {
     }
 
     private final Store store;
@@ -83,7 +87,7 @@ final class Downloads implements AutoCloseable {
                 throw e;
             }
             store.pin(key);
-            source = new Joined(key, download, reader);
+            source = new Joined(key, download, reader, started == null && download.receivedAll());
         }
         if (started != null) {
             fetcher.fetch(origin, started);

@@ -34,7 +34,7 @@ class OperationsTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static String zkConnect;
     static Path home;
@@ -48,15 +48,11 @@ class OperationsTest {
         Tools.randomFile(data.resolve("a.bin"), 1 << 20, 61);
         Tools.randomFile(data.resolve("b.bin"), 1 << 20, 62);
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
-        int port = Tools.freePort();
-        int zkPort = Tools.freePort();
         int jmxPort = Tools.freePort();
-        home = tmp.resolve("home");
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", home.toString(),
-                "--origin", origin.url(), "--port", String.valueOf(port), "--zk-port", String.valueOf(zkPort),
-                "--jmx-port", String.valueOf(jmxPort)).awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
-        zkConnect = "127.0.0.1:" + zkPort;
+        gridcache = Standalone.start(tmp, origin.url(), "--jmx-port", String.valueOf(jmxPort));
+        home = gridcache.home();
+        door = gridcache.door();
+        zkConnect = gridcache.zkConnect();
         Path transcript = Path.of(System.getProperty("gridcache.target", "target"), "jmxterm-session.txt");
         Files.deleteIfExists(transcript);
         jmx = new Jmxterm("127.0.0.1:" + jmxPort, transcript);
@@ -66,12 +62,7 @@ class OperationsTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, gridcache);
     }
 
     /**

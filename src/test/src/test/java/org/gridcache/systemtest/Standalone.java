@@ -10,22 +10,25 @@ final class Standalone implements AutoCloseable {
     private final Gridcache process;
     private final Path home;
     private final String door;
+    private final String zkConnect;
 
-    private Standalone(Gridcache process, Path home, String door) {
+    private Standalone(Gridcache process, Path home, String door, String zkConnect) {
         this.process = process;
         this.home = home;
         this.door = door;
+        this.zkConnect = zkConnect;
     }
 
     /** Starts it with its home under {@code dir} and waits until it is up; {@code extra} are more CLI options. */
     static Standalone start(Path dir, String origin, String... extra) throws IOException {
         int port = Tools.freePort();
+        int zkPort = Tools.freePort();
         Path home = dir.resolve("home");
         List<String> args = new ArrayList<>(List.of("standalone", "--home", home.toString(), "--origin", origin,
-                "--port", String.valueOf(port), "--zk-port", String.valueOf(Tools.freePort())));
+                "--port", String.valueOf(port), "--zk-port", String.valueOf(zkPort)));
         args.addAll(List.of(extra));
         Gridcache process = Gridcache.start(dir.resolve("gridcache.out"), args.toArray(String[]::new)).awaitOutput("is up");
-        return new Standalone(process, home, "http://127.0.0.1:" + port);
+        return new Standalone(process, home, "http://127.0.0.1:" + port, "127.0.0.1:" + zkPort);
     }
 
     /** The door's base URL, without a trailing slash. */
@@ -35,6 +38,16 @@ final class Standalone implements AutoCloseable {
 
     Path home() {
         return home;
+    }
+
+    /** The embedded ZooKeeper, for admin commands ({@code --zk}). */
+    String zkConnect() {
+        return zkConnect;
+    }
+
+    /** What the process printed so far. */
+    String output() {
+        return process.output();
     }
 
     @Override

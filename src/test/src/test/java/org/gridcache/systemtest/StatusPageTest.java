@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StatusPageTest {
     @TempDir
     static Path tmp;
-    static Gridcache gridcache;
+    static Standalone gridcache;
     static String door;
     static String zkConnect;
 
@@ -33,22 +33,16 @@ class StatusPageTest {
         Tools.require("curl", "chromium");
         Path origin = Files.createDirectories(tmp.resolve("origin"));
         Tools.randomFile(origin.resolve("f.bin"), 100_000, 71);
-        int port = Tools.freePort();
-        int zkPort = Tools.freePort();
-        gridcache = Gridcache.start(tmp.resolve("gridcache.out"), "standalone", "--home", tmp.resolve("home").toString(),
-                "--origin", origin.toString(), "--port", String.valueOf(port), "--zk-port", String.valueOf(zkPort))
-                .awaitOutput("is up");
-        door = "http://127.0.0.1:" + port;
-        zkConnect = "127.0.0.1:" + zkPort;
+        gridcache = Standalone.start(tmp, origin.toString());
+        door = gridcache.door();
+        zkConnect = gridcache.zkConnect();
         Tools.curl("-fL", "-o", "/dev/null", door + "/f.bin").assertOk();
         Tools.curl("-fL", "-o", "/dev/null", door + "/f.bin").assertOk();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gridcache != null) {
-            gridcache.close();
-        }
+        Tools.closeAll(gridcache);
     }
 
     /** Headless Chromium as the issue prescribes, with a fresh profile; {@code output} is --dump-dom or --screenshot=FILE. */
