@@ -20,6 +20,7 @@ public final class ClusterSettings {
     public static final String LISTING_CACHE_TTL = "door.listing-cache-ttl";
     public static final String WATERMARK_HIGH = "pool.watermark.high";
     public static final String WATERMARK_LOW = "pool.watermark.low";
+    public static final String PERMISSION_CACHE_TTL = "pool.permission-cache-ttl";
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -37,6 +38,8 @@ public final class ClusterSettings {
         define(LISTING_CACHE_TTL, "10s", "how long the door caches an origin's listing and file metadata", v -> parseDuration(v));
         define(WATERMARK_HIGH, "0.95", "pool eviction starts when the store exceeds this fraction of its capacity", ClusterSettings::fraction);
         define(WATERMARK_LOW, "0.90", "pool eviction stops when the store is back under this fraction", ClusterSettings::fraction);
+        define(PERMISSION_CACHE_TTL, "5m", "how long a pool trusts that a subject may read a file before it asks the origin again (0: always ask)",
+                v -> parseDuration(v));
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -109,6 +112,10 @@ public final class ClusterSettings {
 
     public double watermarkLow() {
         return fraction(get(WATERMARK_LOW));
+    }
+
+    public Duration permissionCacheTtl() {
+        return parseDuration(get(PERMISSION_CACHE_TTL));
     }
 
     static boolean parseBoolean(String v) {

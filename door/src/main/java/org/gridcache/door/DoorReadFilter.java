@@ -8,9 +8,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.common.security.GridSubject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,16 +29,28 @@ final class DoorReadFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
     private static final Set<String> READ_METHODS = Set.of("OPTIONS", "GET", "HEAD", "PROPFIND");
-    /** Attribute holding the {@link Subject} of the request, for Milton's resources. */
-    static final String SUBJECT_ATTRIBUTE = Subject.class.getName();
+    /** Attribute holding the {@link GridSubject} of the request, for Milton's resources. */
+    static final String SUBJECT_ATTRIBUTE = GridSubject.class.getName();
     private final transient Namespace namespace;
     private final transient FileReads files;
     private final transient SubjectResolver subjects;
+    private final transient Supplier<AuthzPolicy> policy;
+    private final transient DelegationService delegation;
+    private final transient CredentialService credentials;
 
     DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects) {
+        this(namespace, files, subjects, () -> AuthzPolicy.ALLOW_ALL, null, null);
+    }
+
+    /** {@code delegation} and {@code credentials} are null on a door without TLS. */
+    DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, Supplier<AuthzPolicy> policy,
+                   DelegationService delegation, CredentialService credentials) {
         this.namespace = namespace;
         this.files = files;
         this.subjects = subjects;
+        this.policy = policy;
+        this.delegation = delegation;
+        this.credentials = credentials;
     }
 
     @Override
@@ -44,24 +58,28 @@ final class DoorReadFilter extends HttpFilter {
             throws IOException, ServletException {
         String method = request.getMethod();
         String path = null;
+        GridSubject subject = GridSubject.ANONYMOUS;
         try {
             path = namespacePath(request);
+            subject = subjects.resolve(request);
+            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             if (GridPath.isUnder(path, SERVICES)) {
-                doorService(method, path, response);
+                doorService(request, response, method, path, subject);
                 return;
             }
             if (!READ_METHODS.contains(method)) {
                 throw new DoorException(405, method + " is not allowed: this door is read-only");
             }
-            Subject subject = subjects.resolve(request);
-            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             switch (method) {
                 case "OPTIONS" -> options(response);
-                case "PROPFIND" -> propfind(request, response, chain, path);
+                case "PROPFIND" -> {
+                    authorize(subject, path, AuthzPolicy.Right.LIST);
+                    propfind(request, response, chain, path);
+                }
                 default -> read(request, response, path, subject);
             }
         } catch (DoorException e) {
-            LOG.info("{} {} -> {} {}", method, path != null ? path : "(bad path)", e.status(), e.reason());
+            LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
             Replies.failure(response, e);
         } catch (RuntimeException e) {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
@@ -83,12 +101,39 @@ final class DoorReadFilter extends HttpFilter {
         }
     }
 
-    private static void doorService(String method, String path, HttpServletResponse response) throws IOException {
+    private void doorService(HttpServletRequest request, HttpServletResponse response, String method, String path,
+                             GridSubject subject) throws IOException {
         if (path.equals(SERVICES + "/health") && (method.equals("GET") || method.equals("HEAD"))) {
             Replies.text(response, 200, "ok");
             return;
         }
+        if (delegation != null && GridPath.isUnder(path, DelegationService.PATH)) {
+            delegation.handle(request, response, path, subject);
+            return;
+        }
+        if (credentials != null && path.equals(CredentialService.PATH)) {
+            credentials.handle(request, response, subject);
+            return;
+        }
         throw new DoorException(404, "no such door service: " + path);
+    }
+
+    /**
+     * The policy's verdict. A refused anonymous client gets 401 (it may come back with a certificate), a refused
+     * authenticated one 403.
+     */
+    private void authorize(GridSubject subject, String path, AuthzPolicy.Right... anyOf) {
+        AuthzPolicy p = policy.get();
+        for (AuthzPolicy.Right right : anyOf) {
+            if (p.allows(subject, path, right)) {
+                return;
+            }
+        }
+        String wanted = anyOf.length == 1 ? anyOf[0].name().toLowerCase(java.util.Locale.ROOT) : "access";
+        if (subject.anonymous()) {
+            throw new DoorException(401, "authentication required: present an X.509 certificate or proxy to " + wanted + " " + path);
+        }
+        throw new DoorException(403, subject.name() + " may not " + wanted + " " + path);
     }
 
     private static void options(HttpServletResponse response) {
@@ -99,12 +144,15 @@ final class DoorReadFilter extends HttpFilter {
         response.setContentLength(0);
     }
 
-    private void read(HttpServletRequest request, HttpServletResponse response, String path, Subject subject) throws IOException {
+    private void read(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
+        authorize(subject, path, AuthzPolicy.Right.READ, AuthzPolicy.Right.LIST); // before asking the origin anything
         NamespaceEntry entry = namespace.stat(path);
         if (entry.collection()) {
+            authorize(subject, path, AuthzPolicy.Right.LIST);
             listing(request, response, path);
             return;
         }
+        authorize(subject, path, AuthzPolicy.Right.READ);
         if (request.getMethod().equals("HEAD")) {
             files.head(entry, response);
             return;

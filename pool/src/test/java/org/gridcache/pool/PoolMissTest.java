@@ -67,6 +67,7 @@ class PoolMissTest extends PoolTestSupport {
             byte[] rest = in.readAllBytes();
             assertArrayEquals(Arrays.copyOfRange(data, half, data.length), rest);
         }
+        eventually("the fetch to be committed (a client may get the last byte before the fsync)", () -> pool.store().files() == 1);
         assertEquals("HIT", cache(fetch("/slow", data)));
     }
 

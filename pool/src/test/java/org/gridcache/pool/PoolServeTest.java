@@ -85,6 +85,7 @@ class PoolServeTest extends PoolTestSupport {
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, post.statusCode());
         assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
+        eventually("the fetch to be committed (a client may get the last byte before the fsync)", () -> pool.store().files() == 1);
         assertEquals("HIT", cache(fetch("/h", data)));
     }
 
