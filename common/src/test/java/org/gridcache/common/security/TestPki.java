@@ -37,6 +37,16 @@ final class TestPki {
                 .redirectOutput(dir.resolveSibling(dir.getFileName() + ".log").toFile()).start();
         Assertions.assertTrue(p.waitFor(3, TimeUnit.MINUTES) && p.exitValue() == 0, "mkpki.sh failed");
         made = dir;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
         return dir;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // best effort: a temporary directory
+        }
+        dir.resolveSibling(dir.getFileName() + ".log").toFile().delete();
     }
 }
