@@ -25,6 +25,7 @@ public final class ClusterSettings {
     public static final String SITE_MAP = "door.site-map";
     /** The pool selection policies a door knows (DESIGN.md §5); more arrive with issue 4. */
     public static final List<String> SELECTION_POLICIES = List.of("least-loaded", "random");
+    public static final String PERMISSION_CACHE_TTL = "pool.permission-cache-ttl";
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -48,6 +49,8 @@ public final class ClusterSettings {
                 ClusterSettings::policy);
         define(SITE_MAP, "", "comma-separated CIDR=site: the site of a client by its address, for nearest-first pool lists "
                 + "(e.g. 10.0.0.0/8=cern,127.0.0.0/8=local)", SiteMap::parse);
+        define(PERMISSION_CACHE_TTL, "5m", "how long a pool trusts that a subject may read a file before it asks the origin again (0: always ask)",
+                v -> parseDuration(v));
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -142,6 +145,10 @@ public final class ClusterSettings {
             throw new IllegalArgumentException("unknown policy (known: " + String.join(", ", SELECTION_POLICIES) + ")");
         }
         return name;
+    }
+
+    public Duration permissionCacheTtl() {
+        return parseDuration(get(PERMISSION_CACHE_TTL));
     }
 
     static boolean parseBoolean(String v) {

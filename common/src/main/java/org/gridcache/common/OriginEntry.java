@@ -9,8 +9,20 @@ import java.util.Locale;
  * pool presents to the origin ("none" in the backbone; "user" and "service" arrive with grid security).
  */
 public record OriginEntry(String name, String prefix, String url, String protocol, String credential) {
+    /** The pool presents nothing to the origin (http, file and public https origins). */
+    public static final String CREDENTIAL_NONE = "none";
+    /** The pool presents the reading user's delegated proxy: the origin enforces its own ACLs. */
+    public static final String CREDENTIAL_USER = "user";
+    /** The pool presents its own host certificate: public data behind an origin that wants a certificate. */
+    public static final String CREDENTIAL_SERVICE = "service";
 
+    /** An entry whose pools present no credential to the origin. */
     public static OriginEntry of(String name, String prefix, String url) {
+        return of(name, prefix, url, CREDENTIAL_NONE);
+    }
+
+    /** {@code credential}: none, user or service; null for the default of the URL's scheme ("user" for https). */
+    public static OriginEntry of(String name, String prefix, String url, String credential) {
         String normalizedPrefix = GridPath.normalize(prefix);
         URI uri = URI.create(url);
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -21,7 +33,20 @@ public record OriginEntry(String name, String prefix, String url, String protoco
             throw new IllegalArgumentException("origin name may hold only letters, digits, '.', '_' and '-'");
         }
         String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        return new OriginEntry(name, normalizedPrefix, base, scheme, "none");
+        String cred = credential != null ? credential.toLowerCase(Locale.ROOT)
+                : scheme.equals("https") ? CREDENTIAL_USER : CREDENTIAL_NONE;
+        if (!cred.equals(CREDENTIAL_NONE) && !cred.equals(CREDENTIAL_USER) && !cred.equals(CREDENTIAL_SERVICE)) {
+            throw new IllegalArgumentException("credential must be none, user or service (got '" + credential + "')");
+        }
+        if (!cred.equals(CREDENTIAL_NONE) && !scheme.equals("https")) {
+            throw new IllegalArgumentException("credential " + cred + " needs an https:// origin");
+        }
+        return new OriginEntry(name, normalizedPrefix, base, scheme, cred);
+    }
+
+    /** The credential mode; entries written before grid security have none. */
+    public String credentialMode() {
+        return credential == null ? CREDENTIAL_NONE : credential;
     }
 
     /**

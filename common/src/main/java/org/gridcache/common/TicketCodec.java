@@ -9,6 +9,9 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import java.text.ParseException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,10 +39,27 @@ public final class TicketCodec {
     }
 
     public String sign(Ticket ticket) {
-        Map<String, Object> claims = Map.of(
-                "path", ticket.path(), "pool", ticket.pool(), "op", ticket.operation(), "exp", ticket.expiresAt(),
-                "sub", ticket.subject(), "door", ticket.door(), "src", ticket.originUrl(),
-                "size", ticket.size(), "mtime", ticket.mtime());
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("path", ticket.path());
+        claims.put("pool", ticket.pool());
+        claims.put("op", ticket.operation());
+        claims.put("exp", ticket.expiresAt());
+        claims.put("sub", ticket.subject());
+        claims.put("door", ticket.door());
+        claims.put("src", ticket.originUrl());
+        claims.put("size", ticket.size());
+        claims.put("mtime", ticket.mtime());
+        claims.put("cred", ticket.credential());
+        if (ticket.vo() != null) {
+            claims.put("vo", ticket.vo());
+            claims.put("fqans", ticket.fqans());
+        }
+        if (ticket.delegationId() != null) {
+            claims.put("dlg", ticket.delegationId());
+        }
+        if (ticket.credentialUrl() != null) {
+            claims.put("credurl", ticket.credentialUrl());
+        }
         JWSObject jws = new JWSObject(new JWSHeader(JWSAlgorithm.HS256), new Payload(claims));
         try {
             jws.sign(signer);
@@ -72,7 +92,9 @@ public final class TicketCodec {
             Map<String, Object> c = jws.getPayload().toJSONObject();
             ticket = new Ticket((String) c.get("path"), (String) c.get("pool"), (String) c.get("op"),
                     ((Number) c.get("exp")).longValue(), (String) c.get("sub"), (String) c.get("door"),
-                    (String) c.get("src"), ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue());
+                    (String) c.get("src"), ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
+                    (String) c.get("vo"), strings(c.get("fqans")), (String) c.get("cred"), (String) c.get("dlg"),
+                    (String) c.get("credurl"));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");
         }
@@ -80,6 +102,17 @@ public final class TicketCodec {
             throw new TicketException("ticket expired: ask the door again");
         }
         return ticket;
+    }
+
+    private static List<String> strings(Object value) {
+        if (value == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : (List<?>) value) {
+            out.add((String) o);
+        }
+        return out;
     }
 
     /** Full check for a pool: signature, expiry, then that it was issued for this path, this pool and this operation. */

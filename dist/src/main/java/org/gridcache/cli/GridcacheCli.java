@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "gridcache", mixinStandardHelpOptions = true, versionProvider = GridcacheCli.Version.class,
         description = "A grid data cache: a WebDAV door that redirects reads to cooperating cache pools.",
         subcommands = {StandaloneCommand.class, ZkCommand.class, DoorCommand.class, PoolCommand.class,
-                OriginsCommand.class, ConfigCommand.class})
+                OriginsCommand.class, ConfigCommand.class, DelegateCommand.class})
 public final class GridcacheCli {
 
     public static void main(String[] args) {

@@ -20,17 +20,22 @@ final class OriginsCommand {
         String prefix;
         @Option(names = "--url", required = true, description = "Origin URL: http(s)://host:port/path or file:///dir.")
         String url;
+        @Option(names = "--credential", paramLabel = "user|service|none",
+                description = "What pools present to an https origin: the reading user's delegated proxy (user, the default for https), "
+                        + "the pool's host certificate for public data (service), or nothing (none, the default otherwise).")
+        String credential;
         private OriginEntry entry;
 
         @Override
         void validate() {
-            entry = OriginEntry.of(name, prefix, url);
+            entry = OriginEntry.of(name, prefix, url, credential);
         }
 
         @Override
         int run(CuratorFramework client) throws Exception {
             MountTable.put(client, entry);
-            System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name());
+            System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name()
+                    + " (credential " + entry.credentialMode() + ")");
             return 0;
         }
     }
@@ -40,7 +45,7 @@ final class OriginsCommand {
         @Override
         int run(CuratorFramework client) throws Exception {
             for (OriginEntry e : MountTable.list(client)) {
-                System.out.printf("%-16s %-24s %s%n", e.name(), e.prefix(), e.url());
+                System.out.printf("%-16s %-24s %-8s %s%n", e.name(), e.prefix(), e.credentialMode(), e.url());
             }
             return 0;
         }

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ByteSize;
 import org.gridcache.pool.Pool;
+import org.gridcache.pool.PoolSecurity;
 import org.gridcache.pool.PoolSettings;
 import org.gridcache.zk.Zk;
 import picocli.CommandLine.Command;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** A cache pool as its own process. */
-@Command(name = "pool", mixinStandardHelpOptions = true, description = "Run a cache pool (plain HTTP in this version).")
+@Command(name = "pool", mixinStandardHelpOptions = true,
+        description = "Run a cache pool: HTTPS with the host certificate, reading grid origins as the user (or --plain-http).")
 final class PoolCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
@@ -35,6 +37,9 @@ final class PoolCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "20000", description = "Port (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Mixin
+    SecurityOptions security;
+
     @Option(names = "--site", defaultValue = "default", description = "Site name published with the pool (default: ${DEFAULT-VALUE}).")
     String site;
 
@@ -48,7 +53,7 @@ final class PoolCommand implements Callable<Integer> {
             life.add(jmx.start());
             CuratorFramework client = life.add(Zk.connect(zk.connect));
             Pool pool = life.add(Pool.start(new PoolSettings(name, node.bind, port, node.publicUrl, store,
-                    ByteSize.parse(capacity), site, node.loadTicketKey()), client));
+                    ByteSize.parse(capacity), site, node.loadTicketKey(), poolSecurity(life)), client));
             System.out.println("gridcache pool " + name + " is up on " + pool.url());
         } catch (Exception e) {
             life.closeAll();
@@ -56,5 +61,12 @@ final class PoolCommand implements Callable<Integer> {
         }
         life.runUntilStopped();
         return 0;
+    }
+
+    private PoolSecurity poolSecurity(Lifecycle life) throws java.io.IOException {
+        if (security.plainHttp) {
+            return PoolSecurity.PLAIN;
+        }
+        return new PoolSecurity(security.hostCredential(), life.add(security.trust()));
     }
 }

@@ -3,7 +3,13 @@ package org.gridcache.cli;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import eu.emi.security.authn.x509.X509Credential;
+import org.gridcache.common.security.GridTrust;
+import org.gridcache.common.security.X509Authenticator;
+import org.gridcache.door.DoorSecurity;
+import org.gridcache.pool.PoolSecurity;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ByteSize;
 import org.gridcache.common.OriginEntry;
@@ -23,7 +29,8 @@ import picocli.CommandLine.Option;
 
 /** Embedded ZooKeeper, one door and one pool in one JVM: the one-host mode for demos and newcomers. */
 @Command(name = "standalone", mixinStandardHelpOptions = true,
-        description = "Run an embedded ZooKeeper, a door and a pool in one process (plain HTTP, anonymous reads).")
+        description = "Run an embedded ZooKeeper, a door and a pool in one process: plain HTTP with anonymous reads, "
+                + "or HTTPS with grid security when given --host-cert/--host-key/--ca-dir.")
 final class StandaloneCommand implements Callable<Integer> {
     static final String DEFAULT_HOME = "gridcache-home";
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
@@ -54,6 +61,12 @@ final class StandaloneCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "SIZE", defaultValue = "10G", description = "Pool store capacity (default: ${DEFAULT-VALUE}).")
     String capacity;
 
+    @Mixin
+    SecurityOptions security;
+
+    @Option(names = "--authz", paramLabel = "FILE", description = "Authorization policy of the door (reloaded on change).")
+    Path authz;
+
     @Override
     public Integer call() throws Exception {
         Files.createDirectories(home);
@@ -63,12 +76,24 @@ final class StandaloneCommand implements Callable<Integer> {
             life.add(jmx.start());
             EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), "127.0.0.1", zkPort));
             CuratorFramework client = life.add(Zk.connect(zk.connectString()));
-            MountTable.put(client, OriginEntry.of("default", "/", originUrl));
+            boolean tls = security.anyGiven() && !security.plainHttp;
+            MountTable.put(client, OriginEntry.of("default", "/", originUrl,
+                    tls && originUrl.startsWith("https://") ? OriginEntry.CREDENTIAL_USER : OriginEntry.CREDENTIAL_NONE));
             byte[] key = TicketKey.loadOrCreate(home.resolve("ticket.key"));
+            PoolSecurity poolSecurity = PoolSecurity.PLAIN;
+            DoorSecurity doorSecurity = DoorSecurity.plain(authz);
+            if (tls) {
+                // one host credential for both: the door admits its own pool by that DN
+                X509Credential host = security.hostCredential();
+                GridTrust trust = life.add(security.trust());
+                poolSecurity = new PoolSecurity(host, trust);
+                doorSecurity = new DoorSecurity(host, trust, authz, home.resolve("delegations"),
+                        Set.of(X509Authenticator.slashDn(host.getCertificate().getSubjectX500Principal())), null);
+            }
             Pool pool = life.add(Pool.start(new PoolSettings("pool1", "127.0.0.1", poolPort, null,
-                    home.resolve("pool"), ByteSize.parse(capacity), "local", key), client));
+                    home.resolve("pool"), ByteSize.parse(capacity), "local", key, poolSecurity), client));
             Door door = life.add(Door.start(new DoorSettings("door-" + InetAddress.getLocalHost().getHostName(),
-                    "127.0.0.1", port, null, key), client));
+                    "127.0.0.1", port, null, key, doorSecurity), client));
             LOG.info("gridcache standalone: door {} pool {} origin {} zookeeper {}", door.url(), pool.url(), originUrl,
                     zk.connectString());
             System.out.println("gridcache standalone is up: browse " + door.url() + "/ (origin " + originUrl + ")");

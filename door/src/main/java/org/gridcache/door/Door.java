@@ -9,9 +9,13 @@ import org.apache.curator.framework.CuratorFramework;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.gridcache.common.Json;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.security.GridTls;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
@@ -52,26 +56,31 @@ public final class Door implements Closeable {
         PoolDirectory pools = own(new PoolDirectory(zk)).start(ZK_INITIAL_WAIT);
         MountTable mounts = own(new MountTable(zk)).start(ZK_INITIAL_WAIT);
         ClusterConfig config = own(new ClusterConfig(zk)).start(ZK_INITIAL_WAIT);
-        HttpClient http = httpClient(settings.id());
+        DoorSecurity security = settings.security();
+        HttpClient http = httpClient(settings.id(), security);
         parts.add(http::stop);
         http.start();
 
         Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginClient(http),
                 config.current().listingCacheTtl());
         config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
-        TicketIssuer tickets = new TicketIssuer(new TicketCodec(settings.ticketKey()), settings.id(), Clock.systemUTC());
+        TicketCodec codec = new TicketCodec(settings.ticketKey());
+        TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
+        DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url));
         FileReads files = new FileReads(pools, new PolicySelector(config::current), tickets,
-                new PoolProxy(http, settings.id(), ops.stats()), config::current, ops.stats());
-        DoorReadFilter filter = new DoorReadFilter(namespace, files, SubjectResolver.ANONYMOUS, ops.services(), ops.stats());
+                new PoolProxy(http, settings.id(), ops.stats()), config::current, ops.stats(), grid.delegations());
+        DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
+                grid.credentialService(), ops.services(), ops.stats());
         MiltonDavServlet milton = new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
 
-        DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), new DoorAccounting(ops.stats()),
-                filter, milton);
+        DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
+                new DoorAccounting(ops.stats()), filter, milton);
         parts.add(server::stop);
         server.start();
         port = server.port();
-        url = settings.publicUrl() != null ? stripSlash(settings.publicUrl()) : "http://" + hostForUrl(settings.bindHost()) + ":" + port;
+        String scheme = security.tls() ? "https" : "http";
+        url = settings.publicUrl() != null ? stripSlash(settings.publicUrl()) : scheme + "://" + hostForUrl(settings.bindHost()) + ":" + port;
         ops.serving(url, server::openConnections);
 
         DoorRecord record = new DoorRecord(settings.id(), url, version(), System.currentTimeMillis());
@@ -86,17 +95,49 @@ public final class Door implements Closeable {
         return part;
     }
 
-    private static HttpClient httpClient(String id) {
+    /** The door's client to origins and pools; with TLS it presents the host certificate and trusts the CA directory. */
+    private static HttpClient httpClient(String id, DoorSecurity security) {
         QueuedThreadPool threads = new QueuedThreadPool(64, 2);
         threads.setName("door-" + id + "-client");
         threads.setDaemon(true);
-        HttpClient http = new HttpClient();
+        HttpClient http;
+        if (security.tls()) {
+            SslContextFactory.Client tls = new FreshSessionTls(security);
+            tls.setSslContext(GridTls.client(security.hostCredential(), security.trust()));
+            tls.setEndpointIdentificationAlgorithm("HTTPS");
+            ClientConnector connector = new ClientConnector();
+            connector.setSslContextFactory(tls);
+            http = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        } else {
+            http = new HttpClient();
+        }
         http.setExecutor(threads);
         http.setFollowRedirects(false);
         http.setConnectTimeout(10_000);
         http.setIdleTimeout(120_000);
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "gridcache-door/" + version()));
         return http;
+    }
+
+    /**
+     * Every connection to an origin with a full handshake: mod_gridsite identifies the client from the certificate
+     * chain of the handshake, and sees a resumed TLS session (which carries no chain) as an anonymous client. Each
+     * engine comes from a context of its own, so there is no session to resume; keep-alive connections still reuse
+     * their handshake.
+     */
+    private static final class FreshSessionTls extends SslContextFactory.Client {
+        private final DoorSecurity security;
+
+        FreshSessionTls(DoorSecurity security) {
+            this.security = security;
+        }
+
+        @Override
+        public javax.net.ssl.SSLEngine newSSLEngine(String host, int port) {
+            javax.net.ssl.SSLEngine engine = GridTls.client(security.hostCredential(), security.trust()).createSSLEngine(host, port);
+            customize(engine);
+            return engine;
+        }
     }
 
     private static String hostForUrl(String bindHost) {

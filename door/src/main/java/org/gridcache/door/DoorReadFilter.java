@@ -8,9 +8,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.common.security.GridSubject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,18 +29,26 @@ final class DoorReadFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
     private static final Set<String> READ_METHODS = Set.of("OPTIONS", "GET", "HEAD", "PROPFIND");
-    /** Attribute holding the {@link Subject} of the request, for Milton's resources. */
-    static final String SUBJECT_ATTRIBUTE = Subject.class.getName();
+    /** Attribute holding the {@link GridSubject} of the request, for Milton's resources. */
+    static final String SUBJECT_ATTRIBUTE = GridSubject.class.getName();
     private final transient Namespace namespace;
     private final transient FileReads files;
     private final transient SubjectResolver subjects;
+    private final transient Supplier<AuthzPolicy> policy;
+    private final transient DelegationService delegation;
+    private final transient CredentialService credentials;
     private final transient DoorServices services;
     private final transient DoorStats stats;
 
-    DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, DoorServices services, DoorStats stats) {
+    /** {@code delegation} and {@code credentials} are null on a door without TLS. */
+    DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, Supplier<AuthzPolicy> policy,
+                   DelegationService delegation, CredentialService credentials, DoorServices services, DoorStats stats) {
         this.namespace = namespace;
         this.files = files;
         this.subjects = subjects;
+        this.policy = policy;
+        this.delegation = delegation;
+        this.credentials = credentials;
         this.services = services;
         this.stats = stats;
     }
@@ -48,24 +58,28 @@ final class DoorReadFilter extends HttpFilter {
             throws IOException, ServletException {
         String method = request.getMethod();
         String path = null;
+        GridSubject subject = GridSubject.ANONYMOUS;
         try {
             path = namespacePath(request);
+            subject = subjects.resolve(request);
+            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             if (GridPath.isUnder(path, SERVICES)) {
-                services.serve(request, response, path);
+                doorService(request, response, path, subject);
                 return;
             }
             if (!READ_METHODS.contains(method)) {
                 throw new DoorException(405, method + " is not allowed: this door is read-only");
             }
-            Subject subject = subjects.resolve(request);
-            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             switch (method) {
                 case "OPTIONS" -> options(response);
-                case "PROPFIND" -> propfind(request, response, chain, path);
+                case "PROPFIND" -> {
+                    authorize(subject, path, AuthzPolicy.Right.LIST);
+                    propfind(request, response, chain, path);
+                }
                 default -> read(request, response, path, subject);
             }
         } catch (DoorException e) {
-            LOG.info("{} {} -> {} {}", method, path != null ? path : "(bad path)", e.status(), e.reason());
+            LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
             if (e.status() == 401) {
                 stats.authenticationFailure(e.reason());
             }
@@ -90,6 +104,38 @@ final class DoorReadFilter extends HttpFilter {
         }
     }
 
+    /** Delegation and credential hand-off (on a TLS door), else health, metrics, status and the pools API. */
+    private void doorService(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject)
+            throws IOException {
+        if (delegation != null && GridPath.isUnder(path, DelegationService.PATH)) {
+            delegation.handle(request, response, path, subject);
+            return;
+        }
+        if (credentials != null && path.equals(CredentialService.PATH)) {
+            credentials.handle(request, response, subject);
+            return;
+        }
+        services.serve(request, response, path);
+    }
+
+    /**
+     * The policy's verdict. A refused anonymous client gets 401 (it may come back with a certificate), a refused
+     * authenticated one 403.
+     */
+    private void authorize(GridSubject subject, String path, AuthzPolicy.Right... anyOf) {
+        AuthzPolicy p = policy.get();
+        for (AuthzPolicy.Right right : anyOf) {
+            if (p.allows(subject, path, right)) {
+                return;
+            }
+        }
+        String wanted = anyOf.length == 1 ? anyOf[0].name().toLowerCase(java.util.Locale.ROOT) : "access";
+        if (subject.anonymous()) {
+            throw new DoorException(401, "authentication required: present an X.509 certificate or proxy to " + wanted + " " + path);
+        }
+        throw new DoorException(403, subject.name() + " may not " + wanted + " " + path);
+    }
+
     private static void options(HttpServletResponse response) {
         response.setStatus(200);
         response.setHeader("DAV", "1");
@@ -98,12 +144,15 @@ final class DoorReadFilter extends HttpFilter {
         response.setContentLength(0);
     }
 
-    private void read(HttpServletRequest request, HttpServletResponse response, String path, Subject subject) throws IOException {
+    private void read(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
+        authorize(subject, path, AuthzPolicy.Right.READ, AuthzPolicy.Right.LIST); // before asking the origin anything
         NamespaceEntry entry = namespace.stat(path);
         if (entry.collection()) {
+            authorize(subject, path, AuthzPolicy.Right.LIST);
             listing(request, response, path);
             return;
         }
+        authorize(subject, path, AuthzPolicy.Right.READ);
         if (request.getMethod().equals("HEAD")) {
             files.head(entry, response);
             return;

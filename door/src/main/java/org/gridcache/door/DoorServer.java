@@ -2,29 +2,47 @@ package org.gridcache.door;
 
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
+import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
-/** Jetty wiring: one plain HTTP connector, the read filter in front of Milton's servlet, plain-text errors. */
+/** Jetty wiring: one connector (HTTPS with an optional client certificate, or plain HTTP), the read filter in front of Milton's servlet, plain-text errors. */
 final class DoorServer {
     private static final int MAX_THREADS = 256;
     private final Server server;
     private final ServerConnector connector;
 
-    DoorServer(String id, String host, int port, DoorAccounting accounting, DoorReadFilter filter, MiltonDavServlet milton) {
+    /** {@code ssl} null: plain HTTP. */
+    DoorServer(String id, String host, int port, SSLContext ssl, DoorAccounting accounting, DoorReadFilter filter,
+               MiltonDavServlet milton) {
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 8);
         threads.setName("door-" + id);
         server = new Server(threads);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false); // Milton sends a Server header of its own; one is plenty, none is better
         http.setSendXPoweredBy(false);
-        connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        if (ssl == null) {
+            connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        } else {
+            // the client certificate chain becomes the request attribute jakarta.servlet.request.X509Certificate
+            SecureRequestCustomizer secure = new SecureRequestCustomizer();
+            secure.setSniHostCheck(false); // clients reach a door by many names (localhost, aliases, IPs)
+            http.addCustomizer(secure);
+            SslContextFactory.Server tls = new SslContextFactory.Server();
+            tls.setSslContext(ssl);
+            tls.setWantClientAuth(true); // a certificate is asked for, never required: anonymous access may be allowed
+            tls.setEndpointIdentificationAlgorithm(null);
+            tls.setExcludeProtocols("SSLv3", "TLSv1", "TLSv1.1");
+            connector = new ServerConnector(server, tls, new HttpConnectionFactory(http));
+        }
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);

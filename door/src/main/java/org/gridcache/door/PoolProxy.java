@@ -19,6 +19,7 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.TransferLog;
 import org.gridcache.common.TransferRecord;
 import org.slf4j.Logger;
@@ -49,7 +50,7 @@ final class PoolProxy {
 
     /** Streams the pool's answer and writes the transfer record of the door ("node": "door"). */
     void stream(HttpServletRequest client, HttpServletResponse response, PoolRecord pool, String poolUrl, String path,
-                Subject subject) throws IOException {
+                GridSubject subject) throws IOException {
         long start = System.nanoTime();
         long[] relayed = {0};
         int[] status = {0};
@@ -61,7 +62,7 @@ final class PoolProxy {
         } finally {
             stats.proxied(relayed[0]);
             TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "door", doorId,
-                    subject.name(), null, client.getRemoteAddr(), client.getMethod(), path, relayed[0],
+                    subject.name(), subject.vo(), client.getRemoteAddr(), client.getMethod(), path, relayed[0],
                     (System.nanoTime() - start) / 1_000_000, source[0], 0, status[0], complete, pool.id()));
         }
     }

@@ -22,6 +22,7 @@ final class Replies {
             throw new IOException(e.reason()); // too late for a status: abort the connection
         }
         response.reset();
+        e.headers().forEach(response::setHeader);
         if (e.status() == 405) {
             response.setHeader("Allow", DoorReadFilter.ALLOW);
         }

@@ -1,14 +1,16 @@
 package org.gridcache.door;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.gridcache.common.security.GridSubject;
 
 /**
- * The authentication seam: turns a request into a {@link Subject}, or throws a {@link DoorException} (401/403).
- * X.509, VOMS and bearer tokens will plug in here; today everyone is anonymous.
+ * The authentication seam: turns a request into a {@link GridSubject}, or throws a {@link DoorException} (401).
+ * X.509 certificates and proxies with VOMS attributes plug in as {@link X509SubjectResolver}; bearer tokens (a later
+ * issue) will be another implementation, tried when an {@code Authorization: Bearer} header is present.
  */
 @FunctionalInterface
 public interface SubjectResolver {
-    SubjectResolver ANONYMOUS = request -> Subject.ANONYMOUS;
+    SubjectResolver ANONYMOUS = request -> GridSubject.ANONYMOUS;
 
-    Subject resolve(HttpServletRequest request);
+    GridSubject resolve(HttpServletRequest request);
 }

@@ -7,10 +7,12 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.common.security.GridSubject;
 
 /**
  * Makes the signed read ticket for one file on one pool and the pool URL that carries it. The ticket binds what the
- * door resolved (origin URL, size, mtime) so the pool fetches exactly that object.
+ * door resolved (origin URL, size, mtime) so the pool fetches exactly that object, and the subject with its VOMS
+ * attributes and, for origins read as the user, which delegated credential to fetch with.
  */
 final class TicketIssuer {
     private final TicketCodec codec;
@@ -23,10 +25,16 @@ final class TicketIssuer {
         this.clock = clock;
     }
 
-    String poolUrl(PoolRecord pool, OriginEntry origin, NamespaceEntry file, Subject subject, Duration lifetime) {
+    /**
+     * {@code delegationId} names the subject's delegated credential when the origin needs the user's credential
+     * (null otherwise); the pool then fetches it from {@code credentialUrl}.
+     */
+    String poolUrl(PoolRecord pool, OriginEntry origin, NamespaceEntry file, GridSubject subject, Duration lifetime,
+                   String delegationId, String credentialUrl) {
         long expires = clock.instant().plus(lifetime).getEpochSecond();
         Ticket ticket = new Ticket(file.path(), pool.id(), Ticket.READ, expires, subject.name(), doorId,
-                origin.urlOf(file.path()), file.size(), file.mtimeSeconds());
+                origin.urlOf(file.path()), file.size(), file.mtimeSeconds(), subject.vo(), subject.fqans(),
+                origin.credentialMode(), delegationId, delegationId == null ? null : credentialUrl);
         String base = pool.url().endsWith("/") ? pool.url().substring(0, pool.url().length() - 1) : pool.url();
         return base + UrlCodec.encodePath(file.path()) + "?" + Ticket.QUERY_PARAMETER + "=" + codec.sign(ticket);
     }

@@ -90,7 +90,7 @@ final class Downloads implements AutoCloseable {
             source = new Joined(key, download, reader, started == null && download.receivedAll());
         }
         if (started != null) {
-            fetcher.fetch(origin, started);
+            fetcher.fetch(origin, started, ticket); // the ticket says which credential to present
         }
         return source;
     }

@@ -16,6 +16,14 @@ interface OriginFetcher extends AutoCloseable {
      */
     void fetch(URI origin, DownloadSink sink);
 
+    /**
+     * As {@link #fetch(URI, DownloadSink)}, for the file {@code ticket} names: a fetcher that presents credentials
+     * chooses them by the ticket (the user's delegated proxy, or the pool's host certificate).
+     */
+    default void fetch(URI origin, DownloadSink sink, org.gridcache.common.Ticket ticket) {
+        fetch(origin, sink);
+    }
+
     @Override
     void close();
 

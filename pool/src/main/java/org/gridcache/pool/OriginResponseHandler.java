@@ -10,11 +10,13 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Date;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * Reads one origin response into a {@link DownloadSink}: a 200 streams into the part file, a redirect starts the
@@ -27,10 +29,13 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
     private final DownloadSink sink;
     private final int redirectsLeft;
     private final Duration readTimeout;
+    private final Supplier<SslContext> tls;
     private boolean streaming;
     private boolean done;
 
-    OriginResponseHandler(HttpOriginFetcher fetcher, URI origin, DownloadSink sink, int redirectsLeft, Duration readTimeout) {
+    OriginResponseHandler(HttpOriginFetcher fetcher, URI origin, DownloadSink sink, int redirectsLeft, Duration readTimeout,
+                          Supplier<SslContext> tls) {
+        this.tls = tls;
         this.fetcher = fetcher;
         this.origin = origin;
         this.sink = sink;
@@ -104,7 +109,7 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
         }
         done = true; // this connection is finished with; the next hop ends the sink
         ctx.close();
-        fetcher.fetch(next, sink, redirectsLeft - 1);
+        fetcher.fetch(next, sink, redirectsLeft - 1, tls); // the same credential on the next hop
     }
 
     /** What the pool answers when the origin refuses: 404 stays 404, 401/403 become 403, the rest 502. */

@@ -84,16 +84,22 @@ public final class Pool implements Closeable {
     }
 
     private void run(CuratorFramework zk) throws Exception {
-        fetchers = List.of(
-                new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT),
-                new FileOriginFetcher());
+        PoolSecurity security = settings.security();
+        DelegatedCredentials credentials = security.tls()
+                ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
+        HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
+        fetchers = List.of(http, new FileOriginFetcher());
         downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes());
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
+        OriginAccess access = credentials == null ? null
+                : new OriginAccess(credentials, http, () -> config.current().permissionCacheTtl());
         mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats)));
-        url = settings.publicUrl() != null ? settings.publicUrl() : "http://" + settings.bindHost() + ":" + port;
+                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access),
+                security.tls() ? PoolTls.server(security.hostCredential(), security.trust()) : null));
+        url = settings.publicUrl() != null ? settings.publicUrl()
+                : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
         config.onChange(s -> store.evictIfNeeded()); // a lowered watermark takes effect at once
         registration = new EphemeralRegistration(zk, ZkLayout.pool(settings.name()), () -> Json.bytes(record()), REGISTRATION_PERIOD);
         registration.awaitCreated(ZK_WAIT);

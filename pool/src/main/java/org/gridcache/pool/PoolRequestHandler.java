@@ -38,12 +38,15 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final Movers movers;
     private final PoolOperations operations;
     private final PoolStats stats;
+    private final OriginAccess access;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private Mover current;
     private boolean busy;
 
+    /** {@code access} null: no origin is read as the user here (a plain pool refuses such tickets). */
     PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
-                       PoolOperations operations, PoolStats stats) {
+                       PoolOperations operations, PoolStats stats, OriginAccess access) {
+        this.access = access;
         this.poolName = poolName;
         this.operations = operations;
         this.stats = stats;
@@ -91,8 +94,9 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         Ticket ticket;
+        String token = firstValue(uri.parameters().get(Ticket.QUERY_PARAMETER));
         try {
-            ticket = tickets.verify(firstValue(uri.parameters().get(Ticket.QUERY_PARAMETER)), path, poolName, Ticket.READ);
+            ticket = tickets.verify(token, path, poolName, Ticket.READ);
         } catch (TicketException e) {
             sendError(ex, HttpResponseStatus.FORBIDDEN, e.getMessage());
             return;
@@ -101,6 +105,10 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         String refusal = operations.refusal(ticket);
         if (refusal != null) {
             sendError(ex, HttpResponseStatus.SERVICE_UNAVAILABLE, refusal);
+            return;
+        }
+        if (ticket.needsUserCredential()) {
+            checkThenServe(ex, ticket, token);
             return;
         }
         startMover(ex, ticket);
@@ -121,6 +129,37 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         Responses.sendError(ex, response).addListener((ChannelFutureListener) f -> next(ex.ctx, f.isSuccess() && ex.keepAlive));
+    }
+
+    /**
+     * An origin read as the user: the subject's credential and permission are settled (off the event loop, see
+     * {@link OriginAccess}) before any byte, cached or fetched, goes to the client.
+     */
+    private void checkThenServe(Exchange ex, Ticket ticket, String token) {
+        if (access == null) {
+            sendError(ex, HttpResponseStatus.BAD_GATEWAY, "this pool cannot read origins with the user's credential (no TLS)");
+            return;
+        }
+        access.check(ticket, token).whenComplete((ok, error) -> ex.ctx.executor().execute(() -> {
+            if (!ex.ctx.channel().isActive()) {
+                return; // the client left; channelInactive cleans up
+            }
+            if (error == null) {
+                startMover(ex, ticket);
+                return;
+            }
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof DelegatedCredentials.CompletionFailure failure) {
+                FullHttpResponse response = Responses.errorResponse(ex, failure.reason.status(), failure.reason.getMessage());
+                if (failure.reason.status().code() == 401 && ticket.credentialUrl() != null) {
+                    response.headers().set("X-Delegate-To", ticket.credentialUrl().replace("/.gridcache/credential", "/.gridcache/delegation"));
+                }
+                sendError(ex, response, failure.reason.getMessage() + " (" + ticket.subject() + ")");
+            } else {
+                LOG.error("permission check of {} for {} failed: {}", ex.path, ticket.subject(), cause.toString());
+                sendError(ex, HttpResponseStatus.BAD_GATEWAY, "permission check failed");
+            }
+        }));
     }
 
     private void startMover(Exchange ex, Ticket ticket) {

@@ -5,12 +5,19 @@ import java.nio.file.Path;
 /**
  * How to run one pool: its name (the znode {@code /pools/<name>} and the ticket's {@code pool} claim), where to
  * listen, the URL doors redirect to ({@code null}: {@code "http://" + bindHost + ":" + boundPort}), the store
- * directory and its capacity, the site label, and the ticket key shared with the doors.
+ * directory and its capacity, the site label, the ticket key shared with the doors, and its TLS ({@link PoolSecurity}).
  */
 public record PoolSettings(String name, String bindHost, int port, String publicUrl, Path store, long capacityBytes,
-                           String site, byte[] ticketKey) {
+                           String site, byte[] ticketKey, PoolSecurity security) {
+
+    /** A plain-HTTP pool. */
+    public PoolSettings(String name, String bindHost, int port, String publicUrl, Path store, long capacityBytes,
+                        String site, byte[] ticketKey) {
+        this(name, bindHost, port, publicUrl, store, capacityBytes, site, ticketKey, PoolSecurity.PLAIN);
+    }
 
     public PoolSettings {
+        security = security == null ? PoolSecurity.PLAIN : security;
         if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
             throw new IllegalArgumentException("pool name may hold only letters, digits, '.', '_' and '-' (got '" + name + "')");
         }

@@ -49,7 +49,7 @@ class ClusterProcessesTest {
         Path key = tmp.resolve("ticket.key");
         // the settings file carries what both nodes share, as an admin would write it
         Path conf = tmp.resolve("gridcache.properties");
-        Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + key + "\nlog-dir=" + tmp.resolve("logs") + "\n");
+        Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + key + "\nlog-dir=" + tmp.resolve("logs") + "\nplain-http=true\n");
         pool = Gridcache.start(tmp.resolve("pool.out"), "pool", "--config", conf.toString(), "--name", "p1",
                 "--store", tmp.resolve("store").toString(), "--capacity", "1G", "--port", String.valueOf(Tools.freePort()))
                 .awaitOutput("is up");

@@ -1,0 +1,72 @@
+package org.gridcache.common.security;
+
+import eu.emi.security.authn.x509.X509Credential;
+import eu.emi.security.authn.x509.impl.SocketFactoryCreator;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * SSL contexts for grid TLS. A server presents its host credential and asks for (never requires) a client
+ * certificate, naming the trusted CAs; it does not judge the client's chain in the handshake: the application
+ * validates it with {@link X509Authenticator}, so a refusal is an HTTP 401 with a reason rather than a bare
+ * handshake failure. A client presents its credential (if any: a host certificate or a user's proxy) and checks the
+ * server's chain with canl against the CA directory; callers turn on host name checking.
+ */
+public final class GridTls {
+    private GridTls() {
+    }
+
+    public static SSLContext server(X509Credential host, GridTrust trust) {
+        try {
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(new KeyManager[] {host.getKeyManager()}, new TrustManager[] {new CollectingTrustManager(trust)}, new SecureRandom());
+            return ssl;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code credential} may be null: then the client presents no certificate. */
+    public static SSLContext client(X509Credential credential, GridTrust trust) {
+        try {
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(credential == null ? null : new KeyManager[] {credential.getKeyManager()},
+                    new TrustManager[] {SocketFactoryCreator.getSSLTrustManager(trust.validator())}, new SecureRandom());
+            return ssl;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Accepts any client chain during the handshake (the client still proves it holds the key) and advertises the
+     * trusted CAs; the server application must validate the chain before it trusts anything in it.
+     */
+    private static final class CollectingTrustManager implements X509TrustManager {
+        private final GridTrust trust;
+
+        CollectingTrustManager(GridTrust trust) {
+            this.trust = trust;
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            // judged per request by X509Authenticator: a refusal becomes a 401 with the reason
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws java.security.cert.CertificateException {
+            throw new java.security.cert.CertificateException("a server context does not check servers");
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return trust.validator().getTrustedIssuers();
+        }
+    }
+}

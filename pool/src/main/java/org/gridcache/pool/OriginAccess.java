@@ -1,0 +1,75 @@
+package org.gridcache.pool;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import org.gridcache.common.Ticket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether a ticket's subject may have a file that the origin reads as the user (DESIGN.md §3.6): the permission
+ * cache maps (subject, file) to "allowed" for {@code pool.permission-cache-ttl} (5 minutes by default, applied
+ * live). Without a fresh entry the pool first obtains the subject's delegated credential from the door, then asks
+ * the origin with a HEAD as that subject; only a 2xx lets cached (or coalesced) bytes go to that subject. The
+ * origin's 401/403 becomes our 403; refusals are not cached.
+ */
+final class OriginAccess {
+    private static final Logger LOG = LoggerFactory.getLogger(OriginAccess.class);
+    private final DelegatedCredentials credentials;
+    private final HttpOriginFetcher fetcher;
+    private final Supplier<Duration> ttl;
+    private final Cache<String, Long> allowed = Caffeine.newBuilder().maximumSize(100_000).build(); // value: when granted (ms)
+
+    OriginAccess(DelegatedCredentials credentials, HttpOriginFetcher fetcher, Supplier<Duration> ttl) {
+        this.credentials = credentials;
+        this.fetcher = fetcher;
+        this.ttl = ttl;
+    }
+
+    /** Completes when the subject may be served; fails with a {@link DelegatedCredentials.CompletionFailure}. */
+    CompletableFuture<Void> check(Ticket ticket, String token) {
+        if (credentials == null) {
+            return CompletableFuture.failedFuture(new DelegatedCredentials.CompletionFailure(
+                    FetchException.badGateway("this pool has no TLS credentials: it cannot read origins as the user")));
+        }
+        return credentials.obtain(ticket, token).thenCompose(credential -> {
+            String key = key(ticket);
+            Long granted = allowed.getIfPresent(key);
+            if (granted != null && System.currentTimeMillis() - granted < ttl.get().toMillis()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return fetcher.head(URI.create(ticket.originUrl()), credential.tls()).handle((status, error) -> {
+                if (error != null) {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    throw new DelegatedCredentials.CompletionFailure(FetchException.badGateway(
+                            "cannot check permission at origin " + OriginFetcher.describe(URI.create(ticket.originUrl())) + ": "
+                                    + OriginResponseHandler.reason(cause)));
+                }
+                if (status >= 200 && status < 300) {
+                    allowed.put(key, System.currentTimeMillis());
+                    return null;
+                }
+                LOG.info("origin answered {} to HEAD {} as {}", status, ticket.path(), ticket.subject());
+                if (status == 401 || status == 403) {
+                    throw new DelegatedCredentials.CompletionFailure(new FetchException(HttpResponseStatus.FORBIDDEN,
+                            "the origin refuses " + ticket.subject() + " access to " + ticket.path()));
+                }
+                if (status == 404 || status == 410) {
+                    throw new DelegatedCredentials.CompletionFailure(new FetchException(HttpResponseStatus.NOT_FOUND, "not found at origin"));
+                }
+                throw new DelegatedCredentials.CompletionFailure(FetchException.badGateway("origin answered HTTP " + status + " to a permission check"));
+            });
+        });
+    }
+
+    /** The subject as the origin judges it: DN and FQANs. */
+    private static String key(Ticket ticket) {
+        return ticket.subject() + "\n" + String.join(",", ticket.fqans()) + "\n" + ticket.originUrl();
+    }
+}

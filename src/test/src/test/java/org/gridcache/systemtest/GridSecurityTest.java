@@ -1,0 +1,295 @@
+package org.gridcache.systemtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Grid security end to end, with real parts: gridenv's PKI (RFC 3820 and VOMS proxies, a CRL), the Apache +
+ * mod_gridsite origin enforcing its own ACL (the host and Alice may read {@code /atlas}, Bob may not), the
+ * distribution's zk, pool and door as HTTPS processes, and real {@code curl --cert/--key/--capath} and
+ * {@code htproxyput}.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GridSecurityTest {
+    static final String HOST_DN = "/DC=org/DC=example/OU=hosts/CN=localhost";
+    static final String ALICE_DN = "/DC=org/DC=example/CN=Alice";
+    static final String POLICY = """
+            # gridcache test policy: first match wins
+            vo:cms / none
+            fqan:/atlas/Role=production /atlas/production list,read
+            dn:"%s" /atlas/production none
+            fqan:/atlas /atlas list,read
+            dn:"%s" /atlas list,read   # Alice without VOMS (e.g. her limited proxy)
+            authenticated / list
+            """.formatted(ALICE_DN, ALICE_DN);
+    @TempDir
+    static Path tmp;
+    static Path pki;
+    static Path data;
+    static Path pkiParent;
+    static Path logs;
+    static GridEnv.Origin origin;
+    static Gridcache zk;
+    static Gridcache pool;
+    static Gridcache door;
+    static String doorUrl;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Tools.require("curl", "openssl", "grid-proxy-init", "voms-proxy-fake", "htproxyput", "apache2", "unshare");
+        // the origin's workers (www-data) read the CA directory at every handshake: not under JUnit's private temp dir
+        pkiParent = GridEnv.worldReadableDir("gridcache-test-pki");
+        pki = GridEnv.pki(pkiParent.resolve("pki"));
+        data = GridEnv.worldReadableDir("gridcache-gridsite-origin");
+        Path atlas = Files.createDirectories(data.resolve("atlas/production"));
+        GridEnv.makeReadable(atlas.getParent());
+        GridEnv.makeReadable(atlas);
+        Tools.randomFile(atlas.getParent().resolve("file.bin"), 3_000_000, 31);
+        Tools.randomFile(atlas.getParent().resolve("other.bin"), 100_000, 32);
+        Tools.randomFile(atlas.resolve("prod.bin"), 50_000, 33);
+        Files.writeString(atlas.getParent().resolve(".gacl"), """
+                <?xml version="1.0"?>
+                <gacl version="0.0.1">
+                <entry><person><dn>%s</dn></person><allow><read/><list/></allow></entry>
+                <entry><person><dn>%s</dn></person><allow><read/><list/></allow></entry>
+                </gacl>
+                """.formatted(HOST_DN, ALICE_DN));
+        for (Path f : List.of(atlas.getParent().resolve("file.bin"), atlas.getParent().resolve("other.bin"),
+                atlas.resolve("prod.bin"), atlas.getParent().resolve(".gacl"))) {
+            GridEnv.makeReadable(f);
+        }
+        origin = GridEnv.Origin.start(pki, data);
+
+        int zkPort = Tools.freePort();
+        String zkConnect = "127.0.0.1:" + zkPort;
+        zk = Gridcache.start(tmp.resolve("zk.out"), "zk", "--home", tmp.resolve("zk").toString(), "--port", String.valueOf(zkPort))
+                .awaitOutput("is up");
+        Gridcache.admin("origins", "add", "atlas", "--prefix", "/atlas", "--url", origin.url() + "/atlas", "--zk", zkConnect)
+                .assertOk();
+        Path policy = tmp.resolve("authz.conf");
+        Files.writeString(policy, POLICY);
+        Path conf = tmp.resolve("gridcache.properties");
+        logs = Path.of(System.getProperty("gridcache.test.logs", tmp.resolve("logs").toString()));
+        Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + tmp.resolve("ticket.key")
+                + "\nhost-cert=" + pki.resolve("host/cert.pem") + "\nhost-key=" + pki.resolve("host/key.pem")
+                + "\nca-dir=" + pki.resolve("certificates") + "\nvomsdir=" + pki.resolve("vomsdir") + "\n");
+        pool = Gridcache.start(tmp.resolve("pool.out"), "pool", "--config", conf.toString(), "--log-dir", logs.toString(), "--name", "p1",
+                "--store", tmp.resolve("store").toString(), "--capacity", "1G", "--port", String.valueOf(Tools.freePort()))
+                .awaitOutput("is up");
+        int doorPort = Tools.freePort();
+        doorUrl = "https://localhost:" + doorPort;
+        door = Gridcache.start(tmp.resolve("door.out"), "door", "--config", conf.toString(), "--log-dir", logs.toString(),
+                "--port", String.valueOf(doorPort), "--public-url", doorUrl, "--authz", policy.toString(), "--pool-identity", HOST_DN)
+                .awaitOutput("is up");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (Gridcache g : new Gridcache[] {door, pool, zk}) {
+            if (g != null) {
+                g.close();
+            }
+        }
+        if (origin != null) {
+            origin.close();
+        }
+        for (Path dir : new Path[] {data, pkiParent}) {
+            if (dir != null) {
+                Tools.run(Duration.ofMinutes(1), "rm", "-rf", dir.toString());
+            }
+        }
+    }
+
+    /** curl as the holder of {@code proxy} (a file in the PKI's proxies/), trusting the test CA; -D- prints the head. */
+    static Tools.Result curlAs(String proxy, String... args) {
+        String file = pki.resolve("proxies/" + proxy + ".pem").toString();
+        List<String> cmd = new java.util.ArrayList<>(List.of("--capath", pki.resolve("certificates").toString(),
+                "--cert", file, "--key", file, "-D", "-"));
+        cmd.addAll(List.of(args));
+        return Tools.curl(cmd.toArray(String[]::new));
+    }
+
+    static int status(Tools.Result r) {
+        // the last status line: with -L the pool's, not the door's 302
+        String last = null;
+        for (String line : r.out().split("\r?\n")) {
+            if (line.startsWith("HTTP/")) {
+                last = line;
+            }
+        }
+        assertNotNull(last, () -> "no HTTP status in: " + r.out() + r.err());
+        return Integer.parseInt(last.split(" ")[1]);
+    }
+
+    static Tools.Result delegate(String proxy, String... args) {
+        List<String> cmd = new java.util.ArrayList<>(List.of("delegate", "--proxy", pki.resolve("proxies/" + proxy + ".pem").toString(),
+                "--capath", pki.resolve("certificates").toString()));
+        cmd.addAll(List.of(args));
+        cmd.add(doorUrl);
+        return Gridcache.admin(cmd.toArray(String[]::new));
+    }
+
+    @Test
+    @Order(1)
+    void noCertificateIs401() {
+        Tools.Result r = Tools.curl("--capath", pki.resolve("certificates").toString(), "-D", "-", doorUrl + "/atlas/file.bin");
+        assertEquals(401, status(r));
+        assertTrue(r.out().contains("authentication required"), r.out());
+    }
+
+    @Test
+    @Order(2)
+    void cmsProxyIs403AtTheDoor() {
+        Tools.Result r = curlAs("alice-cms", doorUrl + "/atlas/file.bin");
+        assertEquals(403, status(r));
+        assertTrue(r.out().contains(ALICE_DN + " may not"), r.out());
+    }
+
+    @Test
+    @Order(3)
+    void expiredRevokedAndUntrustedProxiesAreRefused() throws Exception {
+        Tools.Result expired = curlAs("alice-expired", doorUrl + "/atlas/file.bin");
+        assertEquals(401, status(expired));
+        assertTrue(expired.out().contains("certificate refused") && expired.out().contains("expired"), expired.out());
+
+        Tools.Result revoked = curlAs("mallory", doorUrl + "/atlas/file.bin");
+        assertEquals(401, status(revoked));
+        assertTrue(revoked.out().contains("revoked"), revoked.out());
+
+        // a user certificate from a CA the door does not know
+        Path rogue = Files.createDirectories(tmp.resolve("rogue"));
+        Tools.run(Duration.ofMinutes(1), "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                "-subj", "/DC=org/DC=example/CN=Alice", "-keyout", rogue.resolve("key.pem").toString(),
+                "-out", rogue.resolve("cert.pem").toString()).assertOk();
+        Tools.Result untrusted = Tools.curl("--capath", pki.resolve("certificates").toString(), "--cert", rogue.resolve("cert.pem").toString(),
+                "--key", rogue.resolve("key.pem").toString(), "-D", "-", doorUrl + "/atlas/file.bin");
+        assertEquals(401, status(untrusted));
+        assertTrue(untrusted.out().contains("certificate refused"), untrusted.out());
+        assertTrue(door.output().isEmpty() || !door.output().contains("BEGIN"), "no credential in the door's output");
+    }
+
+    @Test
+    @Order(4)
+    void anExpiredAttributeCertificateLosesItsFqans() throws Exception {
+        assertEquals(403, status(curlAs("alice-atlas-expired-ac", doorUrl + "/atlas/production/prod.bin")));
+        String log = Files.readString(doorLog());
+        assertTrue(log.contains("ignoring the VOMS attributes of VO atlas"), "the refused AC is logged");
+    }
+
+    @Test
+    @Order(5)
+    void withoutDelegationA401NamesTheDelegationEndpoint() {
+        Tools.Result r = curlAs("bob-atlas", doorUrl + "/atlas/file.bin");
+        assertEquals(401, status(r));
+        assertTrue(r.out().contains("X-Delegate-To: " + doorUrl + "/.gridcache/delegation"), r.out());
+    }
+
+    @Test
+    @Order(6)
+    void htproxyputDelegatesOverSoap() {
+        String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
+        Tools.Result put = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy,
+                "--capath", pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk();
+        String id = put.out().trim();
+        assertTrue(id.matches("[0-9a-f]{16}"), "delegation id printed: " + put.out());
+        Tools.Result info = curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id);
+        assertEquals(200, status(info));
+        assertTrue(info.out().contains(ALICE_DN), info.out());
+        Tools.Result time = Tools.run(Duration.ofMinutes(1), "htproxyput", "--unixtime", "--delegation-id", id, "--cert", proxy,
+                "--key", proxy, "--capath", pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk();
+        assertTrue(time.out().trim().matches("\\d{10}"), "termination time: " + time.out());
+        Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
+                "--capath", pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk();
+        assertEquals(404, status(curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id)));
+    }
+
+    @Test
+    @Order(7)
+    void aliceDelegatesAndReadsThroughThePoolFromTheGridsiteOrigin() throws Exception {
+        delegate("alice-atlas").assertOk();
+        for (String expected : new String[] {"X-Cache: MISS", "X-Cache: HIT"}) {
+            Path out = tmp.resolve("alice.out");
+            Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/file.bin");
+            assertEquals(200, status(r), r.out());
+            assertTrue(r.out().contains(expected), r.out());
+            assertEquals(Tools.sha256(data.resolve("atlas/file.bin")), Tools.sha256(out));
+        }
+        Tools.Result prod = curlAs("alice-atlas", "-L", "-o", tmp.resolve("prod.out").toString(), doorUrl + "/atlas/production/prod.bin");
+        assertEquals(200, status(prod), prod.out());
+    }
+
+    @Test
+    @Order(8)
+    void aLimitedProxyReads() throws Exception {
+        Path out = tmp.resolve("limited.out");
+        Tools.Result r = curlAs("alice-limited", "-L", "-o", out.toString(), doorUrl + "/atlas/file.bin");
+        assertEquals(200, status(r), r.out());
+        assertEquals(Tools.sha256(data.resolve("atlas/file.bin")), Tools.sha256(out));
+    }
+
+    @Test
+    @Order(9)
+    void aFileCachedForAliceIsRefusedToBobWhomTheOriginDenies() {
+        delegate("bob-atlas").assertOk();
+        Tools.Result r = curlAs("bob-atlas", "-L", doorUrl + "/atlas/file.bin");
+        assertEquals(403, status(r));
+        assertTrue(r.out().contains("the origin refuses /DC=org/DC=example/CN=Bob"), r.out());
+    }
+
+    @Test
+    @Order(10)
+    void aTicketReplayedForAnotherPathIs403() {
+        Tools.Result redirect = curlAs("alice-atlas", doorUrl + "/atlas/file.bin");
+        assertEquals(302, status(redirect));
+        String location = redirect.out().lines().filter(l -> l.toLowerCase().startsWith("location:")).findFirst().orElseThrow()
+                .substring("location:".length()).trim();
+        String replayed = location.replace("/atlas/file.bin?", "/atlas/other.bin?");
+        Tools.Result r = curlAs("alice-atlas", replayed);
+        assertEquals(403, status(r));
+        assertTrue(r.out().contains("ticket was issued for another path"), r.out());
+    }
+
+    @Test
+    @Order(11)
+    void aStolenTicketYieldsNoCredential() {
+        Tools.Result redirect = curlAs("alice-atlas", doorUrl + "/atlas/file.bin");
+        String location = redirect.out().lines().filter(l -> l.toLowerCase().startsWith("location:")).findFirst().orElseThrow();
+        String ticket = location.substring(location.indexOf("gridcache-ticket=") + "gridcache-ticket=".length()).trim();
+        Tools.Result r = curlAs("alice-atlas", doorUrl + "/.gridcache/credential?gridcache-ticket=" + ticket);
+        assertEquals(403, status(r));
+        assertTrue(r.out().contains("not a pool of this door"), r.out());
+        assertTrue(!r.out().contains("PRIVATE KEY"), "no key handed out");
+    }
+
+    @Test
+    @Order(12)
+    void anExpiredDelegationIs401() {
+        delegate("bob-atlas", "--destroy").assertOk();
+        delegate("bob-atlas", "--id", "short", "--lifetime", "3s").assertOk();
+        // until the short delegation runs out the door issues tickets (the origin then refuses Bob: 403)
+        Tools.await("bob's 3 s delegation to expire", Duration.ofSeconds(60),
+                () -> status(curlAs("bob-atlas", doorUrl + "/atlas/other.bin")) == 401);
+    }
+
+    private static Path doorLog() throws Exception {
+        try (var files = Files.list(logs)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow();
+        }
+    }
+}
