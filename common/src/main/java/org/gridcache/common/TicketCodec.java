@@ -9,6 +9,9 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import java.text.ParseException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,10 +39,13 @@ public final class TicketCodec {
     }
 
     public String sign(Ticket ticket) {
-        Map<String, Object> claims = Map.of(
+        Map<String, Object> claims = new HashMap<>(Map.of(
                 "path", ticket.path(), "pool", ticket.pool(), "op", ticket.operation(), "exp", ticket.expiresAt(),
                 "sub", ticket.subject(), "door", ticket.door(), "src", ticket.originUrl(),
-                "size", ticket.size(), "mtime", ticket.mtime());
+                "size", ticket.size(), "mtime", ticket.mtime()));
+        if (!ticket.peers().isEmpty()) {
+            claims.put("peers", ticket.peers());
+        }
         JWSObject jws = new JWSObject(new JWSHeader(JWSAlgorithm.HS256), new Payload(claims));
         try {
             jws.sign(signer);
@@ -72,7 +78,8 @@ public final class TicketCodec {
             Map<String, Object> c = jws.getPayload().toJSONObject();
             ticket = new Ticket((String) c.get("path"), (String) c.get("pool"), (String) c.get("op"),
                     ((Number) c.get("exp")).longValue(), (String) c.get("sub"), (String) c.get("door"),
-                    (String) c.get("src"), ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue());
+                    (String) c.get("src"), ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
+                    peers(c.get("peers")));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");
         }
@@ -80,6 +87,17 @@ public final class TicketCodec {
             throw new TicketException("ticket expired: ask the door again");
         }
         return ticket;
+    }
+
+    private static List<String> peers(Object claim) {
+        if (claim == null) {
+            return List.of();
+        }
+        List<String> peers = new ArrayList<>();
+        for (Object o : (List<?>) claim) {
+            peers.add((String) o);
+        }
+        return peers;
     }
 
     /** Full check for a pool: signature, expiry, then that it was issued for this path, this pool and this operation. */

@@ -60,7 +60,11 @@ public final class Door implements Closeable {
                 config.current().listingCacheTtl());
         config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
         TicketIssuer tickets = new TicketIssuer(new TicketCodec(settings.ticketKey()), settings.id(), Clock.systemUTC());
-        FileReads files = new FileReads(pools, new LeastLoadedSelector(), tickets, new PoolProxy(http), config::current);
+        SelectionPolicies policies = new SelectionPolicies(() -> config.current().spillLoad(), config.current().selectionPolicy());
+        config.onChange(s -> policies.set(s.selectionPolicy()));
+        pools.setGrace(config.current().zkGrace());
+        config.onChange(s -> pools.setGrace(s.zkGrace()));
+        FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http), config::current);
         DoorReadFilter filter = new DoorReadFilter(namespace, files, SubjectResolver.ANONYMOUS);
         MiltonDavServlet milton = new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
 

@@ -3,6 +3,7 @@ package org.gridcache.door;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.gridcache.common.ClusterSettings;
@@ -20,12 +21,14 @@ import org.slf4j.LoggerFactory;
 final class FileReads {
     private static final Logger LOG = LoggerFactory.getLogger(FileReads.class);
     private final PoolDirectory pools;
-    private final PoolSelector selector;
+    /** The chosen pool and this many fallbacks at most, in {@code Link: rel="duplicate"} headers. */
+    static final int RANKED = 4;
+    private final Supplier<PoolSelector> selector;
     private final TicketIssuer tickets;
     private final PoolProxy proxy;
     private final Supplier<ClusterSettings> settings;
 
-    FileReads(PoolDirectory pools, PoolSelector selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings) {
+    FileReads(PoolDirectory pools, Supplier<PoolSelector> selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings) {
         this.pools = pools;
         this.selector = selector;
         this.tickets = tickets;
@@ -51,18 +54,34 @@ final class FileReads {
     void get(HttpServletRequest request, HttpServletResponse response, OriginEntry origin, NamespaceEntry file, Subject subject)
             throws IOException {
         ClusterSettings now = settings.get();
-        PoolRecord pool = selector.choose(file.path(), pools.live())
-                .orElseThrow(() -> new DoorException(503, "no pool available"));
-        String location = tickets.poolUrl(pool, origin, file, subject, now.ticketLifetime());
+        List<PoolSelector.Choice> ranked = selector.get().rank(file.path(), pools.live(), RANKED);
+        if (ranked.isEmpty()) {
+            throw new DoorException(503, pools.disconnectedFor()
+                    .map(d -> "no pool available: ZooKeeper unreachable for " + d.toSeconds() + " s, longer than "
+                            + ClusterSettings.ZK_GRACE + " (" + now.zkGrace().toSeconds() + " s)")
+                    .orElse("no pool available"));
+        }
+        PoolRecord pool = ranked.get(0).pool();
+        String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.ticketLifetime());
         if (mustProxy(request, now)) {
             proxy.stream(request, response, pool, location);
             return;
         }
         response.setStatus(302);
         response.setHeader("Location", location);
+        // Metalink-style fallbacks (RFC 6249, as Pelican's director sends them): pri=1 is the Location itself
+        response.addHeader("Link", link(location, 1));
+        for (int i = 1; i < ranked.size(); i++) {
+            PoolSelector.Choice next = ranked.get(i);
+            response.addHeader("Link", link(tickets.poolUrl(next.pool(), next.peers(), origin, file, subject, now.ticketLifetime()), i + 1));
+        }
         response.setHeader("Cache-Control", "no-store"); // the ticket in the Location expires soon
         Replies.text(response, 302, "redirecting to pool " + pool.id());
         LOG.debug("GET {} for {} -> pool {}", file.path(), subject.name(), pool.id());
+    }
+
+    private static String link(String url, int priority) {
+        return "<" + url + ">; rel=\"duplicate\"; pri=" + priority;
     }
 
     private boolean mustProxy(HttpServletRequest request, ClusterSettings settings) {

@@ -2,6 +2,7 @@ package org.gridcache.door;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
@@ -24,9 +25,14 @@ final class TicketIssuer {
     }
 
     String poolUrl(PoolRecord pool, OriginEntry origin, NamespaceEntry file, Subject subject, Duration lifetime) {
+        return poolUrl(pool, List.of(), origin, file, subject, lifetime);
+    }
+
+    /** {@code peers}: what the pool consults on a miss before the origin (see {@link Ticket#peers()}). */
+    String poolUrl(PoolRecord pool, List<String> peers, OriginEntry origin, NamespaceEntry file, Subject subject, Duration lifetime) {
         long expires = clock.instant().plus(lifetime).getEpochSecond();
         Ticket ticket = new Ticket(file.path(), pool.id(), Ticket.READ, expires, subject.name(), doorId,
-                origin.urlOf(file.path()), file.size(), file.mtimeSeconds());
+                origin.urlOf(file.path()), file.size(), file.mtimeSeconds(), peers);
         String base = pool.url().endsWith("/") ? pool.url().substring(0, pool.url().length() - 1) : pool.url();
         return base + UrlCodec.encodePath(file.path()) + "?" + Ticket.QUERY_PARAMETER + "=" + codec.sign(ticket);
     }

@@ -1,0 +1,118 @@
+package org.gridcache.door;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleSupplier;
+import org.gridcache.common.PoolRecord;
+
+/**
+ * Policy {@code affinity} (the default): weighted rendezvous hashing (Thaler and Ravishankar, "Using name-based
+ * mappings to increase hit rates", IEEE/ACM ToN 1998; weighted form as in Schindelhauer and Schomaker, "Weighted
+ * distributed hash tables", SPAA 2005). Every pool scores each path {@code weight / -ln(u)}, with {@code u} in
+ * (0, 1) a hash of (pool, path) and the weight its capacity; the path belongs to the highest score. So a file
+ * normally lives on one pool, and when a pool joins or leaves only the paths it wins or held move.
+ *
+ * <p>Spill: a pool whose published load is over {@code selection.spill-load} is passed over for the next in the
+ * ranking, so a hot file gains copies under load; when every pool is over it, the plain ranking applies. Each
+ * choice's ticket names the pools that score higher for the path (at most {@value #MAX_PEERS}, best first): a
+ * pool that misses pulls from one of them that holds the file before it goes to the origin.
+ */
+public final class AffinitySelector implements PoolSelector {
+    static final int MAX_PEERS = 3;
+    private static final double BYTES_PER_WEIGHT_UNIT = 1L << 30;
+    private final DoubleSupplier spillLoad;
+    /** Per-pool hash seeds and weights, derived once per pool-directory snapshot (the list is immutable). */
+    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0]);
+
+    private record Prepared(List<PoolRecord> live, long[] seeds, double[] weights) {
+    }
+
+    public AffinitySelector(DoubleSupplier spillLoad) {
+        this.spillLoad = spillLoad;
+    }
+
+    @Override
+    public List<Choice> rank(String path, List<PoolRecord> live, int max) {
+        Prepared p = prepare(live);
+        int n = live.size();
+        int k = Math.min(max, n);
+        double spill = spillLoad.getAsDouble();
+        long pathHash = hash(path);
+        TopK all = new TopK(Math.min(n, k + MAX_PEERS));
+        TopK calm = new TopK(k);
+        for (int i = 0; i < n; i++) {
+            double score = score(p.weights[i], p.seeds[i], pathHash);
+            all.offer(i, score);
+            if (live.get(i).load() <= spill) {
+                calm.offer(i, score);
+            }
+        }
+        List<Choice> out = new ArrayList<>(k);
+        for (int r = 0; r < calm.size(); r++) {
+            out.add(choice(live, all, calm.index(r), calm.score(r)));
+        }
+        for (int r = 0; r < all.size() && out.size() < k; r++) {
+            if (!calm.contains(all.index(r))) {
+                out.add(choice(live, all, all.index(r), all.score(r))); // every calm pool is named: the loaded ones after
+            }
+        }
+        return out;
+    }
+
+    /** The pool at {@code i}, with the pools that score above it for the path as its peers. */
+    private static Choice choice(List<PoolRecord> live, TopK all, int i, double score) {
+        List<String> peers = List.of();
+        for (int r = 0; r < all.size() && all.score(r) > score && r < MAX_PEERS; r++) {
+            if (peers.isEmpty()) {
+                peers = new ArrayList<>(MAX_PEERS);
+            }
+            peers.add(live.get(all.index(r)).id());
+        }
+        return new Choice(live.get(i), peers);
+    }
+
+    private Prepared prepare(List<PoolRecord> live) {
+        Prepared p = prepared;
+        if (p.live == live) {
+            return p;
+        }
+        long[] seeds = new long[live.size()];
+        double[] weights = new double[live.size()];
+        for (int i = 0; i < seeds.length; i++) {
+            PoolRecord pool = live.get(i);
+            seeds[i] = hash(pool.id());
+            weights[i] = weight(pool);
+        }
+        p = new Prepared(live, seeds, weights);
+        prepared = p; // a race only rebuilds the same thing twice
+        return p;
+    }
+
+    /** Capacity in GiB; a pool that publishes none still gets a share. */
+    static double weight(PoolRecord pool) {
+        return Math.max(1.0, pool.capacityBytes() / BYTES_PER_WEIGHT_UNIT);
+    }
+
+    /** {@code weight / -ln(u)}: the larger, the better the pool for this path. */
+    static double score(double weight, long poolSeed, long pathHash) {
+        long h = mix(poolSeed ^ pathHash);
+        double u = ((h >>> 11) + 0.5) * 0x1.0p-53; // in (0, 1), never 0 or 1
+        return weight / -Math.log(u);
+    }
+
+    /** FNV-1a over the UTF-16 code units, then a finalizer so that similar paths spread. */
+    static long hash(String s) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h = (h ^ s.charAt(i)) * 0x100000001b3L;
+        }
+        return mix(h);
+    }
+
+    /** SplitMix64's finalizer (Steele, Lea, Flood, OOPSLA 2014): every input bit affects every output bit. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+}
