@@ -22,9 +22,9 @@ public final class AffinitySelector implements PoolSelector {
     private static final double BYTES_PER_WEIGHT_UNIT = 1L << 30;
     private final DoubleSupplier spillLoad;
     /** Per-pool hash seeds and weights, derived once per pool-directory snapshot (the list is immutable). */
-    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0]);
+    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0], new double[0], 0);
 
-    private record Prepared(List<PoolRecord> live, long[] seeds, double[] weights) {
+    private record Prepared(List<PoolRecord> live, long[] seeds, double[] weights, double[] loads, double maxWeight) {
     }
 
     public AffinitySelector(DoubleSupplier spillLoad) {
@@ -40,11 +40,21 @@ public final class AffinitySelector implements PoolSelector {
         long pathHash = hash(path);
         TopK all = new TopK(Math.min(n, k + MAX_PEERS));
         TopK calm = new TopK(k);
+        // Most pools cannot enter the top few: u <= exp(-maxWeight / threshold) rules a pool out without its logarithm
+        double cutAll = 0;
+        double cutCalm = 0;
         for (int i = 0; i < n; i++) {
-            double score = score(p.weights[i], p.seeds[i], pathHash);
-            all.offer(i, score);
-            if (live.get(i).load() <= spill) {
-                calm.offer(i, score);
+            double u = uniform(p.seeds[i], pathHash);
+            boolean isCalm = p.loads[i] <= spill;
+            if (u <= (isCalm ? Math.min(cutAll, cutCalm) : cutAll)) {
+                continue;
+            }
+            double score = p.weights[i] / -Math.log(u);
+            if (all.offer(i, score)) {
+                cutAll = cutoff(p.maxWeight, all.threshold());
+            }
+            if (isCalm && calm.offer(i, score)) {
+                cutCalm = cutoff(p.maxWeight, calm.threshold());
             }
         }
         List<Choice> out = new ArrayList<>(k);
@@ -78,12 +88,16 @@ public final class AffinitySelector implements PoolSelector {
         }
         long[] seeds = new long[live.size()];
         double[] weights = new double[live.size()];
+        double[] loads = new double[live.size()];
+        double maxWeight = 0;
         for (int i = 0; i < seeds.length; i++) {
             PoolRecord pool = live.get(i);
             seeds[i] = hash(pool.id());
             weights[i] = weight(pool);
+            loads[i] = pool.load();
+            maxWeight = Math.max(maxWeight, weights[i]);
         }
-        p = new Prepared(live, seeds, weights);
+        p = new Prepared(live, seeds, weights, loads, maxWeight);
         prepared = p; // a race only rebuilds the same thing twice
         return p;
     }
@@ -95,9 +109,20 @@ public final class AffinitySelector implements PoolSelector {
 
     /** {@code weight / -ln(u)}: the larger, the better the pool for this path. */
     static double score(double weight, long poolSeed, long pathHash) {
-        long h = mix(poolSeed ^ pathHash);
-        double u = ((h >>> 11) + 0.5) * 0x1.0p-53; // in (0, 1), never 0 or 1
-        return weight / -Math.log(u);
+        return weight / -Math.log(uniform(poolSeed, pathHash));
+    }
+
+    /** The pool's draw for the path, in (0, 1), never 0 or 1. */
+    private static double uniform(long poolSeed, long pathHash) {
+        return ((mix(poolSeed ^ pathHash) >>> 11) + 0.5) * 0x1.0p-53;
+    }
+
+    /**
+     * Below this draw no pool can score above {@code threshold}: {@code w / -ln(u) > t} needs {@code u > exp(-w / t)}.
+     * Slightly low, so that rounding never rules out a pool that would have entered.
+     */
+    private static double cutoff(double maxWeight, double threshold) {
+        return threshold <= 0 ? 0 : Math.exp(-maxWeight / threshold) * (1 - 1e-9);
     }
 
     /** FNV-1a over the UTF-16 code units, then a finalizer so that similar paths spread. */

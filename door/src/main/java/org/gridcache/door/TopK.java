@@ -14,10 +14,11 @@ final class TopK {
         score = new double[k];
     }
 
-    void offer(int i, double s) {
+    /** True when {@code i} entered (the threshold may have risen). */
+    boolean offer(int i, double s) {
         int k = index.length;
         if (k == 0 || (size == k && s <= score[k - 1])) {
-            return;
+            return false;
         }
         int at = size < k ? size++ : k - 1;
         while (at > 0 && score[at - 1] < s) {
@@ -27,6 +28,12 @@ final class TopK {
         }
         index[at] = i;
         score[at] = s;
+        return true;
+    }
+
+    /** The score to beat to enter: the k-th best once there are k, else 0 (every positive score enters). */
+    double threshold() {
+        return size == index.length && size > 0 ? score[size - 1] : 0;
     }
 
     int size() {

@@ -131,6 +131,26 @@ class AffinitySelectorTest {
     }
 
     @Test
+    void thePrunedRankingIsTheFullRanking() {
+        java.util.Random r = new java.util.Random(3);
+        List<PoolRecord> live = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            live.add(pool("p" + i, 10 + r.nextInt(200), r.nextInt(5) == 0 ? 40 : r.nextInt(10)));
+        }
+        for (int j = 0; j < 2000; j++) {
+            String path = "/d/" + r.nextLong();
+            long h = AffinitySelector.hash(path);
+            List<PoolRecord> byScore = new ArrayList<>(live);
+            byScore.sort(java.util.Comparator.comparingDouble(
+                    (PoolRecord p) -> AffinitySelector.score(AffinitySelector.weight(p), AffinitySelector.hash(p.id()), h)).reversed());
+            List<String> expected = byScore.stream().filter(p -> p.load() <= spill).limit(4).map(PoolRecord::id).toList();
+            assertEquals(expected, affinity.rank(path, live, 4).stream().map(c -> c.pool().id()).toList());
+            List<String> peersOfFirst = byScore.stream().takeWhile(p -> !p.id().equals(expected.get(0))).limit(3).map(PoolRecord::id).toList();
+            assertEquals(peersOfFirst, affinity.rank(path, live, 4).get(0).peers());
+        }
+    }
+
+    @Test
     void randomNamesDistinctPoolsThatAskAllPeers() {
         RandomSelector random = new RandomSelector();
         Set<String> first = new HashSet<>();

@@ -14,6 +14,7 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
+import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ public final class Pool implements Closeable {
     private Downloads downloads;
     private List<OriginFetcher> fetchers = List.of();
     private EphemeralRegistration registration;
+    /** The peers, as the doors see them: whom to ask on a miss. */
+    private PoolDirectory directory;
     private int port;
     private String url;
 
@@ -79,13 +82,14 @@ public final class Pool implements Closeable {
     }
 
     private void run(CuratorFramework zk) throws Exception {
-        fetchers = List.of(
-                new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT),
-                new FileOriginFetcher());
-        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes());
+        HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT);
+        fetchers = List.of(http, new FileOriginFetcher());
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
+        directory = new PoolDirectory(zk).start(ZK_WAIT);
+        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout());
+        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers)));
+                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, peers)));
         url = settings.publicUrl() != null ? settings.publicUrl() : "http://" + settings.bindHost() + ":" + port;
         config.onChange(s -> store.evictIfNeeded()); // a lowered watermark takes effect at once
         registration = new EphemeralRegistration(zk, ZkLayout.pool(settings.name()), () -> Json.bytes(record()), REGISTRATION_PERIOD);
@@ -108,6 +112,15 @@ public final class Pool implements Closeable {
         long bytesPerSec = movers.bytesPerSecOut();
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt);
+    }
+
+    /** The pools registered now, as this pool sees them (itself included). */
+    List<PoolRecord> poolsSeen() {
+        return directory.live();
+    }
+
+    org.gridcache.common.ClusterSettings settings() {
+        return config.current();
     }
 
     int activeMovers() {
@@ -149,6 +162,9 @@ public final class Pool implements Closeable {
         fetchers.forEach(OriginFetcher::close);
         server.close();
         publisher.shutdownNow();
+        if (directory != null) {
+            directory.close();
+        }
         config.close();
         LOG.info("pool {} stopped", settings.name());
     }

@@ -4,7 +4,10 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -34,11 +37,18 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final Downloads downloads;
     private final Store store;
     private final Movers movers;
+    private final Peers peers;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private Mover current;
     private boolean busy;
 
     PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers) {
+        this(poolName, tickets, downloads, store, movers, null);
+    }
+
+    /** {@code peers}: for the questions of peers and the seed design's redirects (null: a pool on its own). */
+    PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers, Peers peers) {
+        this.peers = peers;
         this.poolName = poolName;
         this.tickets = tickets;
         this.downloads = downloads;
@@ -86,7 +96,53 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             sendError(ex, HttpResponseStatus.FORBIDDEN, e.getMessage());
             return;
         }
-        startMover(ex, ticket);
+        if (ex.head && request.headers().contains(Peers.ONLY_IF_CACHED)) {
+            answerOnlyIfCached(ex, ticket);
+        } else if (!ex.head && peers != null && ticket.asksAllPeers() && downloads.peek(ticket) == null) {
+            askAllPeers(ex, ticket);
+        } else {
+            startMover(ex, ticket);
+        }
+    }
+
+    /** A peer's question: do you hold it? Answered from the index alone; never starts a fetch. */
+    private void answerOnlyIfCached(Exchange ex, Ticket ticket) {
+        String held = downloads.peek(ticket);
+        if (held == null) {
+            reply(ex, Responses.errorResponse(ex, HttpResponseStatus.NOT_FOUND, "not cached here"));
+            return;
+        }
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(Responses.X_CACHE, held).set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        HttpUtil.setKeepAlive(response, ex.keepAlive);
+        reply(ex, response);
+    }
+
+    /**
+     * The seed design (policy {@code random}): on a miss, ask every peer in parallel and redirect the client to the
+     * first that holds the file, with a ticket for it; when none does within the peer timeout, fetch it here.
+     */
+    private void askAllPeers(Exchange ex, Ticket ticket) {
+        peers.ask(ticket, peers.named(ticket), false).thenAccept(holder -> ex.ctx.executor().execute(() -> {
+            if (!ex.ctx.channel().isActive()) {
+                return; // the client left while the peers were asked
+            }
+            if (holder.isEmpty()) {
+                startMover(ex, ticket);
+                return;
+            }
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FOUND);
+            response.headers().set(HttpHeaderNames.LOCATION, peers.url(ticket, holder.get().pool()))
+                    .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+                    .set(HttpHeaderNames.CONTENT_LENGTH, 0);
+            HttpUtil.setKeepAlive(response, ex.keepAlive);
+            LOG.info("{} {} 302 to peer {} that holds it", ex.method, ex.path, holder.get().pool().id());
+            reply(ex, response);
+        }));
+    }
+
+    private void reply(Exchange ex, FullHttpResponse response) {
+        ex.ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> next(ex.ctx, f.isSuccess() && ex.keepAlive));
     }
 
     private void startMover(Exchange ex, Ticket ticket) {
