@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.door.Door;
 import org.gridcache.door.DoorSettings;
-import org.gridcache.zk.Zk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,7 +29,7 @@ final class DoorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Lifecycle life = new Lifecycle();
         try {
-            CuratorFramework client = life.add(Zk.connect(zk.connect));
+            CuratorFramework client = life.add(zk.open());
             String doorId = id != null ? id : "door-" + InetAddress.getLocalHost().getHostName() + "-" + port;
             Door door = life.add(Door.start(new DoorSettings(doorId, node.bind, port, node.publicUrl, node.loadTicketKey()), client));
             System.out.println("gridcache door " + doorId + " is up on " + door.url());
