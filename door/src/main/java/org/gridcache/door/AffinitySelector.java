@@ -2,6 +2,7 @@ package org.gridcache.door;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.DoubleSupplier;
 import org.gridcache.common.PoolRecord;
 
@@ -22,9 +23,14 @@ public final class AffinitySelector implements PoolSelector {
     private static final double BYTES_PER_WEIGHT_UNIT = 1L << 30;
     private final DoubleSupplier spillLoad;
     /** Per-pool hash seeds and weights, derived once per pool-directory snapshot (the list is immutable). */
-    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0], new double[0], 0);
+    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0], new double[0], 0, new AtomicIntegerArray(0));
 
-    private record Prepared(List<PoolRecord> live, long[] seeds, double[] weights, double[] loads, double maxWeight) {
+    /**
+     * {@code redirected}: clients this door sent to each pool since the snapshot, added to its published load, so that
+     * a burst spills before the pools publish again (every change of any pool's record makes a new snapshot).
+     */
+    private record Prepared(List<PoolRecord> live, long[] seeds, double[] weights, double[] loads, double maxWeight,
+                            AtomicIntegerArray redirected) {
     }
 
     public AffinitySelector(DoubleSupplier spillLoad) {
@@ -45,7 +51,7 @@ public final class AffinitySelector implements PoolSelector {
         double cutCalm = 0;
         for (int i = 0; i < n; i++) {
             double u = uniform(p.seeds[i], pathHash);
-            boolean isCalm = p.loads[i] <= spill;
+            boolean isCalm = p.loads[i] + p.redirected.get(i) <= spill;
             if (u <= (isCalm ? Math.min(cutAll, cutCalm) : cutAll)) {
                 continue;
             }
@@ -61,12 +67,40 @@ public final class AffinitySelector implements PoolSelector {
         for (int r = 0; r < calm.size(); r++) {
             out.add(choice(live, all, calm.index(r), calm.score(r)));
         }
-        for (int r = 0; r < all.size() && out.size() < k; r++) {
-            if (!calm.contains(all.index(r))) {
-                out.add(choice(live, all, all.index(r), all.score(r))); // every calm pool is named: the loaded ones after
+        if (out.size() < k) {
+            // every calm pool is named; the loaded ones after, the least loaded of the best-ranked first (ties: by rank)
+            List<Integer> loaded = new ArrayList<>();
+            for (int r = 0; r < all.size(); r++) {
+                if (!calm.contains(all.index(r))) {
+                    loaded.add(r);
+                }
+            }
+            loaded.sort(java.util.Comparator.comparingDouble((Integer r) -> p.loads[all.index(r)] + p.redirected.get(all.index(r)))
+                    .thenComparingInt(r -> r));
+            for (int j = 0; j < loaded.size() && out.size() < k; j++) {
+                int r = loaded.get(j);
+                out.add(choice(live, all, all.index(r), all.score(r)));
             }
         }
         return out;
+    }
+
+    @Override
+    public void redirected(Choice choice) {
+        Prepared p = prepared;
+        int i = indexOf(p.live, choice.pool());
+        if (i >= 0) {
+            p.redirected.incrementAndGet(i);
+        }
+    }
+
+    private static int indexOf(List<PoolRecord> live, PoolRecord pool) {
+        for (int i = 0; i < live.size(); i++) {
+            if (live.get(i) == pool) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The pool at {@code i}, with the pools that score above it for the path as its peers. */
@@ -97,7 +131,7 @@ public final class AffinitySelector implements PoolSelector {
             loads[i] = pool.load();
             maxWeight = Math.max(maxWeight, weights[i]);
         }
-        p = new Prepared(live, seeds, weights, loads, maxWeight);
+        p = new Prepared(live, seeds, weights, loads, maxWeight, new AtomicIntegerArray(seeds.length));
         prepared = p; // a race only rebuilds the same thing twice
         return p;
     }

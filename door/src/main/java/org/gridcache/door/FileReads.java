@@ -54,7 +54,8 @@ final class FileReads {
     void get(HttpServletRequest request, HttpServletResponse response, OriginEntry origin, NamespaceEntry file, Subject subject)
             throws IOException {
         ClusterSettings now = settings.get();
-        List<PoolSelector.Choice> ranked = selector.get().rank(file.path(), pools.live(), RANKED);
+        PoolSelector policy = selector.get();
+        List<PoolSelector.Choice> ranked = policy.rank(file.path(), pools.live(), RANKED);
         if (ranked.isEmpty()) {
             throw new DoorException(503, pools.disconnectedFor()
                     .map(d -> "no pool available: ZooKeeper unreachable for " + d.toSeconds() + " s, longer than "
@@ -62,6 +63,7 @@ final class FileReads {
                     .orElse("no pool available"));
         }
         PoolRecord pool = ranked.get(0).pool();
+        policy.redirected(ranked.get(0));
         String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.ticketLifetime());
         if (mustProxy(request, now)) {
             proxy.stream(request, response, pool, location);

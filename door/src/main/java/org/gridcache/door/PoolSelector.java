@@ -17,6 +17,10 @@ public interface PoolSelector {
      */
     List<Choice> rank(String path, List<PoolRecord> live, int max);
 
+    /** A client was sent to {@code choice}: a policy may count it until the pool publishes its load again. */
+    default void redirected(Choice choice) {
+    }
+
     /** The pool that serves the read, if any is live. */
     default Optional<PoolRecord> choose(String path, List<PoolRecord> live) {
         List<Choice> ranked = rank(path, live, 1);

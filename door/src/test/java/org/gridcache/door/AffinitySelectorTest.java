@@ -151,6 +151,20 @@ class AffinitySelectorTest {
     }
 
     @Test
+    void aBurstSpillsBeforeThePoolsPublishTheirLoad() {
+        List<PoolRecord> live = pools(3);
+        java.util.Map<String, Integer> sent = new HashMap<>();
+        for (int i = 0; i < 60; i++) {
+            PoolSelector.Choice c = affinity.rank("/hot", live, 4).get(0);
+            affinity.redirected(c);
+            sent.merge(c.pool().id(), 1, Integer::sum);
+        }
+        assertEquals(3, sent.size(), "spilled to every pool: " + sent);
+        sent.values().forEach(n -> assertEquals(20, n, 1, "and then spread evenly: " + sent));
+        assertEquals(List.of(), affinity.rank("/hot", List.copyOf(live), 1).get(0).peers(), "a new snapshot forgets the count");
+    }
+
+    @Test
     void randomNamesDistinctPoolsThatAskAllPeers() {
         RandomSelector random = new RandomSelector();
         Set<String> first = new HashSet<>();

@@ -15,8 +15,13 @@ import org.slf4j.LoggerFactory;
  * Policy {@code affinity} on a miss: asks the peers the ticket names (the pools ranked above this one for the path)
  * whether they hold the file or are fetching it, and pulls it from the first that does, pool to pool over HTTP with
  * a pool-signed ticket, into the same {@link Download} as an origin fetch would fill: coalescing, cut-through and
- * "a hit only once complete and verified" are unchanged. Without a holder within {@code selection.peer-timeout},
- * or when the peer fails before sending a byte, the origin is read instead.
+ * "a hit only once complete and verified" are unchanged.
+ *
+ * <p>When no peer holds it yet but the best-ranked peer (the path's owner) answered, the file is pulled through the
+ * owner all the same: the owner fetches it from the origin (its ticket names no peers) and every pool that spilled
+ * past it joins that one fetch. So concurrent misses on several pools reach the origin once for the whole cluster,
+ * whatever the order in which the requests arrive. Only when the owner is silent within
+ * {@code selection.peer-timeout}, or fails before sending a byte, is the origin read directly.
  */
 final class PeerFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(PeerFetcher.class);
@@ -34,7 +39,14 @@ final class PeerFetcher {
             fromOrigin(origin, download, originFetcher);
             return;
         }
-        peers.ask(ticket, named, true).thenAccept(holder -> pull(ticket, holder, origin, download, originFetcher));
+        PoolRecord owner = named.get(0);
+        peers.askAll(ticket, named, true).thenAccept(answers -> {
+            Optional<Peers.Holder> holder = answers.holder();
+            if (holder.isEmpty() && answers.answered().contains(owner.id())) {
+                holder = Optional.of(new Peers.Holder(owner, false)); // the owner fetches; this pool joins it
+            }
+            pull(ticket, holder, origin, download, originFetcher);
+        });
     }
 
     private void pull(Ticket ticket, Optional<Peers.Holder> holder, URI origin, Download download, OriginFetcher originFetcher) {
@@ -43,7 +55,7 @@ final class PeerFetcher {
             return;
         }
         PoolRecord peer = holder.get().pool();
-        LOG.info("pulling {} from peer {} ({})", ticket.path(), peer.id(), holder.get().inFlight() ? "in flight there" : "a hit there");
+        LOG.info("pulling {} from peer {}", ticket.path(), peer.id());
         download.from("peer " + peer.id());
         http.fetch(URI.create(peers.url(ticket, peer)), new FallbackSink(download, peer.id(), () -> fromOrigin(origin, download, originFetcher)));
     }

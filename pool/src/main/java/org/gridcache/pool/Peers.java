@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,6 +42,10 @@ final class Peers implements AutoCloseable {
 
     /** A peer that holds the file (or is fetching it: {@code inFlight}). */
     record Holder(PoolRecord pool, boolean inFlight) {
+    }
+
+    /** What the peers said within the timeout: the first holder (or none), and every peer that answered at all. */
+    record Answers(Optional<Holder> holder, Set<String> answered) {
     }
 
     private final String self;
@@ -94,9 +100,15 @@ final class Peers implements AutoCloseable {
      * fetching it), or empty when all said no, failed, or the peer timeout passed. Never completes exceptionally.
      */
     CompletableFuture<Optional<Holder>> ask(Ticket ticket, List<PoolRecord> peers, boolean acceptInFlight) {
-        CompletableFuture<Optional<Holder>> answer = new CompletableFuture<>();
+        return askAll(ticket, peers, acceptInFlight).thenApply(Answers::holder);
+    }
+
+    /** As {@link #ask}, also naming the peers that answered (yes or no) in time. */
+    CompletableFuture<Answers> askAll(Ticket ticket, List<PoolRecord> peers, boolean acceptInFlight) {
+        CompletableFuture<Answers> answer = new CompletableFuture<>();
+        Set<String> answered = ConcurrentHashMap.newKeySet();
         if (peers.isEmpty()) {
-            answer.complete(Optional.empty());
+            answer.complete(new Answers(Optional.empty(), answered));
             return answer;
         }
         Duration wait = timeout.get();
@@ -108,20 +120,23 @@ final class Peers implements AutoCloseable {
                     .timeout(wait)
                     .build();
             http.sendAsync(head, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+                if (r != null) {
+                    answered.add(peer.id());
+                }
                 if (r != null && r.statusCode() == 200) {
                     boolean inFlight = IN_FLIGHT.equals(r.headers().firstValue(Responses.X_CACHE).orElse(""));
                     if (!inFlight || acceptInFlight) {
-                        answer.complete(Optional.of(new Holder(peer, inFlight)));
+                        answer.complete(new Answers(Optional.of(new Holder(peer, inFlight)), answered));
                     }
                 } else if (e != null) {
                     LOG.debug("peer {} did not answer about {}: {}", peer.id(), ticket.path(), e.toString());
                 }
                 if (pending.decrementAndGet() == 0) {
-                    answer.complete(Optional.empty());
+                    answer.complete(new Answers(Optional.empty(), answered));
                 }
             });
         }
-        return answer.completeOnTimeout(Optional.empty(), wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return answer.completeOnTimeout(new Answers(Optional.empty(), answered), wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** The peer's URL for the ticket's file, with a fresh pool-signed ticket for that peer (naming no peers). */

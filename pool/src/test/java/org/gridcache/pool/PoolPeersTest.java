@@ -137,6 +137,18 @@ class PoolPeersTest extends PoolTestSupport {
     }
 
     @Test
+    void whenNoPeerHoldsItTheMissIsPulledThroughTheOwnerWhichFetchesItOnce() throws Exception {
+        startTwo();
+        byte[] data = randomBytes(1024 * 1024 + 3, 9);
+        origin.serve("/o", data);
+        HttpResponse<byte[]> r = getFrom(second, "/o", data, List.of(poolName));
+        assertEquals(200, r.statusCode());
+        assertEquals(sha256(data), sha256(r.body()));
+        assertEquals(1, origin.gets("/o"));
+        eventually("the owner to hold it too", () -> pool.store().contains(StoreKey.ofOrigin(origin.url("/o"))));
+    }
+
+    @Test
     void aDeadPeerMeansTheOrigin() throws Exception {
         startPool(1 << 30);
         int closed;
