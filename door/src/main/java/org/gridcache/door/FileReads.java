@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.common.Ticket;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,11 +65,13 @@ final class FileReads {
         }
         PoolRecord pool = ranked.get(0).pool();
         policy.redirected(ranked.get(0));
-        String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.ticketLifetime());
         if (mustProxy(request, now)) {
-            proxy.stream(request, response, pool, location);
+            // the door streams what the pool answers: a pool must not answer it with the seed design's redirect
+            List<String> peers = ranked.get(0).peers().contains(Ticket.ALL_PEERS) ? List.of() : ranked.get(0).peers();
+            proxy.stream(request, response, pool, tickets.poolUrl(pool, peers, origin, file, subject, now.ticketLifetime()));
             return;
         }
+        String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.ticketLifetime());
         response.setStatus(302);
         response.setHeader("Location", location);
         // Metalink-style fallbacks (RFC 6249, as Pelican's director sends them): pri=1 is the Location itself
