@@ -9,7 +9,8 @@
 #   --quick    N = 1 10 20 (default N = 1 10 20 40 80)
 #   --shaped   everything in a network namespace of its own whose loopback is shaped with tc (HTB by source port):
 #              the origin sends at most 25 MB/s, each pool 100 MB/s, so bandwidth is the bottleneck as in the paper
-#   env FILE_MB  size of each file (default 64), NS ("1 10 20 40 80": the values of N), BURST (100)
+#   env FILE_MB  size of each file (default 64), NS ("1 10 20 40 80": the values of N), BURST (100),
+#       SPILL  selection.spill-load for the run (default: the cluster's, 16; lower spreads a hot file over more pools sooner)
 #
 # Writes <out>/results.csv, <out>/burst.csv, <out>/table.md and PNG plots (<out>/*.png, gnuplot: apt-get install
 # gnuplot-nox). Needs nginx (+ libnginx-mod-http-dav-ext), curl, sha256sum; --shaped needs iproute2 (ip, tc).
@@ -136,6 +137,7 @@ await_pools() { # await_pools COUNT
   done
 }
 await_pools 3
+if [ -n "${SPILL:-}" ]; then gc config set selection.spill-load "$SPILL" --zk 127.0.0.1:$ZK_PORT >/dev/null; fi
 policy() { gc config set selection.policy "$1" --zk 127.0.0.1:$ZK_PORT >/dev/null; await 30 "policy $1" grep -q "selection policy now $1" "$OUT/logs/door.out"; }
 
 # --- one run: N jobs at once, each curl | sha256sum, timed; prints "mean_s max_s failures" ---
@@ -173,7 +175,7 @@ scenario() { # scenario NAME POLICY POOLS MODE CACHE N BASEURL
   local name=$1 pol=$2 npools=$3 mode=$4 cache=$5 n=$6 base=$7 before stats
   RUN=$((RUN + 1))
   make_names "$mode" "$n"
-  if [ "$cache" = hot ]; then jobs_at_once "$base" "$mode" "$n"; fi  # warm-up: the same jobs, untimed
+  if [ "$cache" = hot ] && [ "$npools" != 0 ]; then jobs_at_once "$base" "$mode" "$n"; fi  # warm-up: the same jobs, untimed (direct: the origin serves from its page cache anyway)
   before=$(log_size)
   local t0=$(date +%s%N)
   jobs_at_once "$base" "$mode" "$n"
@@ -222,6 +224,14 @@ done; done; done
     awk -F, -v sc="$sc" -v m="$mode" -v c="$cache" 'NR>1 && $1==sc && $4==m && $5==c {row=row " | " $7 " s"; ob+=$10}
       END {if (row!="") printf "| %s | %s | %s%s | %.0f |\n", sc, m, c, row, ob/1048576}' "$CSV"
   done; done; done
+  echo
+  nmax=${NS##* }
+  echo "Aggregate throughput, one hot file, N=$nmax jobs (MB/s; ratio to 1 pool):"
+  echo
+  one=$(awk -F, -v n="$nmax" 'NR>1 && $1=="1 pool" && $4=="same" && $5=="hot" && $6==n {print $9}' "$CSV")
+  for sc in "direct" "1 pool" "3 pools random" "3 pools affinity"; do
+    awk -F, -v sc="$sc" -v n="$nmax" -v one="$one" 'NR>1 && $1==sc && $4=="same" && $5=="hot" && $6==n {printf "- %s: %s MB/s (%.2fx)\n", sc, $9, $9/one}' "$CSV"
+  done
   echo
   echo "Burst of $BURST clients on one new file through 3 pools:"
   echo

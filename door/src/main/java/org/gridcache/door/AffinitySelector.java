@@ -23,14 +23,38 @@ public final class AffinitySelector implements PoolSelector {
     private static final double BYTES_PER_WEIGHT_UNIT = 1L << 30;
     private final DoubleSupplier spillLoad;
     /** Per-pool hash seeds and weights, derived once per pool-directory snapshot (the list is immutable). */
-    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0], new double[0], 0, new AtomicIntegerArray(0));
+    private volatile Prepared prepared = new Prepared(List.of(), new long[0], new double[0], new double[0], 0, new Counts());
 
     /**
      * {@code redirected}: clients this door sent to each pool since the snapshot, added to its published load, so that
-     * a burst spills before the pools publish again (every change of any pool's record makes a new snapshot).
+     * a burst spills before the pools publish again (every change of any pool's record makes a new snapshot). Idle
+     * pools publish nothing new, so the count also starts afresh after {@link #COUNT_WINDOW_NANOS}, by which time a
+     * busy pool's own publication (every 2 s) includes those clients.
      */
     private record Prepared(List<PoolRecord> live, long[] seeds, double[] weights, double[] loads, double maxWeight,
-                            AtomicIntegerArray redirected) {
+                            Counts counts) {
+        AtomicIntegerArray redirected() {
+            return counts.current(seeds.length);
+        }
+    }
+
+    private static final long COUNT_WINDOW_NANOS = 2_000_000_000L;
+
+    /** The redirect counts of one snapshot, replaced when older than the window. */
+    private static final class Counts {
+        private volatile AtomicIntegerArray counts;
+        private volatile long since = System.nanoTime();
+
+        AtomicIntegerArray current(int n) {
+            AtomicIntegerArray c = counts;
+            long now = System.nanoTime();
+            if (c == null || now - since > COUNT_WINDOW_NANOS) {
+                c = new AtomicIntegerArray(n); // a racing thread may lose a count or two: harmless
+                counts = c;
+                since = now;
+            }
+            return c;
+        }
     }
 
     public AffinitySelector(DoubleSupplier spillLoad) {
@@ -43,6 +67,7 @@ public final class AffinitySelector implements PoolSelector {
         int n = live.size();
         int k = Math.min(max, n);
         double spill = spillLoad.getAsDouble();
+        AtomicIntegerArray redirected = p.redirected();
         long pathHash = hash(path);
         TopK all = new TopK(Math.min(n, k + MAX_PEERS));
         TopK calm = new TopK(k);
@@ -51,7 +76,7 @@ public final class AffinitySelector implements PoolSelector {
         double cutCalm = 0;
         for (int i = 0; i < n; i++) {
             double u = uniform(p.seeds[i], pathHash);
-            boolean isCalm = p.loads[i] + p.redirected.get(i) <= spill;
+            boolean isCalm = p.loads[i] + redirected.get(i) <= spill;
             if (u <= (isCalm ? Math.min(cutAll, cutCalm) : cutAll)) {
                 continue;
             }
@@ -75,7 +100,7 @@ public final class AffinitySelector implements PoolSelector {
                     loaded.add(r);
                 }
             }
-            loaded.sort(java.util.Comparator.comparingDouble((Integer r) -> p.loads[all.index(r)] + p.redirected.get(all.index(r)))
+            loaded.sort(java.util.Comparator.comparingDouble((Integer r) -> p.loads[all.index(r)] + redirected.get(all.index(r)))
                     .thenComparingInt(r -> r));
             for (int j = 0; j < loaded.size() && out.size() < k; j++) {
                 int r = loaded.get(j);
@@ -90,7 +115,7 @@ public final class AffinitySelector implements PoolSelector {
         Prepared p = prepared;
         int i = indexOf(p.live, choice.pool());
         if (i >= 0) {
-            p.redirected.incrementAndGet(i);
+            p.redirected().incrementAndGet(i);
         }
     }
 
@@ -131,7 +156,7 @@ public final class AffinitySelector implements PoolSelector {
             loads[i] = pool.load();
             maxWeight = Math.max(maxWeight, weights[i]);
         }
-        p = new Prepared(live, seeds, weights, loads, maxWeight, new AtomicIntegerArray(seeds.length));
+        p = new Prepared(live, seeds, weights, loads, maxWeight, new Counts());
         prepared = p; // a race only rebuilds the same thing twice
         return p;
     }

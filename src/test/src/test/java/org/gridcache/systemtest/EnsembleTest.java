@@ -83,6 +83,8 @@ class EnsembleTest {
         }
         Gridcache.admin("origins", "add", "fast", "--prefix", "/fast", "--url", origin.url(), "--zk", zkConnect).assertOk();
         Gridcache.admin("origins", "add", "slow", "--prefix", "/slow", "--url", slowOrigin.url(), "--zk", zkConnect).assertOk();
+        // the tests identify pools by where a path goes: no spilling, except in the burst test, which turns it on
+        Gridcache.admin("config", "set", "selection.spill-load", "1000", "--zk", zkConnect).assertOk();
         conf = tmp.resolve("gridcache.properties");
         Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + tmp.resolve("ticket.key") + "\nlog-dir=" + tmp.resolve("logs")
                 + "\nzk-session-timeout=" + SESSION + "\n");
@@ -206,8 +208,17 @@ class EnsembleTest {
     @Test
     @Order(2)
     void aBurstOf100ClientsOnANewFileReachesTheOriginOnceWithAffinityAndOncePerPoolWithRandom() throws Exception {
-        burst(door1Url, "/slow/burst-affinity.bin", data.resolve("burst-affinity.bin"));
+        Gridcache.admin("config", "set", "selection.spill-load", "16", "--zk", zkConnect).assertOk(); // a burst of 100 spills
+        Tools.await("door1 to apply the spill threshold", Duration.ofSeconds(20), () -> door1.output().contains("selection.spill-load=16"));
+        try {
+            burst(door1Url, "/slow/burst-affinity.bin", data.resolve("burst-affinity.bin"));
+        } finally {
+            Gridcache.admin("config", "set", "selection.spill-load", "1000", "--zk", zkConnect).assertOk();
+        }
         assertEquals(1, slowOrigin.count("GET", "/burst-affinity.bin"), "affinity: one origin GET for the whole cluster");
+        long servingPools = java.util.stream.IntStream.range(0, 3)
+                .filter(i -> pools[i].output().contains("GET /slow/burst-affinity.bin 200")).count();
+        assertTrue(servingPools >= 2, "the burst spilled to other pools, which pulled from the owner: " + servingPools);
 
         Gridcache.admin("config", "set", "selection.policy", "random", "--zk", zkConnect).assertOk();
         try {
