@@ -23,9 +23,12 @@ public final class ClusterSettings {
     public static final String WRITE_BEHIND = "pool.write-behind";
     public static final String SELECTION_POLICY = "selection.policy";
     public static final String SITE_MAP = "door.site-map";
-    /** The pool selection policies a door knows (DESIGN.md §5); more arrive with issue 4. */
-    public static final List<String> SELECTION_POLICIES = List.of("least-loaded", "random");
     public static final String PERMISSION_CACHE_TTL = "pool.permission-cache-ttl";
+    public static final String PEER_TIMEOUT = "selection.peer-timeout";
+    public static final String SPILL_LOAD = "selection.spill-load";
+    public static final String ZK_GRACE = "door.zk-grace";
+    /** The values of {@link #SELECTION_POLICY}. */
+    public static final List<String> POLICIES = List.of("random", "least-loaded", "affinity");
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -45,12 +48,19 @@ public final class ClusterSettings {
         define(WATERMARK_LOW, "0.90", "pool eviction stops when the store is back under this fraction", ClusterSettings::fraction);
         define(WRITE_BEHIND, "1G", "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
                 + "served at network speed while the disk catches up; above it, origin reads pause", v -> ByteSize.parse(v));
-        define(SELECTION_POLICY, "least-loaded", "how a door picks the pool for a read: " + String.join(" or ", SELECTION_POLICIES),
-                ClusterSettings::policy);
+        define(SELECTION_POLICY, "affinity", "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
+                + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "
+                + "spilling past loaded pools; a missing pool pulls from the pools ranked above it)", ClusterSettings::policy);
         define(SITE_MAP, "", "comma-separated CIDR=site: the site of a client by its address, for nearest-first pool lists "
                 + "(e.g. 10.0.0.0/8=cern,127.0.0.0/8=local)", SiteMap::parse);
         define(PERMISSION_CACHE_TTL, "5m", "how long a pool trusts that a subject may read a file before it asks the origin again (0: always ask)",
                 v -> parseDuration(v));
+        define(PEER_TIMEOUT, "2s", "how long a missing pool waits for its peers to say whether they hold a file before it "
+                + "goes to the origin", v -> positive(parseDuration(v)));
+        define(SPILL_LOAD, "16", "affinity: a pool whose published load (active movers + bytes/s out / 100 MB/s) is above "
+                + "this is passed over for the next-ranked one, so a hot file gains copies", ClusterSettings::nonNegative);
+        define(ZK_GRACE, "5m", "how long a door keeps redirecting to the pools it last knew while ZooKeeper is unreachable; "
+                + "after that it answers 503", v -> parseDuration(v));
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -131,6 +141,7 @@ public final class ClusterSettings {
         return ByteSize.parse(get(WRITE_BEHIND));
     }
 
+    /** random, least-loaded or affinity. */
     public String selectionPolicy() {
         return policy(get(SELECTION_POLICY));
     }
@@ -139,16 +150,40 @@ public final class ClusterSettings {
         return siteMap;
     }
 
-    private static String policy(String v) {
-        String name = v.trim();
-        if (!SELECTION_POLICIES.contains(name)) {
-            throw new IllegalArgumentException("unknown policy (known: " + String.join(", ", SELECTION_POLICIES) + ")");
-        }
-        return name;
-    }
-
     public Duration permissionCacheTtl() {
         return parseDuration(get(PERMISSION_CACHE_TTL));
+    }
+
+    public Duration peerTimeout() {
+        return parseDuration(get(PEER_TIMEOUT));
+    }
+
+    public double spillLoad() {
+        return nonNegative(get(SPILL_LOAD));
+    }
+
+    public Duration zkGrace() {
+        return parseDuration(get(ZK_GRACE));
+    }
+
+    private static String policy(String v) {
+        String p = v.trim().toLowerCase(Locale.ROOT);
+        if (!POLICIES.contains(p)) {
+            throw new IllegalArgumentException("unknown policy (known: " + String.join(", ", POLICIES) + ")");
+        }
+        return p;
+    }
+
+    private static double nonNegative(String v) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!(d >= 0) || Double.isInfinite(d)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a number >= 0");
+        }
     }
 
     static boolean parseBoolean(String v) {

@@ -15,24 +15,48 @@ import java.util.List;
  */
 public record Ticket(String path, String pool, String operation, long expiresAt, String subject, String door,
                      String originUrl, long size, long mtime, String vo, List<String> fqans, String credential,
-                     String delegationId, String credentialUrl) {
+                     String delegationId, String credentialUrl, List<String> peers) {
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
     public static final String READ = "read";
+    /**
+     * {@code peers} holding only this: on a miss, ask every live peer and redirect the client to one that holds the
+     * file (the seed design, policy {@code random}). Otherwise {@code peers} names, best first, the pools to pull a
+     * miss from before the origin (policy {@code affinity}); empty: straight to the origin.
+     */
+    public static final String ALL_PEERS = "*";
 
     public Ticket {
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
         credential = credential == null ? OriginEntry.CREDENTIAL_NONE : credential;
+        peers = peers == null ? List.of() : List.copyOf(peers);
     }
 
-    /** A ticket of an anonymous-era door: no VOMS attributes, no origin credential. */
+    /** A ticket of an anonymous subject for an origin read without credential, with no peers. */
     public Ticket(String path, String pool, String operation, long expiresAt, String subject, String door,
                   String originUrl, long size, long mtime) {
         this(path, pool, operation, expiresAt, subject, door, originUrl, size, mtime, null, List.of(),
-                OriginEntry.CREDENTIAL_NONE, null, null);
+                OriginEntry.CREDENTIAL_NONE, null, null, List.of());
+    }
+
+    /** This ticket naming {@code peers} to consult on a miss. */
+    public Ticket withPeers(List<String> peers) {
+        return new Ticket(path, pool, operation, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
+                delegationId, credentialUrl, peers);
+    }
+
+    /** The same grant, for the same subject and credential, to another pool, issued by {@code issuer}, naming no peers. */
+    public Ticket forPool(String otherPool, String issuer, long expires) {
+        return new Ticket(path, otherPool, operation, expires, subject, issuer, originUrl, size, mtime, vo, fqans, credential,
+                delegationId, credentialUrl, List.of());
     }
 
     public boolean needsUserCredential() {
         return OriginEntry.CREDENTIAL_USER.equals(credential);
+    }
+
+    /** True when a missing pool should ask all its peers and redirect (policy {@code random}). */
+    public boolean asksAllPeers() {
+        return peers.size() == 1 && peers.get(0).equals(ALL_PEERS);
     }
 }

@@ -60,6 +60,9 @@ public final class TicketCodec {
         if (ticket.credentialUrl() != null) {
             claims.put("credurl", ticket.credentialUrl());
         }
+        if (!ticket.peers().isEmpty()) {
+            claims.put("peers", ticket.peers());
+        }
         JWSObject jws = new JWSObject(new JWSHeader(JWSAlgorithm.HS256), new Payload(claims));
         try {
             jws.sign(signer);
@@ -94,7 +97,7 @@ public final class TicketCodec {
                     ((Number) c.get("exp")).longValue(), (String) c.get("sub"), (String) c.get("door"),
                     (String) c.get("src"), ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
                     (String) c.get("vo"), strings(c.get("fqans")), (String) c.get("cred"), (String) c.get("dlg"),
-                    (String) c.get("credurl"));
+                    (String) c.get("credurl"), strings(c.get("peers")));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");
         }

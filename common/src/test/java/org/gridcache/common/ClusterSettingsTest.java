@@ -12,7 +12,7 @@ class ClusterSettingsTest {
     @Test
     void selectionPolicyAndSiteMapHaveDefaultsAndAreParsed() {
         ClusterSettings defaults = ClusterSettings.defaults();
-        assertEquals("least-loaded", defaults.selectionPolicy());
+        assertEquals("affinity", defaults.selectionPolicy());
         assertTrue(defaults.siteMap().isEmpty());
         ClusterSettings set = ClusterSettings.of(Map.of(ClusterSettings.SELECTION_POLICY, "random",
                 ClusterSettings.SITE_MAP, "127.0.0.0/8=local"));

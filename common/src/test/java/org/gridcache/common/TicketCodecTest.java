@@ -26,6 +26,32 @@ class TicketCodecTest {
     }
 
     @Test
+    void roundTripsThePeersToAskOnAMiss() throws Exception {
+        Ticket ranked = new Ticket("/data/f.bin", "pool3", Ticket.READ, 1_000_060, "anonymous", "door1", "http://o/f.bin", 10, 5)
+                .withPeers(java.util.List.of("pool1", "pool2"));
+        Ticket back = codec.verify(codec.sign(ranked), "/data/f.bin", "pool3", Ticket.READ);
+        assertEquals(java.util.List.of("pool1", "pool2"), back.peers());
+        assertEquals(false, back.asksAllPeers());
+        Ticket all = new Ticket("/data/f.bin", "pool3", Ticket.READ, 1_000_060, "anonymous", "door1", "http://o/f.bin", 10, 5)
+                .withPeers(java.util.List.of(Ticket.ALL_PEERS));
+        assertTrue(codec.verify(codec.sign(all)).asksAllPeers());
+        assertEquals(java.util.List.of(), codec.verify(codec.sign(ticket(1_000_060))).peers());
+    }
+
+    @Test
+    void selectionSettingsAreValidated() {
+        assertEquals("affinity", ClusterSettings.defaults().selectionPolicy());
+        assertEquals(java.time.Duration.ofSeconds(2), ClusterSettings.defaults().peerTimeout());
+        ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "random");
+        ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "least-loaded");
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "closest"));
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(ClusterSettings.SPILL_LOAD, "-1"));
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(ClusterSettings.PEER_TIMEOUT, "0s"));
+        assertEquals(java.time.Duration.ofSeconds(30),
+                ClusterSettings.of(java.util.Map.of(ClusterSettings.ZK_GRACE, "30s")).zkGrace());
+    }
+
+    @Test
     void refusesExpired() {
         String token = codec.sign(ticket(1_000_000));
         TicketException e = assertThrows(TicketException.class, () -> codec.verify(token));

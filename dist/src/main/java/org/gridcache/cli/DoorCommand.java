@@ -11,7 +11,6 @@ import org.gridcache.door.Door;
 import org.gridcache.door.DoorSecurity;
 import org.gridcache.door.DoorSettings;
 import org.gridcache.common.security.GridTrust;
-import org.gridcache.zk.Zk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,7 +54,7 @@ final class DoorCommand implements Callable<Integer> {
         Lifecycle life = new Lifecycle();
         try {
             life.add(jmx.start());
-            CuratorFramework client = life.add(Zk.connect(zk.connect));
+            CuratorFramework client = life.add(zk.open());
             String doorId = id != null ? id : "door-" + InetAddress.getLocalHost().getHostName() + "-" + port;
             Door door = life.add(Door.start(new DoorSettings(doorId, node.bind, port, node.publicUrl, node.loadTicketKey(),
                     doorSecurity(life)), client));

@@ -7,7 +7,6 @@ import org.gridcache.common.ByteSize;
 import org.gridcache.pool.Pool;
 import org.gridcache.pool.PoolSecurity;
 import org.gridcache.pool.PoolSettings;
-import org.gridcache.zk.Zk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -51,7 +50,7 @@ final class PoolCommand implements Callable<Integer> {
         Lifecycle life = new Lifecycle();
         try {
             life.add(jmx.start());
-            CuratorFramework client = life.add(Zk.connect(zk.connect));
+            CuratorFramework client = life.add(zk.open());
             Pool pool = life.add(Pool.start(new PoolSettings(name, node.bind, port, node.publicUrl, store,
                     ByteSize.parse(capacity), site, node.loadTicketKey(), poolSecurity(life)), client));
             System.out.println("gridcache pool " + name + " is up on " + pool.url());

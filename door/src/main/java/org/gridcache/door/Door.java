@@ -68,8 +68,12 @@ public final class Door implements Closeable {
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url));
-        FileReads files = new FileReads(pools, new PolicySelector(config::current), tickets,
-                new PoolProxy(http, settings.id(), ops.stats()), config::current, ops.stats(), grid.delegations());
+        SelectionPolicies policies = new SelectionPolicies(() -> config.current().spillLoad(), config.current().selectionPolicy());
+        config.onChange(s -> policies.set(s.selectionPolicy()));
+        pools.setGrace(config.current().zkGrace());
+        config.onChange(s -> pools.setGrace(s.zkGrace()));
+        FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats()),
+                config::current, ops.stats(), grid.delegations());
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), ops.services(), ops.stats());
         MiltonDavServlet milton = new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));

@@ -154,7 +154,7 @@ final class DoorOperations implements DoorMXBean, AutoCloseable {
 
         @Override
         public String[] getPolicies() {
-            return ClusterSettings.SELECTION_POLICIES.toArray(String[]::new);
+            return ClusterSettings.POLICIES.toArray(String[]::new);
         }
     }
 

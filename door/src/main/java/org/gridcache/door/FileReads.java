@@ -5,12 +5,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.common.Ticket;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
 final class FileReads {
     private static final Logger LOG = LoggerFactory.getLogger(FileReads.class);
     private final PoolDirectory pools;
-    private final PoolSelector selector;
+    /** The chosen pool and this many fallbacks at most, in {@code Link: rel="duplicate"} headers. */
+    static final int RANKED = 4;
+    private final Supplier<PoolSelector> selector;
     private final TicketIssuer tickets;
     private final PoolProxy proxy;
     private final Supplier<ClusterSettings> settings;
@@ -58,8 +62,9 @@ final class FileReads {
         String credentialEndpoint();
     }
 
-    FileReads(PoolDirectory pools, PoolSelector selector, TicketIssuer tickets, PoolProxy proxy, Supplier<ClusterSettings> settings,
-              DoorStats stats, Delegations delegations) {
+    /** {@code selector}: the policy in force, asked per request (selection.policy changes live). */
+    FileReads(PoolDirectory pools, Supplier<PoolSelector> selector, TicketIssuer tickets, PoolProxy proxy,
+              Supplier<ClusterSettings> settings, DoorStats stats, Delegations delegations) {
         this.stats = stats;
         this.pools = pools;
         this.selector = selector;
@@ -87,20 +92,34 @@ final class FileReads {
     void get(HttpServletRequest request, HttpServletResponse response, OriginEntry origin, NamespaceEntry file, GridSubject subject)
             throws IOException {
         ClusterSettings now = settings.get();
-        String delegationId = null;
-        if (OriginEntry.CREDENTIAL_USER.equals(origin.credentialMode())) {
-            delegationId = requireDelegation(subject, origin);
+        String delegationId = OriginEntry.CREDENTIAL_USER.equals(origin.credentialMode()) ? requireDelegation(subject, origin) : null;
+        String credentialUrl = delegations.credentialEndpoint();
+        PoolSelector policy = selector.get();
+        List<PoolSelector.Choice> ranked = policy.rank(file.path(), pools.selectable(), RANKED);
+        if (ranked.isEmpty()) {
+            throw noPool(now);
         }
-        PoolRecord pool = selector.choose(file.path(), pools.selectable()).orElseThrow(this::noPool);
-        String location = tickets.poolUrl(pool, origin, file, subject, now.ticketLifetime(), delegationId,
-                delegations.credentialEndpoint());
+        PoolRecord pool = ranked.get(0).pool();
+        policy.redirected(ranked.get(0));
         if (mustProxy(request, now)) {
-            proxy.stream(request, response, pool, location, file.path(), subject);
+            // the door streams what the pool answers: a pool must not answer it with the seed design's redirect
+            List<String> peers = ranked.get(0).peers().contains(Ticket.ALL_PEERS) ? List.of() : ranked.get(0).peers();
+            proxy.stream(request, response, pool, tickets.poolUrl(pool, peers, origin, file, subject, now.ticketLifetime(),
+                    delegationId, credentialUrl), file.path(), subject);
             return;
         }
         stats.redirect();
+        String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.ticketLifetime(),
+                delegationId, credentialUrl);
         response.setStatus(302);
         response.setHeader("Location", location);
+        // Metalink-style fallbacks (RFC 6249, as Pelican's director sends them): pri=1 is the Location itself
+        response.addHeader("Link", link(location, 1));
+        for (int i = 1; i < ranked.size(); i++) {
+            PoolSelector.Choice next = ranked.get(i);
+            response.addHeader("Link", link(tickets.poolUrl(next.pool(), next.peers(), origin, file, subject, now.ticketLifetime(),
+                    delegationId, credentialUrl), i + 1));
+        }
         response.setHeader("Cache-Control", "no-store"); // the ticket in the Location expires soon
         Replies.text(response, 302, "redirecting to pool " + pool.id());
         LOG.debug("GET {} for {} -> pool {}", file.path(), subject, pool.id());
@@ -118,10 +137,19 @@ final class FileReads {
                 Map.of("X-Delegate-To", endpoint)));
     }
 
-    private DoorException noPool() {
+    private DoorException noPool(ClusterSettings now) {
+        java.util.Optional<java.time.Duration> cut = pools.disconnectedFor();
+        if (cut.isPresent()) {
+            return new DoorException(503, "no pool available: ZooKeeper unreachable for " + cut.get().toSeconds()
+                    + " s, longer than " + ClusterSettings.ZK_GRACE + " (" + now.zkGrace().toSeconds() + " s)");
+        }
         int live = pools.live().size();
         return new DoorException(503, live == 0 ? "no pool available"
                 : "no pool available: all " + live + " pools are drained for maintenance");
+    }
+
+    private static String link(String url, int priority) {
+        return "<" + url + ">; rel=\"duplicate\"; pri=" + priority;
     }
 
     private boolean mustProxy(HttpServletRequest request, ClusterSettings settings) {

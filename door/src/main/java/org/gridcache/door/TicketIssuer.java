@@ -2,6 +2,7 @@ package org.gridcache.door;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
@@ -26,15 +27,16 @@ final class TicketIssuer {
     }
 
     /**
+     * {@code peers}: what the pool consults on a miss before the origin (see {@link Ticket#peers()}).
      * {@code delegationId} names the subject's delegated credential when the origin needs the user's credential
      * (null otherwise); the pool then fetches it from {@code credentialUrl}.
      */
-    String poolUrl(PoolRecord pool, OriginEntry origin, NamespaceEntry file, GridSubject subject, Duration lifetime,
-                   String delegationId, String credentialUrl) {
+    String poolUrl(PoolRecord pool, List<String> peers, OriginEntry origin, NamespaceEntry file, GridSubject subject,
+                   Duration lifetime, String delegationId, String credentialUrl) {
         long expires = clock.instant().plus(lifetime).getEpochSecond();
         Ticket ticket = new Ticket(file.path(), pool.id(), Ticket.READ, expires, subject.name(), doorId,
                 origin.urlOf(file.path()), file.size(), file.mtimeSeconds(), subject.vo(), subject.fqans(),
-                origin.credentialMode(), delegationId, delegationId == null ? null : credentialUrl);
+                origin.credentialMode(), delegationId, delegationId == null ? null : credentialUrl, peers);
         String base = pool.url().endsWith("/") ? pool.url().substring(0, pool.url().length() - 1) : pool.url();
         return base + UrlCodec.encodePath(file.path()) + "?" + Ticket.QUERY_PARAMETER + "=" + codec.sign(ticket);
     }

@@ -141,7 +141,9 @@ class DoorOperationsTest {
     @Test
     void theSelectionPolicyChangesLiveThroughJmxAndBadNamesAreRefused() throws Exception {
         ObjectName cluster = new ObjectName("org.gridcache:type=Cluster");
-        assertEquals("least-loaded", JMX.getAttribute(cluster, "Policy"));
+        assertEquals("affinity", JMX.getAttribute(cluster, "Policy"));
+        JMX.invoke(cluster, "setPolicy", new Object[] {"least-loaded"}, new String[] {String.class.getName()});
+        await("the door to apply least-loaded", () -> "least-loaded".equals(call(() -> JMX.getAttribute(cluster, "Policy"))));
         pool("a", "s", PoolRecord.ENABLED, 0, "http://a:1");
         pool("b", "s", PoolRecord.ENABLED, 5, "http://b:1");
         await("two pools", () -> ((Integer) call(() -> JMX.getAttribute(cluster, "LivePools"))) == 2);
@@ -197,7 +199,7 @@ class DoorOperationsTest {
         assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"));
         String html = page.body();
         assertTrue(html.contains("<meta http-equiv=\"refresh\""), html);
-        assertTrue(html.contains("<b id=\"policy\">least-loaded</b>"), html);
+        assertTrue(html.contains("<b id=\"policy\">affinity</b>"), html);
         assertTrue(html.contains("<b id=\"live\">2</b> live, <b id=\"selectable\">1</b>"), html);
         assertTrue(html.contains("<td class=\"draining\">draining</td>"), html);
         assertTrue(html.contains("<td class=\"n\">1.25</td>"), html);
@@ -216,7 +218,9 @@ class DoorOperationsTest {
         assertEquals(List.of("far", "near", "gone"), ids(plain), "no site map: least loaded first, draining last");
 
         ClusterConfig.set(zk, ClusterSettings.SITE_MAP, "10.0.0.0/8=cern,127.0.0.0/8=local");
-        await("the site map to apply", () -> call(() -> get("/.gridcache/api/v1/pools").body()).contains("\"site\":\"local\""));
+        // the client's own site, not a pool's (pools carry "site" too)
+        await("the site map to apply", () -> call(() -> get("/.gridcache/api/v1/pools").body())
+                .contains("\"client\":\"127.0.0.1\",\"site\":\"local\""));
         HttpResponse<String> r = get("/.gridcache/api/v1/pools");
         assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
         Map<?, ?> mapped = Json.mapper().readValue(r.body(), Map.class);

@@ -240,6 +240,7 @@ class DoorTest {
 
     @Test
     void leastLoadedPoolIsChosen() throws Exception {
+        ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, "least-loaded");
         register("busy", 5.0, "http://127.0.0.1:9/busy");
         register("idle", 0.1, "http://127.0.0.1:9/idle");
         register("middle", 2.0, "http://127.0.0.1:9/middle");
@@ -248,6 +249,72 @@ class DoorTest {
         for (int i = 0; i < 10; i++) {
             assertTrue(get("/local/data.bin", null).headers().firstValue("Location").orElseThrow().contains("/idle/"));
         }
+    }
+
+    @Test
+    void redirectsNameTheRankedPoolsInLinkHeadersEachWithItsOwnTicket() throws Exception {
+        for (String id : List.of("pa", "pb", "pc")) {
+            register(id, 0, "http://127.0.0.1:9/" + id);
+        }
+        HttpResponse<String> r = awaitResponse(() -> get("/local/data.bin", null),
+                x -> x.statusCode() == 302 && x.headers().allValues("Link").size() == 3);
+        List<String> links = r.headers().allValues("Link");
+        TicketCodec codec = new TicketCodec(key);
+        List<Ticket> tickets = new ArrayList<>();
+        for (int i = 0; i < links.size(); i++) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^<(.+)>; rel=\"duplicate\"; pri=(\\d+)$").matcher(links.get(i));
+            assertTrue(m.matches(), links.get(i));
+            assertEquals(String.valueOf(i + 1), m.group(2));
+            String url = m.group(1);
+            String pool = url.substring("http://127.0.0.1:9/".length(), url.indexOf("/local/"));
+            tickets.add(codec.verify(ticketOf(url), "/local/data.bin", pool, Ticket.READ));
+        }
+        assertEquals(links.get(0), "<" + r.headers().firstValue("Location").orElseThrow() + ">; rel=\"duplicate\"; pri=1");
+        assertEquals(3, tickets.stream().map(Ticket::pool).distinct().count(), "three different pools");
+        assertEquals(List.of(), tickets.get(0).peers(), "affinity: the owner fetches from the origin");
+        assertEquals(List.of(tickets.get(0).pool()), tickets.get(1).peers(), "the next asks the owner first");
+        assertEquals(List.of(tickets.get(0).pool(), tickets.get(1).pool()), tickets.get(2).peers());
+        for (int i = 0; i < 5; i++) {
+            assertEquals(r.headers().firstValue("Location").orElseThrow().replaceAll("\\?.*", ""),
+                    get("/local/data.bin", null).headers().firstValue("Location").orElseThrow().replaceAll("\\?.*", ""),
+                    "affinity: the same pool every time");
+        }
+
+        ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, "random");
+        HttpResponse<String> random = awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302
+                && ticketPeers(x.headers().firstValue("Location").orElseThrow()).equals(List.of(Ticket.ALL_PEERS)));
+        assertEquals(3, random.headers().allValues("Link").size());
+    }
+
+    private static String ticketOf(String url) {
+        return url.substring(url.indexOf(Ticket.QUERY_PARAMETER + "=") + Ticket.QUERY_PARAMETER.length() + 1);
+    }
+
+    private List<String> ticketPeers(String url) {
+        try {
+            return new TicketCodec(key).verify(ticketOf(url)).peers();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void whileZooKeeperIsDownTheDoorRedirectsToTheLastKnownPoolsForTheGraceOnly() throws Exception {
+        ClusterConfig.set(zk, ClusterSettings.ZK_GRACE, "3s");
+        register("p1", 0, "http://127.0.0.1:9/p1");
+        awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
+        get("/local/data.bin", null); // the listing is cached now: the door needs no ZooKeeper for it
+        int zkPort = ((EmbeddedZooKeeper) closeables.get(0)).port();
+        closeables.get(0).close(); // the whole "ensemble"
+        long stopped = System.nanoTime();
+        HttpResponse<String> during = get("/local/data.bin", null);
+        assertEquals(302, during.statusCode(), "within the grace: " + during.body());
+        HttpResponse<String> after = awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 503);
+        assertTrue(System.nanoTime() - stopped >= Duration.ofSeconds(3).toNanos(), "not before the grace");
+        assertTrue(after.body().contains("ZooKeeper unreachable"), after.body());
+
+        closeables.set(0, EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", zkPort)); // back, with its data
+        awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
     }
 
     @Test

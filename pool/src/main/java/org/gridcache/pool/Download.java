@@ -59,6 +59,8 @@ final class Download implements DownloadSink {
     private volatile long mtime = -1;
     private volatile String etag;
     private volatile FetchException failure;
+    /** Where the bytes come from once chosen ("origin", "peer p1"); null while the pool still asks its peers. */
+    private volatile String source;
     /** Store space held for this fetch; guarded by the store's monitor. */
     long reserved;
 
@@ -126,6 +128,21 @@ final class Download implements DownloadSink {
 
     FetchException failure() {
         return failure;
+    }
+
+    String source() {
+        return source;
+    }
+
+    /** The fetcher has chosen where the bytes come from: from now on peers may pull from this fetch. */
+    /** True when the bytes came from another pool rather than the origin. */
+    boolean fromPeer() {
+        String s = source;
+        return s != null && s.startsWith("peer");
+    }
+
+    void from(String chosen) {
+        source = chosen;
     }
 
     /** Adds a listener and tells it the current state at once, so a late joiner misses nothing. */

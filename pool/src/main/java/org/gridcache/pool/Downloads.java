@@ -47,6 +47,7 @@ final class Downloads implements AutoCloseable {
 
     private final Store store;
     private final List<OriginFetcher> fetchers;
+    private final PeerFetcher peers;
     private final Map<StoreKey, Download> inFlight = new HashMap<>(); // guarded by store
     private final WriteBehindBudget budget;
     /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
@@ -54,8 +55,14 @@ final class Downloads implements AutoCloseable {
 
     /** {@code writeBehindBytes}: the pool-wide bound on received bytes not yet on disk (read live). */
     Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes) {
+        this(store, fetchers, writeBehindBytes, null);
+    }
+
+    /** {@code peers}: pulls misses from the peers a ticket names before the origin (null: never). */
+    Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers) {
         this.store = store;
         this.fetchers = fetchers;
+        this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
     }
 
@@ -90,9 +97,34 @@ final class Downloads implements AutoCloseable {
             source = new Joined(key, download, reader, started == null && download.receivedAll());
         }
         if (started != null) {
-            fetcher.fetch(origin, started, ticket); // the ticket says which credential to present
+            if (peers != null && !ticket.peers().isEmpty() && !ticket.asksAllPeers()) {
+                peers.fetch(ticket, origin, started, fetcher);
+            } else {
+                started.from("origin");
+                fetcher.fetch(origin, started, ticket); // the ticket says which credential to present
+            }
         }
         return source;
+    }
+
+    /**
+     * What this pool can tell a peer about the ticket's file without fetching anything: {@link Peers#HIT} (a
+     * complete, current copy), {@link Peers#IN_FLIGHT} (a fetch under way that has chosen its source, so a pull
+     * from here can never wait on the asker itself), or null.
+     */
+    String peek(Ticket ticket) {
+        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
+        synchronized (store) {
+            StoreEntry entry = store.lookup(key);
+            if (entry != null && !entry.isStaleFor(ticket.size(), ticket.mtime())) {
+                return Peers.HIT;
+            }
+            Download d = inFlight.get(key);
+            if (d != null && d.source() != null && d.state() != Download.State.FAILED) {
+                return Peers.IN_FLIGHT;
+            }
+            return null;
+        }
     }
 
     /** Caller holds the store's monitor. */
@@ -169,7 +201,7 @@ final class Downloads implements AutoCloseable {
             if (inFlight.get(d.key()) != d) {
                 throw new IOException("fetch was abandoned");
             }
-            store.commit(d.key(), new StoreEntry(sidecar.size(), sidecar.mtime(), sidecar.etag()), d.reserved);
+            store.commit(d.key(), new StoreEntry(sidecar.size(), sidecar.mtime(), sidecar.etag()), d.reserved, d.fromPeer());
             d.reserved = 0;
             inFlight.remove(d.key());
         }

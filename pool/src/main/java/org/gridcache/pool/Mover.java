@@ -98,8 +98,9 @@ abstract class Mover {
         store.unpin(source.key());
         movers.ended();
         // a miss reports what its (possibly shared) fetch had read from the origin by now
-        long originBytes = source instanceof Downloads.Joined joined && !hit() ? joined.download().received() : 0;
-        movers.finished(ex, hit(), status == null ? 0 : status.code(), sent, originBytes, complete);
+        Download fetch = source instanceof Downloads.Joined joined && !hit() ? joined.download() : null;
+        long originBytes = fetch != null && !fetch.fromPeer() ? fetch.received() : 0;
+        movers.finished(ex, hit(), fetch != null && fetch.fromPeer(), status == null ? 0 : status.code(), sent, originBytes, complete);
         String outcome = complete ? "" : " ABORTED";
         LOG.info("{} {} {} {} {} bytes {} ms {}{}", ex.method, ex.path, status == null ? "-" : status.code(),
                 hit() ? "HIT" : "MISS", sent, ex.millis(), ex.client(), outcome);

@@ -33,13 +33,13 @@ final class Movers {
     }
 
     /** A mover ended: counted, and written as one transfer record. */
-    void finished(Exchange ex, boolean hit, int status, long sent, long originBytes, boolean complete) {
+    void finished(Exchange ex, boolean hit, boolean fromPeer, int status, long sent, long originBytes, boolean complete) {
         stats.transfer(hit, sent);
         stats.response(status);
         String subject = ex.ticket != null ? ex.ticket.subject() : null;
         TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "pool", poolName,
                 subject, null, TransferLog.ip(ex.ctx.channel().remoteAddress()), ex.method, ex.path, sent, ex.millis(),
-                hit ? TransferRecord.HIT : TransferRecord.MISS, originBytes, status, complete, poolName));
+                hit ? TransferRecord.HIT : fromPeer ? TransferRecord.PEER : TransferRecord.MISS, originBytes, status, complete, poolName));
     }
 
     void started() {

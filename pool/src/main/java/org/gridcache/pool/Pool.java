@@ -15,6 +15,7 @@ import org.gridcache.common.TicketCodec;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
+import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,8 @@ public final class Pool implements Closeable {
     private EphemeralRegistration registration;
     private MountTable mounts;
     private PoolOperations operations;
+    /** The peers, as the doors see them: whom to ask on a miss. */
+    private PoolDirectory directory;
     private int port;
     private volatile String url;
 
@@ -89,14 +92,16 @@ public final class Pool implements Closeable {
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
         fetchers = List.of(http, new FileOriginFetcher());
-        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes());
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
+        directory = new PoolDirectory(zk).start(ZK_WAIT);
+        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout());
+        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, http, () -> config.current().permissionCacheTtl());
         mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access),
+                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access, peers),
                 security.tls() ? PoolTls.server(security.hostCredential(), security.trust()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
@@ -122,6 +127,15 @@ public final class Pool implements Closeable {
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
                 operations.state(), stats.hits(), stats.misses());
+    }
+
+    /** The pools registered now, as this pool sees them (itself included). */
+    List<PoolRecord> poolsSeen() {
+        return directory.live();
+    }
+
+    org.gridcache.common.ClusterSettings settings() {
+        return config.current();
     }
 
     int activeMovers() {
@@ -172,6 +186,9 @@ public final class Pool implements Closeable {
         }
         if (mounts != null) {
             mounts.close();
+        }
+        if (directory != null) {
+            directory.close();
         }
         config.close();
         LOG.info("pool {} stopped", settings.name());

@@ -56,6 +56,8 @@ final class PoolOperations implements PoolMXBean, AutoCloseable {
         gauge(registry, "gridcache.pool.active.transfers", null, movers, m -> m.active(), "client transfers in progress");
         gauge(registry, "gridcache.pool.draining", null, this, p -> p.draining ? 1 : 0, "1 while the pool is drained");
         gauge(registry, "gridcache.pool.readonly", null, this, p -> p.readOnly ? 1 : 0, "1 while the pool fetches nothing new");
+        FunctionCounter.builder("gridcache.pool.peer.bytes", store, Store::peerBytes).baseUnit("bytes")
+                .description("bytes of stored files pulled from other pools").register(stats.registry());
         FunctionCounter.builder("gridcache.pool.origin.bytes", store, Store::originBytes).baseUnit("bytes")
                 .description("bytes read from origins, each fetch counted once").register(registry);
         FunctionCounter.builder("gridcache.pool.evictions", store, Store::evictions)
@@ -164,7 +166,7 @@ final class PoolOperations implements PoolMXBean, AutoCloseable {
 
     @Override
     public long getPeerBytes() {
-        return stats.peerBytes();
+        return store.peerBytes();
     }
 
     @Override

@@ -4,7 +4,10 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -39,14 +42,19 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final PoolOperations operations;
     private final PoolStats stats;
     private final OriginAccess access;
+    private final Peers peers;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private Mover current;
     private boolean busy;
 
-    /** {@code access} null: no origin is read as the user here (a plain pool refuses such tickets). */
+    /**
+     * {@code access} null: no origin is read as the user here (a plain pool refuses such tickets); {@code peers}: for
+     * the questions of peers and the seed design's redirects (null: a pool on its own).
+     */
     PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
-                       PoolOperations operations, PoolStats stats, OriginAccess access) {
+                       PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers) {
         this.access = access;
+        this.peers = peers;
         this.poolName = poolName;
         this.operations = operations;
         this.stats = stats;
@@ -107,11 +115,55 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             sendError(ex, HttpResponseStatus.SERVICE_UNAVAILABLE, refusal);
             return;
         }
-        if (ticket.needsUserCredential()) {
+        if (ex.head && request.headers().contains(Peers.ONLY_IF_CACHED)) {
+            answerOnlyIfCached(ex, ticket);
+        } else if (ticket.needsUserCredential()) {
             checkThenServe(ex, ticket, token);
+        } else if (!ex.head && peers != null && ticket.asksAllPeers() && downloads.peek(ticket) == null) {
+            askAllPeers(ex, ticket);
+        } else {
+            startMover(ex, ticket);
+        }
+    }
+
+    /** A peer's question: do you hold it? Answered from the index alone; never starts a fetch. */
+    private void answerOnlyIfCached(Exchange ex, Ticket ticket) {
+        String held = downloads.peek(ticket);
+        if (held == null) {
+            reply(ex, Responses.errorResponse(ex, HttpResponseStatus.NOT_FOUND, "not cached here"));
             return;
         }
-        startMover(ex, ticket);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(Responses.X_CACHE, held).set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        HttpUtil.setKeepAlive(response, ex.keepAlive);
+        reply(ex, response);
+    }
+
+    /**
+     * The seed design (policy {@code random}): on a miss, ask every peer in parallel and redirect the client to the
+     * first that holds the file, with a ticket for it; when none does within the peer timeout, fetch it here.
+     */
+    private void askAllPeers(Exchange ex, Ticket ticket) {
+        peers.ask(ticket, peers.named(ticket), false).thenAccept(holder -> ex.ctx.executor().execute(() -> {
+            if (!ex.ctx.channel().isActive()) {
+                return; // the client left while the peers were asked
+            }
+            if (holder.isEmpty()) {
+                startMover(ex, ticket);
+                return;
+            }
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FOUND);
+            response.headers().set(HttpHeaderNames.LOCATION, peers.url(ticket, holder.get().pool()))
+                    .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+                    .set(HttpHeaderNames.CONTENT_LENGTH, 0);
+            HttpUtil.setKeepAlive(response, ex.keepAlive);
+            LOG.info("{} {} 302 to peer {} that holds it", ex.method, ex.path, holder.get().pool().id());
+            reply(ex, response);
+        }));
+    }
+
+    private void reply(Exchange ex, FullHttpResponse response) {
+        ex.ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> next(ex.ctx, f.isSuccess() && ex.keepAlive));
     }
 
     /**

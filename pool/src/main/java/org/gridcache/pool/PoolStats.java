@@ -18,7 +18,6 @@ final class PoolStats {
     private final LongAdder misses = new LongAdder();
     private final LongAdder hitBytes = new LongAdder();
     private final LongAdder missBytes = new LongAdder();
-    private final LongAdder peerBytes = new LongAdder(); // no pool-to-pool transfers yet: stays 0
     private final Map<Integer, LongAdder> responses = new ConcurrentHashMap<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -28,7 +27,6 @@ final class PoolStats {
         counter("gridcache.pool.misses", null, misses, "transfers that needed (or joined) a fetch from the origin");
         counter("gridcache.pool.hit.bytes", "bytes", hitBytes, "bytes sent to clients from complete stored files");
         counter("gridcache.pool.miss.bytes", "bytes", missBytes, "bytes sent to clients while or after fetching them");
-        counter("gridcache.pool.peer.bytes", "bytes", peerBytes, "bytes read from other pools (none in this version)");
     }
 
     private void counter(String name, String unit, LongAdder value, String description) {
@@ -71,7 +69,4 @@ final class PoolStats {
         return missBytes.sum();
     }
 
-    long peerBytes() {
-        return peerBytes.sum();
-    }
 }

@@ -50,6 +50,7 @@ final class Store {
     private final LongAdder evictions = new LongAdder();
     private final LongAdder evictedBytes = new LongAdder();
     private final LongAdder originBytes = new LongAdder();
+    private final LongAdder peerBytes = new LongAdder();
 
     private Store(Path root, long capacity, Supplier<ClusterSettings> settings) {
         this.data = root.resolve("data");
@@ -153,7 +154,7 @@ final class Store {
      * Makes a fetched file a hit: renames its part file (already fsync'ed, sidecar already written) to the final
      * name and turns its reservation into committed bytes.
      */
-    synchronized void commit(StoreKey key, StoreEntry entry, long reserved) throws IOException {
+    synchronized void commit(StoreKey key, StoreEntry entry, long reserved, boolean fromPeer) throws IOException {
         Path target = dataFile(key);
         move(partFile(key), target);
         forceDirectory(target.getParent());
@@ -163,7 +164,7 @@ final class Store {
         }
         reservedBytes -= reserved;
         committedBytes += entry.size;
-        originBytes.add(entry.size);
+        (fromPeer ? peerBytes : originBytes).add(entry.size);
         evictIfNeeded();
     }
 
@@ -225,6 +226,11 @@ final class Store {
     /** Bytes read from origins into this store since start: complete fetches, and what failed fetches had read. */
     long originBytes() {
         return originBytes.sum();
+    }
+
+    /** Bytes of stored files that were pulled from other pools rather than the origin. */
+    long peerBytes() {
+        return peerBytes.sum();
     }
 
     synchronized long used() {

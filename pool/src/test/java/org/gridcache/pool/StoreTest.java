@@ -27,7 +27,7 @@ class StoreTest {
             out.write(ByteBuffer.allocate(size));
         }
         store.writeSidecar(key, new Sidecar(url, size, 1, null, 0));
-        store.commit(key, new StoreEntry(size, 1, null), size);
+        store.commit(key, new StoreEntry(size, 1, null), size, false);
         return key;
     }
 

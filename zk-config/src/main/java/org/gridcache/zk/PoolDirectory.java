@@ -1,15 +1,19 @@
 package org.gridcache.zk;
 
 import java.io.Closeable;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.slf4j.Logger;
@@ -18,18 +22,53 @@ import org.slf4j.LoggerFactory;
 /**
  * The live pools as a door sees them: a Curator cache of {@code /pools}, turned into an immutable snapshot on every
  * change so that choosing a pool per request reads one volatile field and allocates nothing.
+ *
+ * <p>While ZooKeeper is unreachable the snapshot is the last one known, and it is used for a grace period
+ * ({@code door.zk-grace}): pools keep serving without ZooKeeper, so a short outage of the whole ensemble should not
+ * stop reads. Past the grace, the list is too old to trust (pools may have died) and {@link #live()} is empty.
  */
 public final class PoolDirectory implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolDirectory.class);
     private final CuratorCache cache;
+    private final CuratorFramework client;
+    private final Clock clock;
+    private final ConnectionStateListener connection = this::connectionChanged;
     private volatile List<PoolRecord> pools = List.of();
     private volatile List<PoolRecord> selectable = List.of();
+    private volatile Duration grace = Duration.ofMinutes(5);
+    /** When the connection was lost (millis of {@link #clock}); -1 while connected. */
+    private volatile long disconnectedAt = -1;
 
     public PoolDirectory(CuratorFramework client) {
+        this(client, Clock.systemUTC());
+    }
+
+    PoolDirectory(CuratorFramework client, Clock clock) {
+        this.client = client;
+        this.clock = clock;
         this.cache = CuratorCache.build(client, ZkLayout.POOLS);
     }
 
+    /** How long the last known pools stay usable while ZooKeeper is unreachable. */
+    public void setGrace(Duration grace) {
+        this.grace = grace;
+    }
+
+    private void connectionChanged(CuratorFramework c, ConnectionState state) {
+        if (state.isConnected()) {
+            if (disconnectedAt >= 0) {
+                LOG.info("ZooKeeper is back after {} ms", clock.millis() - disconnectedAt);
+            }
+            disconnectedAt = -1;
+        } else if (disconnectedAt < 0) {
+            disconnectedAt = clock.millis();
+            LOG.warn("ZooKeeper unreachable ({}): redirecting to the {} pools last known for up to {} s",
+                    state, pools.size(), grace.toSeconds());
+        }
+    }
+
     public PoolDirectory start(Duration initialWait) throws InterruptedException {
+        client.getConnectionStateListenable().addListener(connection);
         CountDownLatch initialized = new CountDownLatch(1);
         cache.listenable().addListener(CuratorCacheListener.builder()
                 .forAll((type, oldData, data) -> rebuild())
@@ -62,9 +101,17 @@ public final class PoolDirectory implements Closeable {
         }
     }
 
-    /** The pools registered now (empty when none is), whatever their state. */
+    /**
+     * The pools registered now, whatever their state (empty when none is, or when ZooKeeper has been unreachable for
+     * longer than the grace).
+     */
     public List<PoolRecord> live() {
-        return pools;
+        return pastGrace() ? List.of() : pools;
+    }
+
+    private boolean pastGrace() {
+        long since = disconnectedAt;
+        return since >= 0 && clock.millis() - since > grace.toMillis();
     }
 
     /**
@@ -72,11 +119,18 @@ public final class PoolDirectory implements Closeable {
      * serve what they hold); never a draining pool.
      */
     public List<PoolRecord> selectable() {
-        return selectable;
+        return pastGrace() ? List.of() : selectable;
+    }
+
+    /** How long ZooKeeper has been unreachable, if it is now. */
+    public Optional<Duration> disconnectedFor() {
+        long since = disconnectedAt;
+        return since < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(clock.millis() - since));
     }
 
     @Override
     public void close() {
+        client.getConnectionStateListenable().removeListener(connection);
         cache.close();
     }
 }

@@ -133,7 +133,7 @@ class ZkIntegrationTest {
         String reloaded = (String) server.invoke(name, "reload", new Object[0], new String[0]);
         assertTrue(reloaded.contains("ticket.lifetime=5s"), reloaded);
         assertEquals(5, config.current().ticketLifetime().getSeconds());
-        assertEquals("least-loaded", config.current().selectionPolicy(), "invalid value refused, default kept");
+        assertEquals("affinity", config.current().selectionPolicy(), "invalid value refused, default kept");
         String error = (String) server.getAttribute(name, "LastError");
         assertTrue(error.contains("selection.policy") && error.contains("fastest"), error);
         javax.management.openmbean.TabularData settings = (javax.management.openmbean.TabularData) server.getAttribute(name, "Settings");

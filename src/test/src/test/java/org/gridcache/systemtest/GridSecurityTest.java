@@ -292,4 +292,22 @@ class GridSecurityTest {
             return files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow();
         }
     }
+
+    /** What a v2 client (davix, FTS) asks before delegating: the service's version and interface, as SOAP. */
+    @Test
+    @Order(13)
+    void theDelegationServiceAnswersTheV2VersionAndMetadataCalls() {
+        for (String[] call : new String[][] {
+                {"getVersion", "", "<getVersionReturn>2.0.0</getVersionReturn>"},
+                {"getInterfaceVersion", "", "<getInterfaceVersionReturn>2.0.0</getInterfaceVersionReturn>"},
+                {"getServiceMetadata", "<key>glue2.Endpoint.InterfaceName</key>", "org.gridsite.delegation"}}) {
+            String envelope = "<?xml version=\"1.0\"?><SOAP-ENV:Envelope xmlns:SOAP-ENV=\"http://schemas.xmlsoap.org/soap/envelope/\""
+                    + " xmlns:ns=\"http://www.gridsite.org/namespaces/delegation-2\"><SOAP-ENV:Body><ns:" + call[0] + ">" + call[1]
+                    + "</ns:" + call[0] + "></SOAP-ENV:Body></SOAP-ENV:Envelope>";
+            Tools.Result r = curlAs("alice-atlas", "-H", "Content-Type: text/xml; charset=utf-8", "-H", "SOAPAction: \"\"",
+                    "--data-binary", envelope, doorUrl + "/.gridcache/delegation");
+            assertEquals(200, status(r), r.out());
+            assertTrue(r.out().contains(call[2]), call[0] + ": " + r.out());
+        }
+    }
 }

@@ -60,6 +60,20 @@ final class Gridcache implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** The process id (bin/gridcache execs the JVM, so this is the JVM). */
+    long pid() {
+        return process.pid();
+    }
+
+    /** SIGSTOP then, later, SIGCONT: a process that hangs (long GC pause, swapped out) past its ZooKeeper session. */
+    void pause() {
+        Tools.run(Duration.ofSeconds(10), "kill", "-STOP", String.valueOf(pid())).assertOk();
+    }
+
+    void resume() {
+        Tools.run(Duration.ofSeconds(10), "kill", "-CONT", String.valueOf(pid())).assertOk();
+    }
+
     /** SIGKILL, as a crash would. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

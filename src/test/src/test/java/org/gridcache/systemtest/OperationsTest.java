@@ -107,7 +107,7 @@ class OperationsTest {
                 "get -b org.gridcache:type=Config ExplicitSettings LastError");
         for (String expected : List.of("org.gridcache:name=pool1,type=Pool", "org.gridcache:type=Door", "org.gridcache:type=Cluster",
                 "org.gridcache:type=Config", "State = enabled;", "Files = 1;", "Hits = 1;", "Misses = 1;",
-                "OriginBytes = 1048576;", "CapacityBytes = 10737418240;", "Redirects = 2;", "LivePools = 1;", "Policy = least-loaded;",
+                "OriginBytes = 1048576;", "CapacityBytes = 10737418240;", "Redirects = 2;", "LivePools = 1;", "Policy = affinity;",
                 "pool1 site=local state=enabled")) {
             assertTrue(out.contains(expected), "'" + expected + "' in\n" + out);
         }
@@ -170,7 +170,7 @@ class OperationsTest {
         String out = jmx.session("run -b " + POOL + " evict /../etc/passwd",
                 "run -b org.gridcache:type=Cluster setPolicy fastest");
         assertTrue(out.contains("IllegalArgumentException: bad path '/../etc/passwd': path contains '..'"), out);
-        assertTrue(out.contains("invalid value 'fastest' for selection.policy: unknown policy (known: least-loaded, random)"), out);
+        assertTrue(out.contains("invalid value 'fastest' for selection.policy: unknown policy (known: random, least-loaded, affinity)"), out);
         // a pool that does not exist: jmxterm refuses before any operation runs
         String unknown = jmx.session("run -b org.gridcache:name=nosuch,type=Pool drain");
         assertFalse(unknown.contains("operation returns"), unknown);

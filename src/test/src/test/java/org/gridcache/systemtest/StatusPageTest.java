@@ -58,7 +58,7 @@ class StatusPageTest {
         Tools.await("both reads counted in the pool's record", Duration.ofSeconds(30),
                 () -> Tools.curl(door + "/.gridcache/status").out().contains("50.0%"));
         String dom = chromium("--dump-dom", door + "/.gridcache/status").assertOk().out();
-        for (String shown : List.of("<title>gridcache status</title>", "<b id=\"policy\">least-loaded</b>",
+        for (String shown : List.of("<title>gridcache status</title>", "<b id=\"policy\">affinity</b>",
                 "<b id=\"live\">1</b> live", "data-pool=\"pool1\"", "<td>local</td>", "<td class=\"enabled\">enabled</td>",
                 "<td class=\"n\">0.00</td>", "GiB of 10.0 GiB", "<td class=\"n\">50.0%</td>", "http-equiv=\"refresh\"")) {
             assertTrue(dom.contains(shown), "'" + shown + "' in the rendered page:\n" + dom);
@@ -87,7 +87,7 @@ class StatusPageTest {
             Tools.await("the door to apply the site map without a restart", Duration.ofSeconds(30),
                     () -> Tools.curl(door + "/.gridcache/api/v1/pools").out().contains("\"site\":\"local\""));
             String after = Tools.curl("-f", door + "/.gridcache/api/v1/pools").assertOk().out();
-            assertTrue(after.startsWith("{\"client\":\"127.0.0.1\",\"site\":\"local\",\"policy\":\"least-loaded\",\"pools\":[{\"id\":\"pool1\""), after);
+            assertTrue(after.startsWith("{\"client\":\"127.0.0.1\",\"site\":\"local\",\"policy\":\"affinity\",\"pools\":[{\"id\":\"pool1\""), after);
             assertTrue(after.contains("\"nearest\":true"), after);
         } finally {
             Gridcache.admin("config", "unset", "door.site-map", "--zk", zkConnect).assertOk();

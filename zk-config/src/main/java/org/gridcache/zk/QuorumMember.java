@@ -1,0 +1,137 @@
+package org.gridcache.zk;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.zookeeper.server.quorum.QuorumPeer;
+import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
+import org.apache.zookeeper.server.quorum.QuorumPeerMain;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One server of a real ZooKeeper ensemble in this JVM: ZooKeeper's own {@link QuorumPeerMain}, configured as
+ * {@code zoo.cfg} would configure it ({@code server.N=host:peerPort:electionPort}, {@code myid} in the data
+ * directory). Three of these, on three hosts or on loopback ports, are an ensemble that survives the loss of any
+ * one. The {@code srvr}, {@code ruok} and {@code mntr} four-letter words are on, so operators (and tests) can ask
+ * who leads.
+ */
+public final class QuorumMember implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(QuorumMember.class);
+    /** Sessions may last from 2 to 20 ticks: 2 s to 20 s. */
+    private static final int TICK_MS = 1000;
+
+    /** One server of the ensemble, as written on the command line: {@code host:clientPort:peerPort:electionPort}. */
+    public record Member(String host, int clientPort, int peerPort, int electionPort) {
+        public static Member parse(String spec) {
+            String[] parts = spec.trim().split(":");
+            if (parts.length != 4) {
+                throw new IllegalArgumentException("ensemble member '" + spec + "' is not host:clientPort:peerPort:electionPort");
+            }
+            try {
+                return new Member(parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]), Integer.parseInt(parts[3]));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("ensemble member '" + spec + "' has a port that is not a number");
+            }
+        }
+
+        public static List<Member> parseAll(String specs) {
+            List<Member> out = new ArrayList<>();
+            for (String s : specs.split(",")) {
+                if (!s.isBlank()) {
+                    out.add(parse(s));
+                }
+            }
+            if (out.size() < 3) {
+                throw new IllegalArgumentException("an ensemble needs at least three members (got " + out.size() + ")");
+            }
+            return out;
+        }
+    }
+
+    private final Main main;
+    private final Thread thread;
+
+    private QuorumMember(Main main, Thread thread) {
+        this.main = main;
+        this.thread = thread;
+    }
+
+    /** Exposes the running peer, which {@link QuorumPeerMain} keeps protected. */
+    private static final class Main extends QuorumPeerMain {
+        QuorumPeer peer() {
+            return quorumPeer;
+        }
+    }
+
+    /**
+     * Starts member {@code id} (1-based position in {@code members}); its clients connect on {@code bind} at the
+     * member's client port. Returns at once: the member serves once a quorum has elected a leader.
+     */
+    public static QuorumMember start(Path dataDir, int id, List<Member> members, String bind) throws IOException {
+        if (id < 1 || id > members.size()) {
+            throw new IllegalArgumentException("--id must be between 1 and " + members.size() + " (the member's place in --ensemble)");
+        }
+        Files.createDirectories(dataDir);
+        Files.writeString(dataDir.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
+        Member me = members.get(id - 1);
+        Properties p = new Properties();
+        p.setProperty("tickTime", String.valueOf(TICK_MS));
+        p.setProperty("initLimit", "10");
+        p.setProperty("syncLimit", "5");
+        p.setProperty("dataDir", dataDir.toAbsolutePath().toString());
+        p.setProperty("clientPort", String.valueOf(me.clientPort()));
+        p.setProperty("clientPortAddress", bind);
+        p.setProperty("4lw.commands.whitelist", "srvr,ruok,mntr");
+        p.setProperty("autopurge.purgeInterval", "24");
+        for (int i = 0; i < members.size(); i++) {
+            Member m = members.get(i);
+            p.setProperty("server." + (i + 1), m.host() + ":" + m.peerPort() + ":" + m.electionPort());
+        }
+        System.setProperty("zookeeper.admin.enableServer", "false"); // its HTTP admin server would need another Jetty
+        QuorumPeerConfig config = new QuorumPeerConfig();
+        try {
+            config.parseProperties(p);
+        } catch (QuorumPeerConfig.ConfigException e) {
+            throw new IllegalArgumentException("bad ensemble configuration: " + e.getMessage(), e);
+        }
+        Main main = new Main();
+        Thread thread = new Thread(() -> {
+            try {
+                main.runFromConfig(config);
+            } catch (Exception e) {
+                LOG.error("ZooKeeper member {} stopped: {}", id, e.toString(), e);
+            }
+        }, "zk-quorum-" + id);
+        thread.start();
+        LOG.info("ZooKeeper member {} of {} starting: clients on {}:{}, peers on {}, elections on {}", id, members.size(), bind,
+                me.clientPort(), me.peerPort(), me.electionPort());
+        return new QuorumMember(main, thread);
+    }
+
+    /** The connect string of the whole ensemble, for {@code --zk}. */
+    public static String connectString(List<Member> members) {
+        return String.join(",", members.stream().map(m -> m.host() + ":" + m.clientPort()).toList());
+    }
+
+    /** "leading", "following", "looking", or "starting" before the peer exists. */
+    public String state() {
+        QuorumPeer peer = main.peer();
+        return peer == null ? "starting" : peer.getServerState();
+    }
+
+    /** Blocks until the member stops. */
+    public void join() throws InterruptedException {
+        thread.join();
+    }
+
+    @Override
+    public void close() {
+        main.close();
+    }
+}
