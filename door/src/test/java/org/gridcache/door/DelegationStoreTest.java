@@ -1,5 +1,7 @@
 package org.gridcache.door;
 
+import org.gridcache.common.security.TestPki;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

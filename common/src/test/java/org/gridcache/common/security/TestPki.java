@@ -7,13 +7,13 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /** gridenv's test PKI ({@code ../shared/gridenv/mkpki.sh}, beside the checkout), made once per JVM. */
-final class TestPki {
+public final class TestPki {
     private static Path made;
 
     private TestPki() {
     }
 
-    static synchronized Path get() throws Exception {
+    public static synchronized Path get() throws Exception {
         if (made != null) {
             return made;
         }
