@@ -26,6 +26,10 @@ public final class ClusterSettings {
     /** The pool selection policies a door knows (DESIGN.md §5); more arrive with issue 4. */
     public static final List<String> SELECTION_POLICIES = List.of("least-loaded", "random");
     public static final String PERMISSION_CACHE_TTL = "pool.permission-cache-ttl";
+    public static final String GRIDFTP_STREAMS = "gridftp.streams";
+    public static final String GRIDFTP_DCAU = "gridftp.dcau";
+    public static final String GRIDFTP_PROTECTION = "gridftp.protection";
+    public static final String GRIDFTP_CHECKSUM = "gridftp.checksum";
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -51,6 +55,14 @@ public final class ClusterSettings {
                 + "(e.g. 10.0.0.0/8=cern,127.0.0.0/8=local)", SiteMap::parse);
         define(PERMISSION_CACHE_TTL, "5m", "how long a pool trusts that a subject may read a file before it asks the origin again (0: always ask)",
                 v -> parseDuration(v));
+        define(GRIDFTP_STREAMS, "1", "parallel TCP streams of a pool's GridFTP fetch: 1 is stream mode, more is MODE E (1-64)",
+                ClusterSettings::streams);
+        define(GRIDFTP_DCAU, "true", "whether GridFTP data channels are authenticated with the user's credential (DCAU A, else N)",
+                ClusterSettings::parseBoolean);
+        define(GRIDFTP_PROTECTION, "clear", "GridFTP data channel protection: clear, safe (integrity) or private (encrypted); "
+                + "safe and private need gridftp.dcau=true", ClusterSettings::protection);
+        define(GRIDFTP_CHECKSUM, "adler32", "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
+                + "adler32, md5 (the other is tried when the server lacks one) or none", ClusterSettings::checksum);
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -149,6 +161,52 @@ public final class ClusterSettings {
 
     public Duration permissionCacheTtl() {
         return parseDuration(get(PERMISSION_CACHE_TTL));
+    }
+
+    public int gridftpStreams() {
+        return streams(get(GRIDFTP_STREAMS));
+    }
+
+    public boolean gridftpDcau() {
+        return parseBoolean(get(GRIDFTP_DCAU));
+    }
+
+    /** clear, safe or private. */
+    public String gridftpProtection() {
+        return protection(get(GRIDFTP_PROTECTION));
+    }
+
+    /** adler32, md5 or none. */
+    public String gridftpChecksum() {
+        return checksum(get(GRIDFTP_CHECKSUM));
+    }
+
+    private static int streams(String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 1 || n > 64) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a number of streams from 1 to 64");
+        }
+    }
+
+    private static String protection(String v) {
+        String p = v.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("clear", "safe", "private").contains(p)) {
+            throw new IllegalArgumentException("expected clear, safe or private");
+        }
+        return p;
+    }
+
+    private static String checksum(String v) {
+        String c = v.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("adler32", "md5", "none").contains(c)) {
+            throw new IllegalArgumentException("expected adler32, md5 or none");
+        }
+        return c;
     }
 
     static boolean parseBoolean(String v) {

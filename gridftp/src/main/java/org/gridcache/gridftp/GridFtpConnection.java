@@ -54,6 +54,7 @@ public final class GridFtpConnection implements AutoCloseable {
     private final String where;
     private final GridFtpOptions options;
     private volatile boolean closed;
+    private boolean dataChannelAuthentication;
 
     private GridFtpConnection(GridFTPClient client, String where, GridFtpOptions options) {
         this.client = client;
@@ -81,7 +82,19 @@ public final class GridFtpConnection implements AutoCloseable {
             GSSCredential credential = new GlobusGSSCredentialImpl(new X509Credential(jdkKey(key), chain), GSSCredential.INITIATE_AND_ACCEPT /* MODE E: the client accepts the data channels */);
             client.authenticate(credential);
             client.setType(Session.TYPE_IMAGE);
-            if (options.dataChannelAuthentication()) {
+            boolean dcau = options.dataChannelAuthentication();
+            if (dcau && proxiesAllowedBelow(chain) < 1) {
+                // the server authenticates data channels with a proxy it makes of ours (delegated at AUTH): a chain
+                // whose path length constraint allows no further proxy cannot do that (jGlobus refuses the chain)
+                if (options.protection() != GridFtpOptions.Protection.CLEAR) {
+                    closeQuietly(client);
+                    throw new GridFtpException(GridFtpException.Kind.DENIED, "the credential's proxy path length constraint leaves no room "
+                            + "for the proxy " + where + " needs to authenticate protected data channels (DCAU): delegate a proxy "
+                            + "without that constraint, or use clear data channels");
+                }
+                dcau = false;
+            }
+            if (dcau) {
                 client.setDataChannelAuthentication(DataChannelAuthentication.SELF);
                 client.setDataChannelProtection(switch (options.protection()) {
                     case CLEAR -> GridFTPSession.PROTECTION_CLEAR;
@@ -92,7 +105,9 @@ public final class GridFtpConnection implements AutoCloseable {
                 client.setDataChannelAuthentication(DataChannelAuthentication.NONE);
                 client.setLocalNoDataChannelAuthentication();
             }
-            return new GridFtpConnection(client, where, options);
+            GridFtpConnection c = new GridFtpConnection(client, where, options);
+            c.dataChannelAuthentication = dcau;
+            return c;
         } catch (GSSException | GeneralSecurityException e) {
             closeQuietly(client);
             throw new GridFtpException(GridFtpException.Kind.DENIED, "cannot use the credential for " + where + ": " + oneLine(e), e);
@@ -106,6 +121,77 @@ public final class GridFtpConnection implements AutoCloseable {
             closeQuietly(client);
             throw new GridFtpException(GridFtpException.Kind.FAILED, "GridFTP client failed with " + where + ": " + oneLine(e), e);
         }
+    }
+
+    /**
+     * Whether data channels are authenticated (DCAU A). False although asked for when the credential's proxy path
+     * length constraint leaves no room for the proxy the server makes of it, and the data channels are clear anyway.
+     */
+    public boolean dataChannelAuthentication() {
+        return dataChannelAuthentication;
+    }
+
+    /**
+     * How many more proxies may be signed below the chain's first certificate: the least, over its proxy
+     * certificates, of their path length constraint (RFC 3820 ProxyCertInfo, or the pre-RFC Globus OID) less the
+     * proxies already below them; {@link Integer#MAX_VALUE} when none constrains.
+     */
+    static int proxiesAllowedBelow(X509Certificate[] chain) {
+        int allowed = Integer.MAX_VALUE;
+        for (int i = 0; i < chain.length; i++) {
+            byte[] ext = chain[i].getExtensionValue("1.3.6.1.5.5.7.1.14");
+            if (ext == null) {
+                ext = chain[i].getExtensionValue("1.3.6.1.4.1.3536.1.222");
+            }
+            if (ext == null) {
+                continue;
+            }
+            int pathLen = pathLenConstraint(ext);
+            if (pathLen >= 0) {
+                allowed = Math.min(allowed, pathLen - i);
+            }
+        }
+        return allowed;
+    }
+
+    /** The pCPathLenConstraint of a DER ProxyCertInfo wrapped in its extension OCTET STRING; -1 when absent. */
+    static int pathLenConstraint(byte[] der) {
+        try {
+            int[] pos = {0};
+            if (der[pos[0]++] != 0x04) {
+                return -1;
+            }
+            length(der, pos);
+            if (der[pos[0]++] != 0x30) {
+                return -1;
+            }
+            length(der, pos);
+            if (der[pos[0]] != 0x02) {
+                return -1; // no INTEGER first: unconstrained
+            }
+            pos[0]++;
+            int n = length(der, pos);
+            long v = 0;
+            for (int k = 0; k < n; k++) {
+                v = (v << 8) | (der[pos[0]++] & 0xff);
+            }
+            return (int) Math.min(Integer.MAX_VALUE, v);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static int length(byte[] der, int[] pos) {
+        int b = der[pos[0]++] & 0xff;
+        if (b < 0x80) {
+            return b;
+        }
+        int n = b & 0x7f;
+        int len = 0;
+        for (int k = 0; k < n; k++) {
+            len = (len << 8) | (der[pos[0]++] & 0xff);
+        }
+        return len;
     }
 
     /** MLST: size, mtime and type of one path. */

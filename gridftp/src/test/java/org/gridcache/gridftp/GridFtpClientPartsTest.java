@@ -116,6 +116,18 @@ class GridFtpClientPartsTest {
     }
 
     @Test
+    void proxyPathLengthConstraintsAreRead() {
+        // OCTET STRING { SEQUENCE { INTEGER 1, SEQUENCE { OID inheritAll } } }
+        byte[] one = {0x04, 0x12, 0x30, 0x10, 0x02, 0x01, 0x01, 0x30, 0x0b, 0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01, 0x00};
+        one[1] = (byte) (one.length - 2);
+        one[3] = (byte) (one.length - 4);
+        assertEquals(1, GridFtpConnection.pathLenConstraint(one));
+        byte[] none = {0x04, 0x0f, 0x30, 0x0d, 0x30, 0x0b, 0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01, 0x00};
+        assertEquals(-1, GridFtpConnection.pathLenConstraint(none));
+        assertEquals(Integer.MAX_VALUE, GridFtpConnection.proxiesAllowedBelow(new java.security.cert.X509Certificate[0]));
+    }
+
+    @Test
     void protectionNeedsDataChannelAuthentication() {
         assertThrows(IllegalArgumentException.class, () -> new GridFtpOptions(1, false, GridFtpOptions.Protection.PRIVATE, null));
         assertThrows(IllegalArgumentException.class, () -> new GridFtpOptions(0, true, GridFtpOptions.Protection.CLEAR, null));

@@ -39,6 +39,8 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final PoolOperations operations;
     private final PoolStats stats;
     private final OriginAccess access;
+    private final GridFtpOriginFetcher gridftp;
+    private PartialTransfer partial;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private Mover current;
     private boolean busy;
@@ -46,6 +48,13 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     /** {@code access} null: no origin is read as the user here (a plain pool refuses such tickets). */
     PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
                        PoolOperations operations, PoolStats stats, OriginAccess access) {
+        this(poolName, tickets, downloads, store, movers, operations, stats, access, null);
+    }
+
+    /** {@code gridftp}: serves ranges of cold GridFTP files by partial retrieves (null: ranges wait for the fetch). */
+    PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
+                       PoolOperations operations, PoolStats stats, OriginAccess access, GridFtpOriginFetcher gridftp) {
+        this.gridftp = gridftp;
         this.access = access;
         this.poolName = poolName;
         this.operations = operations;
@@ -163,6 +172,9 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     private void startMover(Exchange ex, Ticket ticket) {
+        if (partialRetrieve(ex, ticket)) {
+            return;
+        }
         Downloads.Source source;
         try {
             source = downloads.open(ticket);
@@ -180,6 +192,35 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
         }
         current.start();
+    }
+
+    /**
+     * A Range on a GridFTP file that is neither stored nor being fetched: a partial retrieve for this client only
+     * (see {@link PartialTransfer}); true when one was started.
+     */
+    private boolean partialRetrieve(Exchange ex, Ticket ticket) {
+        if (gridftp == null || ex.range == null || ex.head || ticket.size() <= 0) {
+            return false;
+        }
+        try {
+            if (!gridftp.supports(java.net.URI.create(ticket.originUrl()))) {
+                return false;
+            }
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        ByteRange range = ByteRange.parse(ex.range, ticket.size());
+        if (range.kind() != ByteRange.Kind.PARTIAL || downloads.holds(ticket)) {
+            return false; // whole file, unsatisfiable (416 from the usual path), or served from the store or the fetch
+        }
+        partial = new PartialTransfer(ex, ticket, range, gridftp, movers, Pool.ORIGIN_READ_TIMEOUT, (p, reusable) -> {
+            if (p == partial) {
+                partial = null;
+                next(ex.ctx, reusable && ex.keepAlive);
+            }
+        });
+        partial.start();
+        return true;
     }
 
     private static String firstValue(List<String> values) {
@@ -235,6 +276,9 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (current != null) {
             current.abort();
+        }
+        if (partial != null) {
+            partial.abort();
         }
         releasePending();
         super.channelInactive(ctx);
