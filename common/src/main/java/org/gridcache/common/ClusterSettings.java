@@ -29,6 +29,10 @@ public final class ClusterSettings {
     public static final String ZK_GRACE = "door.zk-grace";
     /** The values of {@link #SELECTION_POLICY}. */
     public static final List<String> POLICIES = List.of("random", "least-loaded", "affinity");
+    public static final String GRIDFTP_STREAMS = "gridftp.streams";
+    public static final String GRIDFTP_DCAU = "gridftp.dcau";
+    public static final String GRIDFTP_PROTECTION = "gridftp.protection";
+    public static final String GRIDFTP_CHECKSUM = "gridftp.checksum";
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -61,6 +65,14 @@ public final class ClusterSettings {
                 + "this is passed over for the next-ranked one, so a hot file gains copies", ClusterSettings::nonNegative);
         define(ZK_GRACE, "5m", "how long a door keeps redirecting to the pools it last knew while ZooKeeper is unreachable; "
                 + "after that it answers 503", v -> parseDuration(v));
+        define(GRIDFTP_STREAMS, "1", "parallel TCP streams of a pool's GridFTP fetch: 1 is stream mode, more is MODE E (1-64)",
+                ClusterSettings::streams);
+        define(GRIDFTP_DCAU, "true", "whether GridFTP data channels are authenticated with the user's credential (DCAU A, else N)",
+                ClusterSettings::parseBoolean);
+        define(GRIDFTP_PROTECTION, "clear", "GridFTP data channel protection: clear, safe (integrity) or private (encrypted); "
+                + "safe and private need gridftp.dcau=true", ClusterSettings::protection);
+        define(GRIDFTP_CHECKSUM, "adler32", "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
+                + "adler32, md5 (the other is tried when the server lacks one) or none", ClusterSettings::checksum);
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -174,6 +186,44 @@ public final class ClusterSettings {
         return p;
     }
 
+    public int gridftpStreams() {
+        return streams(get(GRIDFTP_STREAMS));
+    }
+
+    public boolean gridftpDcau() {
+        return parseBoolean(get(GRIDFTP_DCAU));
+    }
+
+    /** clear, safe or private. */
+    public String gridftpProtection() {
+        return protection(get(GRIDFTP_PROTECTION));
+    }
+
+    /** adler32, md5 or none. */
+    public String gridftpChecksum() {
+        return checksum(get(GRIDFTP_CHECKSUM));
+    }
+
+    private static int streams(String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 1 || n > 64) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a number of streams from 1 to 64");
+        }
+    }
+
+    private static String protection(String v) {
+        String p = v.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("clear", "safe", "private").contains(p)) {
+            throw new IllegalArgumentException("expected clear, safe or private");
+        }
+        return p;
+    }
+
     private static double nonNegative(String v) {
         try {
             double d = Double.parseDouble(v.trim());
@@ -184,6 +234,14 @@ public final class ClusterSettings {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("expected a number >= 0");
         }
+    }
+
+    private static String checksum(String v) {
+        String c = v.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("adler32", "md5", "none").contains(c)) {
+            throw new IllegalArgumentException("expected adler32, md5 or none");
+        }
+        return c;
     }
 
     static boolean parseBoolean(String v) {

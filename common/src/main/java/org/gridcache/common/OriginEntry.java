@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * One row of the mount table ({@code /origins/<name>}): the namespace {@code prefix} is served from {@code url}.
- * {@code protocol} is derived from the URL ("http", "https" or "file"); {@code credential} says which credential a
+ * {@code protocol} is derived from the URL ("http", "https", "file" or "gsiftp"); {@code credential} says which credential a
  * pool presents to the origin ("none" in the backbone; "user" and "service" arrive with grid security).
  */
 public record OriginEntry(String name, String prefix, String url, String protocol, String credential) {
@@ -15,6 +15,10 @@ public record OriginEntry(String name, String prefix, String url, String protoco
     public static final String CREDENTIAL_USER = "user";
     /** The pool presents its own host certificate: public data behind an origin that wants a certificate. */
     public static final String CREDENTIAL_SERVICE = "service";
+    /** GridFTP with GSI: listed with MLSD/MLST, fetched with jGlobus. */
+    public static final String GSIFTP = "gsiftp";
+    /** The GridFTP control port when the URL names none. */
+    public static final int GSIFTP_DEFAULT_PORT = 2811;
 
     /** An entry whose pools present no credential to the origin. */
     public static OriginEntry of(String name, String prefix, String url) {
@@ -26,20 +30,26 @@ public record OriginEntry(String name, String prefix, String url, String protoco
         String normalizedPrefix = GridPath.normalize(prefix);
         URI uri = URI.create(url);
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") && !scheme.equals("file")) {
-            throw new IllegalArgumentException("origin URL must be http://, https:// or file:// (got '" + url + "')");
+        if (!scheme.equals("http") && !scheme.equals("https") && !scheme.equals("file") && !scheme.equals(GSIFTP)) {
+            throw new IllegalArgumentException("origin URL must be http://, https://, gsiftp:// or file:// (got '" + url + "')");
+        }
+        if (scheme.equals(GSIFTP) && (uri.getHost() == null || uri.getRawQuery() != null || uri.getRawUserInfo() != null)) {
+            throw new IllegalArgumentException("a GridFTP origin URL is gsiftp://host[:port]/path (got '" + url + "')");
         }
         if (!name.matches("[A-Za-z0-9._-]+")) {
             throw new IllegalArgumentException("origin name may hold only letters, digits, '.', '_' and '-'");
         }
         String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         String cred = credential != null ? credential.toLowerCase(Locale.ROOT)
-                : scheme.equals("https") ? CREDENTIAL_USER : CREDENTIAL_NONE;
+                : scheme.equals("https") || scheme.equals(GSIFTP) ? CREDENTIAL_USER : CREDENTIAL_NONE;
         if (!cred.equals(CREDENTIAL_NONE) && !cred.equals(CREDENTIAL_USER) && !cred.equals(CREDENTIAL_SERVICE)) {
             throw new IllegalArgumentException("credential must be none, user or service (got '" + credential + "')");
         }
-        if (!cred.equals(CREDENTIAL_NONE) && !scheme.equals("https")) {
-            throw new IllegalArgumentException("credential " + cred + " needs an https:// origin");
+        if (!cred.equals(CREDENTIAL_NONE) && !scheme.equals("https") && !scheme.equals(GSIFTP)) {
+            throw new IllegalArgumentException("credential " + cred + " needs an https:// or gsiftp:// origin");
+        }
+        if (scheme.equals(GSIFTP) && cred.equals(CREDENTIAL_NONE)) {
+            throw new IllegalArgumentException("a gsiftp:// origin needs a credential (GSI): user or service");
         }
         return new OriginEntry(name, normalizedPrefix, base, scheme, cred);
     }

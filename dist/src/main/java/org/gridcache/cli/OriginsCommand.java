@@ -18,10 +18,10 @@ final class OriginsCommand {
         String name;
         @Option(names = "--prefix", required = true, description = "Namespace prefix, e.g. /atlas.")
         String prefix;
-        @Option(names = "--url", required = true, description = "Origin URL: http(s)://host:port/path or file:///dir.")
+        @Option(names = "--url", required = true, description = "Origin URL: http(s)://host:port/path, gsiftp://host:port/path (GridFTP) or file:///dir.")
         String url;
         @Option(names = "--credential", paramLabel = "user|service|none",
-                description = "What pools present to an https origin: the reading user's delegated proxy (user, the default for https), "
+                description = "What pools present to an https or gsiftp origin: the reading user's delegated proxy (user, the default for https and gsiftp), "
                         + "the pool's host certificate for public data (service), or nothing (none, the default otherwise).")
         String credential;
         private OriginEntry entry;

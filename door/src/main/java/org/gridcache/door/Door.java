@@ -61,13 +61,18 @@ public final class Door implements Closeable {
         parts.add(http::stop);
         http.start();
 
-        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginClient(http),
-                config.current().listingCacheTtl());
-        config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
         TicketCodec codec = new TicketCodec(settings.ticketKey());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url));
+        Namespace[] self = new Namespace[1];
+        GridFtpOriginLister gridftp = new GridFtpOriginLister(() -> self[0].caller(), grid::delegatedCredential,
+                () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,
+                security.tls() ? security.trust().caDir() : null);
+        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginClient(http), gridftp,
+                config.current().listingCacheTtl());
+        self[0] = namespace;
+        config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
         SelectionPolicies policies = new SelectionPolicies(() -> config.current().spillLoad(), config.current().selectionPolicy());
         config.onChange(s -> policies.set(s.selectionPolicy()));
         pools.setGrace(config.current().zkGrace());

@@ -83,6 +83,11 @@ final class DoorGridSecurity implements AutoCloseable {
                 delegations, purger);
     }
 
+    /** A DN's freshest delegated credential (empty on a door without TLS, or when the DN delegated none). */
+    Optional<eu.emi.security.authn.x509.X509Credential> delegatedCredential(String dn) {
+        return store == null ? Optional.empty() : store.freshest(dn).map(DelegationStore.Delegation::credential);
+    }
+
     SSLContext serverTls() {
         return serverTls;
     }

@@ -70,13 +70,15 @@ final class DoorReadFilter extends HttpFilter {
             if (!READ_METHODS.contains(method)) {
                 throw new DoorException(405, method + " is not allowed: this door is read-only");
             }
-            switch (method) {
-                case "OPTIONS" -> options(response);
-                case "PROPFIND" -> {
-                    authorize(subject, path, AuthzPolicy.Right.LIST);
-                    propfind(request, response, chain, path);
+            try (Namespace.Scope scope = namespace.as(subject)) { // origins listed as the user see this subject
+                switch (method) {
+                    case "OPTIONS" -> options(response);
+                    case "PROPFIND" -> {
+                        authorize(subject, path, AuthzPolicy.Right.LIST);
+                        propfind(request, response, chain, path);
+                    }
+                    default -> read(request, response, path, subject);
                 }
-                default -> read(request, response, path, subject);
             }
         } catch (DoorException e) {
             LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());

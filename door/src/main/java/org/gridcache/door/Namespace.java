@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
 import org.gridcache.zk.MountTable;
 
 /**
@@ -24,13 +25,22 @@ public final class Namespace {
     private final MountTable mounts;
     private final OriginLister local;
     private final OriginLister webdav;
+    private final OriginLister gridftp;
+    /** The subject of the request this thread serves: GridFTP origins are listed as that user (see {@link #as}). */
+    private final ThreadLocal<GridSubject> caller = new ThreadLocal<>();
     private final Cache<String, NamespaceEntry> entries;
     private final Cache<String, List<NamespaceEntry>> listings;
 
     public Namespace(MountTable mounts, OriginLister local, OriginLister webdav, Duration ttl) {
+        this(mounts, local, webdav, null, ttl);
+    }
+
+    /** {@code gridftp}: the lister of {@code gsiftp://} origins (null: none), which reads {@link #caller()}. */
+    public Namespace(MountTable mounts, OriginLister local, OriginLister webdav, OriginLister gridftp, Duration ttl) {
         this.mounts = mounts;
         this.local = local;
         this.webdav = webdav;
+        this.gridftp = gridftp;
         this.entries = Caffeine.newBuilder().maximumSize(MAX_CACHED).expireAfterWrite(ttl).build();
         this.listings = Caffeine.newBuilder().maximumSize(MAX_CACHED / 10).expireAfterWrite(ttl).build();
     }
@@ -39,6 +49,43 @@ public final class Namespace {
     public void setTtl(Duration ttl) {
         entries.policy().expireAfterWrite().ifPresent(p -> p.setExpiresAfter(ttl));
         listings.policy().expireAfterWrite().ifPresent(p -> p.setExpiresAfter(ttl));
+    }
+
+    /**
+     * Serves one request as {@code subject} on this thread until the returned scope closes: origins listed with the
+     * user's own credential (GridFTP) are asked, and their answers cached, per subject.
+     */
+    public Scope as(GridSubject subject) {
+        GridSubject before = caller.get();
+        caller.set(subject);
+        return () -> {
+            if (before == null) {
+                caller.remove();
+            } else {
+                caller.set(before);
+            }
+        };
+    }
+
+    /** The scope of {@link #as}; closing it forgets the subject. */
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The subject this thread serves, or null. */
+    public GridSubject caller() {
+        return caller.get();
+    }
+
+    /** The cache key of a path: per subject where the origin answers per subject (listed as the user). */
+    private String key(OriginEntry origin, String path) {
+        if (!OriginEntry.GSIFTP.equals(origin.protocol()) || !OriginEntry.CREDENTIAL_USER.equals(origin.credentialMode())) {
+            return path;
+        }
+        GridSubject s = caller.get();
+        String who = s == null || s.anonymous() ? "" : s.dn() + "|" + String.join(",", s.fqans());
+        return who + "\n" + path;
     }
 
     /** The origin serving {@code path}, if any. */
@@ -53,7 +100,7 @@ public final class Namespace {
             return virtual(path).orElseThrow(() -> DoorException.notFound(path));
         }
         try {
-            return entries.get(path, p -> lookup(origin.get(), p));
+            return entries.get(key(origin.get(), path), k -> lookup(origin.get(), path));
         } catch (DoorException e) {
             if (e.status() == 404) {
                 return virtual(path).orElseThrow(() -> e);
@@ -68,7 +115,7 @@ public final class Namespace {
         Map<String, NamespaceEntry> byName = new TreeMap<>();
         if (origin.isPresent()) {
             try {
-                listings.get(dir, d -> lister(origin.get()).list(origin.get(), d)).forEach(e -> byName.put(e.name(), e));
+                listings.get(key(origin.get(), dir), k -> lister(origin.get()).list(origin.get(), dir)).forEach(e -> byName.put(e.name(), e));
             } catch (DoorException e) {
                 if (e.status() != 404 || virtual(dir).isEmpty()) {
                     throw e;
@@ -96,7 +143,7 @@ public final class Namespace {
     private NamespaceEntry lookup(OriginEntry origin, String path) {
         String parent = GridPath.parent(path);
         if (!path.equals("/") && GridPath.isUnder(parent, origin.prefix())) {
-            List<NamespaceEntry> siblings = listings.getIfPresent(parent);
+            List<NamespaceEntry> siblings = listings.getIfPresent(key(origin, parent));
             if (siblings != null) {
                 String name = GridPath.name(path);
                 return siblings.stream().filter(e -> e.name().equals(name)).findFirst()
@@ -107,6 +154,12 @@ public final class Namespace {
     }
 
     private OriginLister lister(OriginEntry origin) {
+        if (OriginEntry.GSIFTP.equals(origin.protocol())) {
+            if (gridftp == null) {
+                throw DoorException.badGateway("this door cannot list GridFTP origins");
+            }
+            return gridftp;
+        }
         return "file".equals(origin.protocol()) ? local : webdav;
     }
 }

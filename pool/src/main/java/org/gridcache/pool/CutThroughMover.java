@@ -84,10 +84,14 @@ final class CutThroughMover extends Mover implements Download.Listener {
         if (!ex.ctx.channel().isWritable()) {
             return; // resume() pumps again when the client has drained
         }
-        long onDisk = Math.min(download.written(), end);
+        long sendable = end;
+        if (state != Download.State.COMPLETE && download.verifying() && end == download.size() && end > 0) {
+            sendable = end - 1; // the file's last byte waits for its verification: a mismatch aborts this client too
+        }
+        long onDisk = Math.min(download.written(), sendable);
         if (position < onDisk) {
             sendRegion(Math.min(onDisk - position, MAX_REGION));
-        } else if (position < Math.min(download.received(), end) && sendFromMemory()) {
+        } else if (position < Math.min(download.received(), sendable) && sendFromMemory(sendable)) {
             return;
         } else if (state == Download.State.FAILED) {
             ex.ctx.close(); // Content-Length was promised: closing early is how the client learns of the failure
@@ -100,8 +104,8 @@ final class CutThroughMover extends Mover implements Download.Listener {
      * Writes the received bytes from {@code position} that are still in memory, up to a batch, with one flush;
      * false when none are (they reached the disk meanwhile: the writer's notification pumps again).
      */
-    private boolean sendFromMemory() {
-        long limit = Math.min(Math.min(download.received(), end), position + MAX_MEMORY_BATCH);
+    private boolean sendFromMemory(long sendable) {
+        long limit = Math.min(Math.min(download.received(), sendable), position + MAX_MEMORY_BATCH);
         long next = position;
         io.netty.buffer.ByteBuf last = null;
         while (next < limit) {

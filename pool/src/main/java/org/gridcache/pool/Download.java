@@ -49,6 +49,8 @@ final class Download implements DownloadSink {
     private final AtomicBoolean writerActive = new AtomicBoolean();
     private final AtomicBoolean finishing = new AtomicBoolean();
     private volatile boolean completeRequested;
+    private volatile DownloadSink.Verification verification;
+    private volatile boolean verifying;
 
     private volatile State state = State.CONNECTING;
     /** Bytes received from the origin (in memory or on disk). */
@@ -270,6 +272,23 @@ final class Download implements DownloadSink {
         return owner.reservedOf(this);
     }
 
+    @Override
+    public void willVerify() {
+        verifying = true;
+    }
+
+    /** True when the fetcher verifies the content at the end: movers hold the last byte back until then. */
+    boolean verifying() {
+        return verifying;
+    }
+
+    /** As {@link #complete()}, running {@code check} on the part file before the commit. */
+    @Override
+    public void complete(DownloadSink.Verification check) {
+        verification = check;
+        complete();
+    }
+
     /** The origin sent everything: finish once the disk writer has caught up (now, if it has). */
     @Override
     public void complete() {
@@ -298,8 +317,15 @@ final class Download implements DownloadSink {
         }
         try {
             out.force(true);
+            DownloadSink.Verification check = verification;
+            if (check != null) {
+                check.verify(out, total); // what was written, read back: a mismatch never becomes a hit
+            }
             out.close();
             owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000));
+        } catch (FetchException e) {
+            fail(e);
+            return;
         } catch (IOException | RuntimeException e) {
             if (state == State.FAILED) {
                 return; // abandoned meanwhile (pool closing): already reported

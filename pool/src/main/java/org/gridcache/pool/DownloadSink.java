@@ -29,5 +29,26 @@ interface DownloadSink {
 
     void complete();
 
+    /**
+     * What must hold of the complete file, besides its size, before it becomes a hit: given the part file (all
+     * bytes on disk, fsync'ed) and its size, throws to discard it and fail the fetch (e.g. a checksum mismatch).
+     */
+    interface Verification {
+        void verify(FileChannel partFile, long size) throws IOException, FetchException;
+    }
+
+    /**
+     * Announces, before {@link #begin}, that this fetch will end with {@link #complete(Verification)}: the file's
+     * last byte is then held back from waiting clients until the verification passed, so that a mismatch fails
+     * their transfers too (an aborted connection) instead of handing them a complete-looking response.
+     */
+    default void willVerify() {
+    }
+
+    /** As {@link #complete()}, the file becoming a hit only if {@code verification} passes on what was written. */
+    default void complete(Verification verification) {
+        complete();
+    }
+
     void fail(FetchException reason);
 }

@@ -127,6 +127,18 @@ final class Downloads implements AutoCloseable {
         }
     }
 
+    /** Whether the file the ticket names is in the store (and fresh) or being fetched now. */
+    boolean holds(Ticket ticket) {
+        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
+        synchronized (store) {
+            if (inFlight.containsKey(key)) {
+                return true;
+            }
+            StoreEntry entry = store.lookup(key);
+            return entry != null && !entry.isStaleFor(ticket.size(), ticket.mtime());
+        }
+    }
+
     /** Caller holds the store's monitor. */
     private Hit hit(StoreKey key, Ticket ticket) throws IOException {
         StoreEntry entry = store.lookup(key);

@@ -23,12 +23,19 @@ final class OriginAccess {
     private static final Logger LOG = LoggerFactory.getLogger(OriginAccess.class);
     private final DelegatedCredentials credentials;
     private final HttpOriginFetcher fetcher;
+    private final GridFtpOriginFetcher gridftp;
     private final Supplier<Duration> ttl;
     private final Cache<String, Long> allowed = Caffeine.newBuilder().maximumSize(100_000).build(); // value: when granted (ms)
 
     OriginAccess(DelegatedCredentials credentials, HttpOriginFetcher fetcher, Supplier<Duration> ttl) {
+        this(credentials, fetcher, null, ttl);
+    }
+
+    /** {@code gridftp}: checks {@code gsiftp://} origins with an MLST as the subject (null: no GridFTP). */
+    OriginAccess(DelegatedCredentials credentials, HttpOriginFetcher fetcher, GridFtpOriginFetcher gridftp, Supplier<Duration> ttl) {
         this.credentials = credentials;
         this.fetcher = fetcher;
+        this.gridftp = gridftp;
         this.ttl = ttl;
     }
 
@@ -43,6 +50,10 @@ final class OriginAccess {
             Long granted = allowed.getIfPresent(key);
             if (granted != null && System.currentTimeMillis() - granted < ttl.get().toMillis()) {
                 return CompletableFuture.completedFuture(null);
+            }
+            URI origin = URI.create(ticket.originUrl());
+            if (gridftp != null && gridftp.supports(origin)) {
+                return gridftp.checkAccess(origin, ticket, credential.credential()).thenRun(() -> allowed.put(key, System.currentTimeMillis()));
             }
             return fetcher.head(URI.create(ticket.originUrl()), credential.tls()).handle((status, error) -> {
                 if (error != null) {

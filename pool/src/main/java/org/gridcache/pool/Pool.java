@@ -91,17 +91,20 @@ public final class Pool implements Closeable {
         DelegatedCredentials credentials = security.tls()
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
-        fetchers = List.of(http, new FileOriginFetcher());
+        GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
+                security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
+        fetchers = List.of(http, new FileOriginFetcher(), gridftp);
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
         directory = new PoolDirectory(zk).start(ZK_WAIT);
         Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout());
         downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
         OriginAccess access = credentials == null ? null
-                : new OriginAccess(credentials, http, () -> config.current().permissionCacheTtl());
+                : new OriginAccess(credentials, http, gridftp, () -> config.current().permissionCacheTtl());
         mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access, peers),
+                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access, peers,
+                        gridftp),
                 security.tls() ? PoolTls.server(security.hostCredential(), security.trust()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;

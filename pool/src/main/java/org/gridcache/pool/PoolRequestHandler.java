@@ -43,6 +43,8 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     private final PoolStats stats;
     private final OriginAccess access;
     private final Peers peers;
+    private final GridFtpOriginFetcher gridftp;
+    private PartialTransfer partial;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private Mover current;
     private boolean busy;
@@ -52,7 +54,9 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
      * the questions of peers and the seed design's redirects (null: a pool on its own).
      */
     PoolRequestHandler(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
-                       PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers) {
+                       PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers,
+                       GridFtpOriginFetcher gridftp) {
+        this.gridftp = gridftp;
         this.access = access;
         this.peers = peers;
         this.poolName = poolName;
@@ -215,6 +219,9 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     private void startMover(Exchange ex, Ticket ticket) {
+        if (partialRetrieve(ex, ticket)) {
+            return;
+        }
         Downloads.Source source;
         try {
             source = downloads.open(ticket);
@@ -232,6 +239,35 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
         }
         current.start();
+    }
+
+    /**
+     * A Range on a GridFTP file that is neither stored nor being fetched: a partial retrieve for this client only
+     * (see {@link PartialTransfer}); true when one was started.
+     */
+    private boolean partialRetrieve(Exchange ex, Ticket ticket) {
+        if (gridftp == null || ex.range == null || ex.head || ticket.size() <= 0) {
+            return false;
+        }
+        try {
+            if (!gridftp.supports(java.net.URI.create(ticket.originUrl()))) {
+                return false;
+            }
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        ByteRange range = ByteRange.parse(ex.range, ticket.size());
+        if (range.kind() != ByteRange.Kind.PARTIAL || downloads.holds(ticket)) {
+            return false; // whole file, unsatisfiable (416 from the usual path), or served from the store or the fetch
+        }
+        partial = new PartialTransfer(ex, ticket, range, gridftp, movers, Pool.ORIGIN_READ_TIMEOUT, (p, reusable) -> {
+            if (p == partial) {
+                partial = null;
+                next(ex.ctx, reusable && ex.keepAlive);
+            }
+        });
+        partial.start();
+        return true;
     }
 
     private static String firstValue(List<String> values) {
@@ -287,6 +323,9 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (current != null) {
             current.abort();
+        }
+        if (partial != null) {
+            partial.abort();
         }
         releasePending();
         super.channelInactive(ctx);

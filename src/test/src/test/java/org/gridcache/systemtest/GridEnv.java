@@ -61,4 +61,68 @@ final class GridEnv {
             Tools.run(Duration.ofMinutes(1), SCRIPTS.resolve("stop-https-origin.sh").toString(), String.valueOf(port));
         }
     }
+
+    /**
+     * globus-gridftp-server with GSI on a free loopback port (data ports PORT+100…PORT+149), serving {@code data}:
+     * URL paths are the real file system paths. Its grid-mapfile ({@link #gridMapFile}) is read at every connection.
+     */
+    record GridFtpOrigin(int port, Path data) implements AutoCloseable {
+        static GridFtpOrigin start(Path pki, Path data) {
+            int port = freePortWithDataPorts();
+            Tools.run(Duration.ofMinutes(1), SCRIPTS.resolve("start-gridftp-origin.sh").toString(), pki.toString(), data.toString(),
+                    String.valueOf(port)).assertOk();
+            return new GridFtpOrigin(port, data);
+        }
+
+        /** A control port whose data ports (PORT+100…PORT+149) are free too. */
+        private static int freePortWithDataPorts() {
+            for (int attempt = 0; attempt < 50; attempt++) {
+                int port = Tools.freePort();
+                if (port + 149 > 65535) {
+                    continue;
+                }
+                boolean free = true;
+                for (int p = port + 100; p <= port + 149 && free; p++) {
+                    try (java.net.ServerSocket s = new java.net.ServerSocket(p, 1, java.net.InetAddress.getLoopbackAddress())) {
+                        free = s.getLocalPort() == p;
+                    } catch (IOException e) {
+                        free = false;
+                    }
+                }
+                if (free) {
+                    return port;
+                }
+            }
+            throw new AssertionError("no free port with 50 free data ports above it");
+        }
+
+        /** {@code gsiftp://localhost:PORT<data>/<rel>}. */
+        String url(String rel) {
+            return "gsiftp://localhost:" + port + data.toAbsolutePath() + (rel.isEmpty() ? "" : "/" + rel);
+        }
+
+        Path runDir() {
+            return Path.of("/tmp/gridenv-gridftp-" + port);
+        }
+
+        Path gridMapFile() {
+            return runDir().resolve("grid-mapfile");
+        }
+
+        /** The server's master process id (it forks one child per connection). */
+        long pid() throws IOException {
+            return Long.parseLong(Files.readString(runDir().resolve("pid")).trim());
+        }
+
+        void restart(Path pki) {
+            close();
+            Tools.run(Duration.ofMinutes(1), SCRIPTS.resolve("start-gridftp-origin.sh").toString(), pki.toString(), data.toString(),
+                    String.valueOf(port)).assertOk();
+        }
+
+        @Override
+        public void close() {
+            Tools.run(Duration.ofMinutes(1), SCRIPTS.resolve("stop-gridftp-origin.sh").toString(), String.valueOf(port));
+        }
+    }
 }

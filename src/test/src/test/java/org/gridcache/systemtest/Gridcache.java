@@ -21,12 +21,19 @@ final class Gridcache implements AutoCloseable {
     }
 
     static Gridcache start(Path output, String... args) throws IOException {
+        return start(java.util.Map.of(), output, args);
+    }
+
+    /** As {@link #start(Path, String...)}, with extra environment variables (e.g. GRIDCACHE_JAVA_OPTS). */
+    static Gridcache start(java.util.Map<String, String> env, Path output, String... args) throws IOException {
         Path bin = DIST.resolve("bin/gridcache");
         Assertions.assertTrue(Files.isExecutable(bin), "no distribution at " + DIST + " (run mvn package first)");
         List<String> cmd = new ArrayList<>(List.of(bin.toString()));
         cmd.addAll(List.of(args));
         Files.createDirectories(output.getParent());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
         return new Gridcache(p, output);
     }
 

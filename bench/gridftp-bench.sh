@@ -1,0 +1,85 @@
+#!/bin/bash
+# gridftp-bench.sh — MB/s of a 256 MiB miss through gridcache from a GridFTP origin (jGlobus in the pool), with 1
+# and 4 streams, beside globus-url-copy of the same file from the same server (-p 1 and -p 4). A benchmark, not a test.
+#   Everything on loopback: gridenv's globus-gridftp-server (GSI), zk + pool + door of the built distribution as
+#   HTTPS processes, Alice's plain RFC 3820 proxy delegated to the door (DCAU works with it), data channels clear.
+#   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
+#   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
+# Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
+# Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification). Ports: 29711 GridFTP (+100..149 data), 29780 door, 29782 pool, 29781 zk.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
+G=${GRIDENV:-$top/../shared/gridenv}
+DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
+RUN=/tmp/gridcache-gridftp-bench; DATA=$RUN/data; PKI=$RUN/pki
+ROUNDS=${ROUNDS:-3}; MB=${MB:-256}; FTP=29711; DOOR=29780; ZK=29781; POOL=29782
+say() { echo "[gridftp-bench] $*" >&2; }
+pids=()
+stop_all() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  "$G/stop-gridftp-origin.sh" $FTP >/dev/null 2>&1 || true
+}
+trap stop_all EXIT
+
+mkdir -p "$RUN" "$DATA/b"; chmod 755 "$RUN" "$DATA" "$DATA/b"
+[ -d "$PKI/certificates" ] || "$G/mkpki.sh" "$PKI" >/dev/null
+chmod a+rx "$RUN"
+base=$DATA/b/base-${MB}m
+[ "$(stat -c %s "$base" 2>/dev/null || echo 0)" = $((MB << 20)) ] || { say "creating $base"; head -c $((MB << 20)) /dev/urandom > "$base"; }
+chmod 644 "$base"
+"$G/stop-gridftp-origin.sh" $FTP >/dev/null 2>&1 || true
+"$G/start-gridftp-origin.sh" "$PKI" "$DATA" $FTP >/dev/null
+
+gc() { "$DIST/bin/gridcache" "$@"; }
+rm -rf "$RUN/zk" "$RUN/store" "$RUN/logs"
+"$DIST/bin/gridcache" zk --home "$RUN/zk" --port $ZK > "$RUN/zk.out" 2>&1 & pids+=($!)
+for i in $(seq 150); do grep -q 'is up' "$RUN/zk.out" && break; sleep 0.2; done
+cat > "$RUN/gc.properties" <<END
+zk=127.0.0.1:$ZK
+ticket-key=$RUN/ticket.key
+host-cert=$PKI/host/cert.pem
+host-key=$PKI/host/key.pem
+ca-dir=$PKI/certificates
+vomsdir=$PKI/vomsdir
+END
+gc origins add b --prefix /b --url "gsiftp://localhost:$FTP$DATA/b" --zk 127.0.0.1:$ZK >/dev/null
+"$DIST/bin/gridcache" pool --config "$RUN/gc.properties" --log-dir "$RUN/logs" --name p1 --store "$RUN/store" --capacity 40G --port $POOL > "$RUN/pool.out" 2>&1 & pids+=($!)
+"$DIST/bin/gridcache" door --config "$RUN/gc.properties" --log-dir "$RUN/logs" --port $DOOR --pool-identity "/DC=org/DC=example/OU=hosts/CN=localhost" \
+  > "$RUN/door.out" 2>&1 & pids+=($!)
+for f in pool door; do
+  for i in $(seq 150); do grep -q 'is up' "$RUN/$f.out" && break; sleep 0.2; done
+  grep -q 'is up' "$RUN/$f.out" || { cat "$RUN/$f.out"; exit 1; }
+done
+P=$PKI/proxies/alice.pem
+gc config set gridftp.checksum "${CHECKSUM:-adler32}" --zk 127.0.0.1:$ZK >/dev/null
+gc delegate --proxy "$P" --capath "$PKI/certificates" https://localhost:$DOOR >/dev/null
+
+mbps() { awk -v t="$1" -v b=$((MB << 20)) 'BEGIN { printf "%.0f", b / t / 1e6 }'; }
+id=$(date +%s)
+declare -A sum
+for r in $(seq "$ROUNDS"); do
+  for p in 1 4; do
+    t0=$(date +%s.%N)
+    X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P globus-url-copy -p $p "gsiftp://localhost:$FTP$base" file:///dev/null
+    t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+    sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
+    say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s"
+
+    gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
+    name=c$id-$r-$p; ln -f "$base" "$DATA/b/$name"
+    out=$(curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - -w 'TIME %{time_total}\n' \
+      "https://localhost:$DOOR/b/$name")
+    grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; exit 1; }
+    t=$(awk '/^TIME/ { print $2 }' <<< "$out")
+    sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
+    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s"
+    rm -f "$DATA/b/$name"
+  done
+done
+echo "$MB MiB, mean of $ROUNDS rounds (MB/s = 10^6 bytes/s):"
+for k in guc1 guc4 gc1 gc4; do
+  t=$(awk -v s="${sum[$k]}" -v n="$ROUNDS" 'BEGIN { print s / n }')
+  case $k in guc*) what="globus-url-copy -p ${k#guc}";; gc*) what="gridcache miss, gridftp.streams=${k#gc}";; esac
+  printf '  %-36s %6.2f s  %5s MB/s\n' "$what" "$t" "$(mbps "$t")"
+done

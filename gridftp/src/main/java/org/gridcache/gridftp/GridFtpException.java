@@ -1,0 +1,39 @@
+package org.gridcache.gridftp;
+
+import java.io.IOException;
+
+/**
+ * A GridFTP operation that failed, sorted by what the caller answers its own client: the server's one-line reason
+ * (never a credential) and a {@link Kind}.
+ */
+public final class GridFtpException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    /** What went wrong, as an HTTP front end would map it. */
+    public enum Kind {
+        /** No such file or directory at the server (404). */
+        NOT_FOUND,
+        /** The server refused the credential (expired, revoked, unknown) or the access (403). */
+        DENIED,
+        /** The server could not be reached, or the connection broke (502). */
+        UNREACHABLE,
+        /** The server answered with another failure, or sent something unusable (502). */
+        FAILED
+    }
+
+    private final Kind kind;
+
+    public GridFtpException(Kind kind, String reason) {
+        super(reason, null);
+        this.kind = kind;
+    }
+
+    public GridFtpException(Kind kind, String reason, Throwable cause) {
+        super(reason, cause);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+}

@@ -1,0 +1,137 @@
+package org.gridcache.gridftp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.globus.ftp.Buffer;
+import org.junit.jupiter.api.Test;
+
+/** The parts of the GridFTP client that need no server: reordering, checksums, MLSx facts, options. */
+class GridFtpClientPartsTest {
+
+    @Test
+    void blocksFromParallelStreamsAreDeliveredInFileOrder() throws IOException {
+        byte[] file = new byte[10_000];
+        new Random(1).nextBytes(file);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> out.write(d, 0, n));
+        int[] order = {3, 0, 2, 4, 1, 9, 5, 8, 6, 7};
+        for (int block : order) {
+            sink.write(new Buffer(Arrays.copyOfRange(file, block * 1000, block * 1000 + 1000), 1000, block * 1000L));
+        }
+        assertArrayEquals(file, out.toByteArray());
+        assertEquals(10_000, sink.delivered());
+        assertEquals(0, sink.pending());
+    }
+
+    @Test
+    void streamModeBlocksWithoutOffsetsAreAppended() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> out.write(d, 0, n));
+        sink.write(new Buffer(new byte[] {1, 2}, 2));
+        sink.write(new Buffer(new byte[] {3}, 1));
+        assertArrayEquals(new byte[] {1, 2, 3}, out.toByteArray());
+    }
+
+    @Test
+    void partialRetrieveOffsetsMayBeAbsoluteOrRelative() throws IOException {
+        ByteArrayOutputStream abs = new ByteArrayOutputStream();
+        GridFtpConnection.InOrderSink absolute = new GridFtpConnection.InOrderSink(5000, (d, n) -> abs.write(d, 0, n));
+        absolute.write(new Buffer(new byte[] {1}, 1, 5000));
+        absolute.write(new Buffer(new byte[] {2}, 1, 5001));
+        assertArrayEquals(new byte[] {1, 2}, abs.toByteArray());
+        ByteArrayOutputStream rel = new ByteArrayOutputStream();
+        GridFtpConnection.InOrderSink relative = new GridFtpConnection.InOrderSink(5000, (d, n) -> rel.write(d, 0, n));
+        relative.write(new Buffer(new byte[] {2}, 1, 1));
+        relative.write(new Buffer(new byte[] {1}, 1, 0));
+        assertArrayEquals(new byte[] {1, 2}, rel.toByteArray());
+    }
+
+    @Test
+    void aStreamFarAheadOfTheGapWaitsUntilTheGapIsFilled() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> out.write(d, 0, n));
+        int block = (int) (GridFtpConnection.MAX_REORDER_BYTES / 2) + 1;
+        sink.write(new Buffer(new byte[block], block, 1)); // waits below the limit
+        CountDownLatch returned = new CountDownLatch(1);
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        Thread ahead = new Thread(() -> {
+            try {
+                sink.write(new Buffer(new byte[block], block, 1L + block)); // over the limit: this stream pauses
+                returned.countDown();
+            } catch (Throwable t) {
+                error.set(t);
+            }
+        });
+        ahead.start();
+        assertEquals(false, returned.await(300, TimeUnit.MILLISECONDS), "the stream ahead of the gap pauses");
+        sink.write(new Buffer(new byte[] {7}, 1, 0)); // the gap
+        assertEquals(true, returned.await(30, TimeUnit.SECONDS));
+        ahead.join();
+        assertEquals(null, error.get());
+        assertEquals(1L + 2L * block, sink.delivered());
+        assertEquals(1L + 2L * block, out.size());
+    }
+
+    @Test
+    void aReceiverFailureStopsTheTransfer() {
+        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> {
+            throw new IOException("store full");
+        });
+        assertThrows(IOException.class, () -> sink.write(new Buffer(new byte[] {1}, 1, 0)));
+        assertEquals("store full", sink.failure().getMessage());
+        assertThrows(IOException.class, () -> sink.write(new Buffer(new byte[] {2}, 1, 1)));
+    }
+
+    @Test
+    void checksumsMatchTheUsualTools() {
+        byte[] data = "gridcache".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Checksum.Digest adler = Checksum.ADLER32.newDigest();
+        adler.update(ByteBuffer.wrap(data));
+        java.util.zip.Adler32 a = new java.util.zip.Adler32();
+        a.update(data);
+        assertEquals(String.format("%08x", a.getValue()), adler.hex());
+        Checksum.Digest md5 = Checksum.MD5.newDigest();
+        md5.update(ByteBuffer.wrap(new byte[0]));
+        assertEquals("d41d8cd98f00b204e9800998ecf8427e", md5.hex());
+        assertEquals("0000abcd", Checksum.ADLER32.normalize("ABCD"));
+        assertEquals(Checksum.MD5, Checksum.parse("md5"));
+        assertThrows(IllegalArgumentException.class, () -> Checksum.parse("crc32"));
+    }
+
+    @Test
+    void mlsxModifyFactsAreUtc() {
+        assertEquals(1_700_000_000_000L, GridFtpConnection.parseModify("20231114221320"));
+        assertEquals(1_700_000_000_250L, GridFtpConnection.parseModify("20231114221320.25"));
+        assertEquals(-1, GridFtpConnection.parseModify("garbage"));
+    }
+
+    @Test
+    void proxyPathLengthConstraintsAreRead() {
+        // OCTET STRING { SEQUENCE { INTEGER 1, SEQUENCE { OID inheritAll } } }
+        byte[] one = {0x04, 0x12, 0x30, 0x10, 0x02, 0x01, 0x01, 0x30, 0x0b, 0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01, 0x00};
+        one[1] = (byte) (one.length - 2);
+        one[3] = (byte) (one.length - 4);
+        assertEquals(1, GridFtpConnection.pathLenConstraint(one));
+        byte[] none = {0x04, 0x0f, 0x30, 0x0d, 0x30, 0x0b, 0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01, 0x00};
+        assertEquals(-1, GridFtpConnection.pathLenConstraint(none));
+        assertEquals(Integer.MAX_VALUE, GridFtpConnection.proxiesAllowedBelow(new java.security.cert.X509Certificate[0]));
+    }
+
+    @Test
+    void protectionNeedsDataChannelAuthentication() {
+        assertThrows(IllegalArgumentException.class, () -> new GridFtpOptions(1, false, GridFtpOptions.Protection.PRIVATE, null));
+        assertThrows(IllegalArgumentException.class, () -> new GridFtpOptions(0, true, GridFtpOptions.Protection.CLEAR, null));
+        assertEquals(GridFtpOptions.Protection.SAFE, GridFtpOptions.Protection.parse("Safe"));
+        assertEquals(4, GridFtpOptions.DEFAULT.withStreams(4).streams());
+    }
+}
