@@ -125,4 +125,25 @@ final class GridEnv {
             Tools.run(Duration.ofMinutes(1), SCRIPTS.resolve("stop-gridftp-origin.sh").toString(), String.valueOf(port));
         }
     }
+
+    /** curl as the holder of {@code proxy} (a file in the PKI's proxies/), trusting the test CA; -D- prints the head. */
+    static Tools.Result curlAs(Path pki, String proxy, String... args) {
+        String file = pki.resolve("proxies/" + proxy + ".pem").toString();
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("--capath", pki.resolve("certificates").toString(),
+                "--cert", file, "--key", file, "-D", "-"));
+        cmd.addAll(java.util.List.of(args));
+        return Tools.curl(cmd.toArray(String[]::new));
+    }
+
+    /** The last HTTP status curl printed: with -L the pool's, not the door's 302. */
+    static int lastStatus(Tools.Result r) {
+        String last = null;
+        for (String line : r.out().split("\r?\n")) {
+            if (line.startsWith("HTTP/")) {
+                last = line;
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertNotNull(last, () -> "no HTTP status in: " + r.out() + r.err());
+        return Integer.parseInt(last.split(" ")[1]);
+    }
 }

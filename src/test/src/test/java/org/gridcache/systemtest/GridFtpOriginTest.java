@@ -116,14 +116,7 @@ class GridFtpOriginTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (Gridcache g : new Gridcache[] {door, pool, zk}) {
-            if (g != null) {
-                g.close();
-            }
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, zk, pool, door);
         for (Path dir : new Path[] {data, pkiParent}) {
             if (dir != null) {
                 Tools.run(Duration.ofMinutes(1), "rm", "-rf", dir.toString());
@@ -132,14 +125,11 @@ class GridFtpOriginTest {
     }
 
     static Tools.Result curlAs(String proxy, String... args) {
-        String file = pki.resolve("proxies/" + proxy + ".pem").toString();
-        List<String> cmd = new ArrayList<>(List.of("--capath", pki.resolve("certificates").toString(), "--cert", file, "--key", file, "-D", "-"));
-        cmd.addAll(List.of(args));
-        return Tools.curl(cmd.toArray(String[]::new));
+        return GridEnv.curlAs(pki, proxy, args);
     }
 
     static int status(Tools.Result r) {
-        return GridSecurityTest.status(r);
+        return GridEnv.lastStatus(r);
     }
 
     static void config(String key, String value) {

@@ -101,14 +101,7 @@ class GridSecurityTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (Gridcache g : new Gridcache[] {door, pool, zk}) {
-            if (g != null) {
-                g.close();
-            }
-        }
-        if (origin != null) {
-            origin.close();
-        }
+        Tools.closeAll(origin, zk, pool, door);
         for (Path dir : new Path[] {data, pkiParent}) {
             if (dir != null) {
                 Tools.run(Duration.ofMinutes(1), "rm", "-rf", dir.toString());
@@ -116,25 +109,12 @@ class GridSecurityTest {
         }
     }
 
-    /** curl as the holder of {@code proxy} (a file in the PKI's proxies/), trusting the test CA; -D- prints the head. */
     static Tools.Result curlAs(String proxy, String... args) {
-        String file = pki.resolve("proxies/" + proxy + ".pem").toString();
-        List<String> cmd = new java.util.ArrayList<>(List.of("--capath", pki.resolve("certificates").toString(),
-                "--cert", file, "--key", file, "-D", "-"));
-        cmd.addAll(List.of(args));
-        return Tools.curl(cmd.toArray(String[]::new));
+        return GridEnv.curlAs(pki, proxy, args);
     }
 
     static int status(Tools.Result r) {
-        // the last status line: with -L the pool's, not the door's 302
-        String last = null;
-        for (String line : r.out().split("\r?\n")) {
-            if (line.startsWith("HTTP/")) {
-                last = line;
-            }
-        }
-        assertNotNull(last, () -> "no HTTP status in: " + r.out() + r.err());
-        return Integer.parseInt(last.split(" ")[1]);
+        return GridEnv.lastStatus(r);
     }
 
     static Tools.Result delegate(String proxy, String... args) {
