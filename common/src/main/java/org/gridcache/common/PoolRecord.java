@@ -6,10 +6,12 @@ package org.gridcache.common;
  * pool takes new transfers ({@link #ENABLED}), none ({@link #DRAINING}: finishing the current ones for maintenance)
  * or only hits ({@link #READONLY}: it fetches nothing new); {@code hits} and {@code misses} count its transfers since
  * it started, for hit rates. Records of older pools lack these three fields: they read as enabled with no counts.
+ * {@code hostDn} is the subject of the host certificate an HTTPS pool presents (null for plain HTTP): the door hands a
+ * user's credential only to the pool a ticket was issued to, recognised by this DN.
  */
 public record PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                          long bytesPerSecOut, double load, String version, long startedAt,
-                         String state, long hits, long misses) {
+                         String state, long hits, long misses, String hostDn) {
     public static final String ENABLED = "enabled";
     public static final String DRAINING = "draining";
     public static final String READONLY = "readonly";
@@ -18,6 +20,13 @@ public record PoolRecord(String id, String url, String site, long capacityBytes,
     public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                       long bytesPerSecOut, double load, String version, long startedAt) {
         this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, ENABLED, 0, 0);
+    }
+
+    /** A plain-HTTP pool's record (no host DN). */
+    public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
+                      long bytesPerSecOut, double load, String version, long startedAt,
+                      String state, long hits, long misses) {
+        this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, state, hits, misses, null);
     }
 
     public PoolRecord {

@@ -4,7 +4,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
+import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.TicketException;
@@ -17,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@code GET /.gridcache/credential?gridcache-ticket=…}: hands a user's delegated credential to a pool that must
  * fetch as that user. Two things are needed, so that neither a stolen ticket nor a pool's key alone is enough: the
  * caller authenticates in the TLS handshake with a host certificate whose DN is one of the configured pool
- * identities, and it presents a valid, unexpired ticket issued by this door that names the user and the delegation.
+ * identities and is the DN the ticket's pool publishes in its record, and it presents a valid, unexpired ticket
+ * issued by this door that names the user and the delegation: one pool cannot use another pool's tickets.
  * The answer (certificate, key, chain as PEM) is never cached and never logged.
  */
 final class CredentialService {
@@ -27,12 +32,15 @@ final class CredentialService {
     private final TicketCodec tickets;
     private final String doorId;
     private final Set<String> poolIdentities;
+    private final Supplier<List<PoolRecord>> pools;
 
-    CredentialService(DelegationStore store, TicketCodec tickets, String doorId, Set<String> poolIdentities) {
+    CredentialService(DelegationStore store, TicketCodec tickets, String doorId, Set<String> poolIdentities,
+                      Supplier<List<PoolRecord>> pools) {
         this.store = store;
         this.tickets = tickets;
         this.doorId = doorId;
         this.poolIdentities = poolIdentities;
+        this.pools = pools;
     }
 
     void handle(HttpServletRequest request, HttpServletResponse response, GridSubject caller) throws IOException {
@@ -54,6 +62,13 @@ final class CredentialService {
         }
         if (!doorId.equals(ticket.door())) {
             throw new DoorException(403, "ticket was issued by another door");
+        }
+        String issuedTo = pools.get().stream().filter(p -> p.id().equals(ticket.pool())).map(PoolRecord::hostDn)
+                .filter(Objects::nonNull).findFirst().orElse(null);
+        if (!caller.dn().equals(issuedTo)) {
+            LOG.warn("pool {} asked for a credential with a ticket issued to pool {} ({})", caller.dn(), ticket.pool(),
+                    issuedTo == null ? "not registered with a host DN" : issuedTo);
+            throw new DoorException(403, "ticket was issued to another pool");
         }
         if (!ticket.needsUserCredential() || ticket.delegationId() == null) {
             throw new DoorException(400, "ticket names no delegated credential");

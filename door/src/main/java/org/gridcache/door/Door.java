@@ -64,7 +64,7 @@ public final class Door implements Closeable {
         TicketCodec codec = new TicketCodec(settings.ticketKey());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
-        DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url));
+        DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
         Namespace[] self = new Namespace[1];
         GridFtpOriginLister gridftp = new GridFtpOriginLister(() -> self[0].caller(), grid::delegatedCredential,
                 () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,

@@ -2,12 +2,14 @@ package org.gridcache.door;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
+import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
@@ -42,7 +44,8 @@ final class DoorGridSecurity implements AutoCloseable {
     }
 
     /** {@code doorUrl} is read lazily: it is known once the connector is bound. */
-    static DoorGridSecurity start(String doorId, DoorSecurity security, TicketCodec tickets, Supplier<String> doorUrl) throws IOException {
+    static DoorGridSecurity start(String doorId, DoorSecurity security, TicketCodec tickets, Supplier<String> doorUrl,
+                                  Supplier<List<PoolRecord>> pools) throws IOException {
         Supplier<AuthzPolicy> policy;
         if (security.authz() != null) {
             policy = new AuthzPolicyFile(security.authz(), Clock.systemUTC());
@@ -79,7 +82,7 @@ final class DoorGridSecurity implements AutoCloseable {
         };
         return new DoorGridSecurity(GridTls.server(security.hostCredential(), security.trust()),
                 new X509SubjectResolver(new X509Authenticator(security.trust())), policy, store,
-                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities()),
+                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
                 delegations, purger);
     }
 

@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.security.GridCredentials;
@@ -27,8 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The users' delegated credentials this pool fetches with, obtained from the door that issued the ticket: an HTTPS
  * GET of the ticket's {@code credentialUrl} in which the pool presents its host certificate (the door admits only
- * its configured pool identities) and the ticket itself. Kept in memory only, per (door, DN, delegation id), until
- * shortly before the credential expires; each comes with its TLS client context for the origins.
+ * its configured pool identities) and the ticket itself. Each origin access that needs the credential asks the door
+ * again ({@link #obtain}), so that a delegation the user destroyed is refused from that moment on; concurrent asks for
+ * one credential share one request. The answer is kept in memory only, per (door, DN, delegation id), to hand it to
+ * the fetch that follows the check ({@link #cached}), until shortly before it expires or the door says it is gone.
  */
 final class DelegatedCredentials {
     private static final Logger LOG = LoggerFactory.getLogger(DelegatedCredentials.class);
@@ -38,6 +42,7 @@ final class DelegatedCredentials {
     private final HttpClient http;
     private final GridTrust trust;
     private final Cache<String, OriginCredential> cache;
+    private final ConcurrentMap<String, CompletableFuture<OriginCredential>> asking = new ConcurrentHashMap<>();
 
     /** A user's credential and the TLS context presenting it. */
     record OriginCredential(String dn, X509Credential credential, Supplier<SslContext> tls, long notAfterMillis) {
@@ -69,20 +74,35 @@ final class DelegatedCredentials {
         }).build();
     }
 
-    /** The cached credential of the ticket's user, or null (then {@link #obtain} first). */
+    /** The credential of the ticket's user that {@link #obtain} last received, or null (then obtain it first). */
     OriginCredential cached(Ticket ticket) {
         return cache.getIfPresent(key(ticket));
     }
 
     /**
-     * The ticket's user's credential, from the cache or from the issuing door, to which the pool shows the ticket as
-     * it came ({@code token}). Fails with a {@link CompletionFailure} carrying the status to answer.
+     * The ticket's user's credential from the issuing door, to which the pool shows the ticket as it came
+     * ({@code token}); never from the cache, which would outlive a destroyed delegation. Fails with a
+     * {@link CompletionFailure} carrying the status to answer.
      */
     CompletableFuture<OriginCredential> obtain(Ticket ticket, String token) {
-        OriginCredential cached = cached(ticket);
-        if (cached != null) {
-            return CompletableFuture.completedFuture(cached);
+        String key = key(ticket);
+        CompletableFuture<OriginCredential> mine = new CompletableFuture<>();
+        CompletableFuture<OriginCredential> running = asking.putIfAbsent(key, mine);
+        if (running != null) {
+            return running;
         }
+        ask(ticket, token).whenComplete((credential, error) -> {
+            asking.remove(key, mine);
+            if (error != null) {
+                mine.completeExceptionally(error);
+            } else {
+                mine.complete(credential);
+            }
+        });
+        return mine;
+    }
+
+    private CompletableFuture<OriginCredential> ask(Ticket ticket, String token) {
         URI url;
         try {
             url = URI.create(ticket.credentialUrl() + "?" + Ticket.QUERY_PARAMETER + "="
@@ -104,6 +124,7 @@ final class DelegatedCredentials {
     private OriginCredential accept(Ticket ticket, URI url, HttpResponse<String> response) {
         int status = response.statusCode();
         if (status == 404) {
+            cache.invalidate(key(ticket));
             throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED,
                     "your delegated credential has expired or was destroyed: delegate again"));
         }

@@ -39,16 +39,23 @@ final class OriginAccess {
         this.ttl = ttl;
     }
 
-    /** Completes when the subject may be served; fails with a {@link DelegatedCredentials.CompletionFailure}. */
-    CompletableFuture<Void> check(Ticket ticket, String token) {
+    /**
+     * Completes when the subject may be served; fails with a {@link DelegatedCredentials.CompletionFailure}. A file
+     * this pool {@code holds} (stored or being fetched), whose permission for this subject is still fresh, needs
+     * nothing more; anything else first obtains the user's credential from the door, for the permission check and
+     * for the fetch that follows.
+     */
+    CompletableFuture<Void> check(Ticket ticket, String token, boolean holds) {
         if (credentials == null) {
             return CompletableFuture.failedFuture(new DelegatedCredentials.CompletionFailure(
                     FetchException.badGateway("this pool has no TLS credentials: it cannot read origins as the user")));
         }
+        String key = key(ticket);
+        if (holds && fresh(key)) {
+            return CompletableFuture.completedFuture(null);
+        }
         return credentials.obtain(ticket, token).thenCompose(credential -> {
-            String key = key(ticket);
-            Long granted = allowed.getIfPresent(key);
-            if (granted != null && System.currentTimeMillis() - granted < ttl.get().toMillis()) {
+            if (fresh(key)) {
                 return CompletableFuture.completedFuture(null);
             }
             URI origin = URI.create(ticket.originUrl());
@@ -77,6 +84,11 @@ final class OriginAccess {
                 throw new DelegatedCredentials.CompletionFailure(FetchException.badGateway("origin answered HTTP " + status + " to a permission check"));
             });
         });
+    }
+
+    private boolean fresh(String key) {
+        Long granted = allowed.getIfPresent(key);
+        return granted != null && System.currentTimeMillis() - granted < ttl.get().toMillis();
     }
 
     /** The subject as the origin judges it: DN and FQANs. */

@@ -12,6 +12,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
@@ -34,6 +35,7 @@ public final class Pool implements Closeable {
 
     private final PoolSettings settings;
     private final long startedAt = Instant.now().getEpochSecond();
+    private String hostDn;
     private final ClusterConfig config;
     private final Store store;
     private final Movers movers;
@@ -88,6 +90,7 @@ public final class Pool implements Closeable {
 
     private void run(CuratorFramework zk) throws Exception {
         PoolSecurity security = settings.security();
+        hostDn = security.tls() ? X509Authenticator.slashDn(security.hostCredential().getCertificate().getSubjectX500Principal()) : null;
         DelegatedCredentials credentials = security.tls()
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
@@ -129,7 +132,7 @@ public final class Pool implements Closeable {
         long bytesPerSec = movers.bytesPerSecOut();
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
-                operations.state(), stats.hits(), stats.misses());
+                operations.state(), stats.hits(), stats.misses(), hostDn);
     }
 
     /** The pools registered now, as this pool sees them (itself included). */

@@ -196,7 +196,7 @@ final class PoolRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             sendError(ex, HttpResponseStatus.BAD_GATEWAY, "this pool cannot read origins with the user's credential (no TLS)");
             return;
         }
-        access.check(ticket, token).whenComplete((ok, error) -> ex.ctx.executor().execute(() -> {
+        access.check(ticket, token, downloads.holds(ticket)).whenComplete((ok, error) -> ex.ctx.executor().execute(() -> {
             if (!ex.ctx.channel().isActive()) {
                 return; // the client left; channelInactive cleans up
             }

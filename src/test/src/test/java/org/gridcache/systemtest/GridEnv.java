@@ -56,6 +56,12 @@ final class GridEnv {
             return "https://localhost:" + port;
         }
 
+        /** Apache's access log (gridenv's default run directory), "" before the first request. */
+        String accessLog() throws IOException {
+            Path log = Path.of("/tmp/gridenv-https-" + port, "access.log");
+            return Files.exists(log) ? Files.readString(log) : "";
+        }
+
         @Override
         public void close() {
             Tools.run(Duration.ofMinutes(1), SCRIPTS.resolve("stop-https-origin.sh").toString(), String.valueOf(port));

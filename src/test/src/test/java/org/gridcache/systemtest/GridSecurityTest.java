@@ -28,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class GridSecurityTest {
     static final String HOST_DN = "/DC=org/DC=example/OU=hosts/CN=localhost";
     static final String ALICE_DN = "/DC=org/DC=example/CN=Alice";
+    /** gridenv's second host certificate (its VOMS server's), standing in for another pool of the door. */
+    static final String OTHER_HOST_DN = "/DC=org/DC=example/OU=hosts/CN=voms.example.org";
     static final String POLICY = """
             # gridcache test policy: first match wins
             vo:cms / none
@@ -87,14 +89,16 @@ class GridSecurityTest {
         logs = Path.of(System.getProperty("gridcache.test.logs", tmp.resolve("logs").toString()));
         Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + tmp.resolve("ticket.key")
                 + "\nhost-cert=" + pki.resolve("host/cert.pem") + "\nhost-key=" + pki.resolve("host/key.pem")
-                + "\nca-dir=" + pki.resolve("certificates") + "\nvomsdir=" + pki.resolve("vomsdir") + "\n");
+                + "\nca-dir=" + pki.resolve("certificates") + "\nvomsdir=" + pki.resolve("vomsdir")
+                + "\ncrl-refresh=2s\n");
         pool = Gridcache.start(tmp.resolve("pool.out"), "pool", "--config", conf.toString(), "--log-dir", logs.toString(), "--name", "p1",
                 "--store", tmp.resolve("store").toString(), "--capacity", "1G", "--port", String.valueOf(Tools.freePort()))
                 .awaitOutput("is up");
         int doorPort = Tools.freePort();
         doorUrl = "https://localhost:" + doorPort;
         door = Gridcache.start(tmp.resolve("door.out"), "door", "--config", conf.toString(), "--log-dir", logs.toString(),
-                "--port", String.valueOf(doorPort), "--public-url", doorUrl, "--authz", policy.toString(), "--pool-identity", HOST_DN)
+                "--port", String.valueOf(doorPort), "--public-url", doorUrl, "--authz", policy.toString(), "--pool-identity", HOST_DN,
+                "--pool-identity", OTHER_HOST_DN)
                 .awaitOutput("is up");
     }
 
@@ -234,10 +238,7 @@ class GridSecurityTest {
     @Test
     @Order(10)
     void aTicketReplayedForAnotherPathIs403() {
-        Tools.Result redirect = curlAs("alice-atlas", doorUrl + "/atlas/file.bin");
-        assertEquals(302, status(redirect));
-        String location = redirect.out().lines().filter(l -> l.toLowerCase().startsWith("location:")).findFirst().orElseThrow()
-                .substring("location:".length()).trim();
+        String location = location(curlAs("alice-atlas", doorUrl + "/atlas/file.bin"));
         String replayed = location.replace("/atlas/file.bin?", "/atlas/other.bin?");
         Tools.Result r = curlAs("alice-atlas", replayed);
         assertEquals(403, status(r));
@@ -247,9 +248,7 @@ class GridSecurityTest {
     @Test
     @Order(11)
     void aStolenTicketYieldsNoCredential() {
-        Tools.Result redirect = curlAs("alice-atlas", doorUrl + "/atlas/file.bin");
-        String location = redirect.out().lines().filter(l -> l.toLowerCase().startsWith("location:")).findFirst().orElseThrow();
-        String ticket = location.substring(location.indexOf("gridcache-ticket=") + "gridcache-ticket=".length()).trim();
+        String ticket = ticket(location(curlAs("alice-atlas", doorUrl + "/atlas/file.bin")));
         Tools.Result r = curlAs("alice-atlas", doorUrl + "/.gridcache/credential?gridcache-ticket=" + ticket);
         assertEquals(403, status(r));
         assertTrue(r.out().contains("not a pool of this door"), r.out());
@@ -258,12 +257,79 @@ class GridSecurityTest {
 
     @Test
     @Order(12)
+    void anotherPoolOfTheDoorGetsNoCredentialWithATicketIssuedToP1() {
+        String ticket = ticket(location(curlAs("alice-atlas", doorUrl + "/atlas/file.bin")));
+        Tools.Result r = Tools.curl("--capath", pki.resolve("certificates").toString(), "--cert", pki.resolve("voms/cert.pem").toString(),
+                "--key", pki.resolve("voms/key.pem").toString(), "-D", "-", doorUrl + "/.gridcache/credential?gridcache-ticket=" + ticket);
+        assertEquals(403, status(r), r.out());
+        assertTrue(r.out().contains("ticket was issued to another pool"), r.out());
+        assertTrue(!r.out().contains("PRIVATE KEY"), "no key handed out");
+    }
+
+    /**
+     * A ticket issued while Alice's delegation existed, used after she destroyed it, on a file the pool must fetch:
+     * the pool asks the door again rather than use the credential it obtained for her earlier reads.
+     */
+    @Test
+    @Order(13)
+    void aDestroyedDelegationIsNoLongerUsedByThePool() throws Exception {
+        Path late = data.resolve("atlas/late.bin");
+        Tools.randomFile(late, 200_000, 34);
+        GridEnv.makeReadable(late);
+        delegate("alice-atlas").assertOk();
+        assertEquals(200, status(curlAs("alice-atlas", "-L", "-o", "/dev/null", doorUrl + "/atlas/file.bin")));
+        String location = location(curlAs("alice-atlas", doorUrl + "/atlas/late.bin"));
+        delegate("alice-atlas", "--destroy").assertOk();
+
+        Path body = tmp.resolve("late.out");
+        Tools.Result r = curlAs("alice-atlas", "-o", body.toString(), location);
+        assertEquals(401, status(r), r.out());
+        assertTrue(Files.readString(body).contains("expired or was destroyed"), "reason given");
+        assertTrue(r.out().contains("X-Delegate-To: " + doorUrl + "/.gridcache/delegation"), r.out());
+        assertTrue(!origin.accessLog().contains("\"GET /atlas/late.bin"), "the pool never fetched the file");
+        delegate("alice-atlas").assertOk();
+    }
+
+    @Test
+    @Order(14)
     void anExpiredDelegationIs401() {
         delegate("bob-atlas", "--destroy").assertOk();
         delegate("bob-atlas", "--id", "short", "--lifetime", "3s").assertOk();
         // until the short delegation runs out the door issues tickets (the origin then refuses Bob: 403)
         Tools.await("bob's 3 s delegation to expire", Duration.ofSeconds(60),
                 () -> status(curlAs("bob-atlas", doorUrl + "/atlas/other.bin")) == 401);
+    }
+
+    /** Bob's certificate revoked after the door started: the CRL it re-reads every 2 s refuses him, no restart. */
+    @Test
+    @Order(16)
+    void aCrlPublishedWhileRunningAppliesWithoutRestart() {
+        String propfind = doorUrl + "/atlas/";
+        assertEquals(207, status(curlAs("bob-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind)));
+        String config = pki.resolve("ca/openssl.cnf").toString();
+        Tools.run(Duration.ofMinutes(1), "openssl", "ca", "-batch", "-config", config, "-revoke",
+                pki.resolve("users/bob/cert.pem").toString()).assertOk();
+        Path crl = pki.resolve("ca/crl-bob.pem");
+        Tools.run(Duration.ofMinutes(1), "openssl", "ca", "-batch", "-config", config, "-gencrl", "-out", crl.toString()).assertOk();
+        String hash = Tools.run(Duration.ofMinutes(1), "openssl", "x509", "-in", pki.resolve("ca/ca.pem").toString(), "-noout", "-hash")
+                .assertOk().out().trim();
+        Tools.run(Duration.ofMinutes(1), "cp", crl.toString(), pki.resolve("certificates/" + hash + ".r0").toString()).assertOk();
+
+        Tools.await("the door to refuse Bob's revoked certificate", Duration.ofSeconds(60),
+                () -> status(curlAs("bob-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind)) == 401);
+        Tools.Result r = curlAs("bob-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind);
+        assertTrue(r.out().contains("revoked"), r.out());
+        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind)), "Alice is not affected");
+    }
+
+    private static String location(Tools.Result redirect) {
+        assertEquals(302, status(redirect), redirect.out());
+        return redirect.out().lines().filter(l -> l.toLowerCase().startsWith("location:")).findFirst().orElseThrow()
+                .substring("location:".length()).trim();
+    }
+
+    private static String ticket(String location) {
+        return location.substring(location.indexOf("gridcache-ticket=") + "gridcache-ticket=".length());
     }
 
     private static Path doorLog() throws Exception {
@@ -274,7 +340,7 @@ class GridSecurityTest {
 
     /** What a v2 client (davix, FTS) asks before delegating: the service's version and interface, as SOAP. */
     @Test
-    @Order(13)
+    @Order(15)
     void theDelegationServiceAnswersTheV2VersionAndMetadataCalls() {
         for (String[] call : new String[][] {
                 {"getVersion", "", "<getVersionReturn>2.0.0</getVersionReturn>"},
