@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
@@ -55,7 +56,11 @@ final class Peers implements AutoCloseable {
     private final HttpClient http;
     private final AtomicInteger threads = new AtomicInteger();
 
-    Peers(String self, PoolDirectory directory, TicketCodec codec, Supplier<Duration> timeout) {
+    /**
+     * {@code tls}: for a cluster of HTTPS pools, the context presenting this pool's host certificate and trusting the
+     * grid CAs (peers' certificates are issued by those, not by a CA of the JDK); null for plain-HTTP pools.
+     */
+    Peers(String self, PoolDirectory directory, TicketCodec codec, Supplier<Duration> timeout, SSLContext tls) {
         this.self = self;
         this.directory = directory;
         this.codec = codec;
@@ -65,8 +70,12 @@ final class Peers implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
-                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(2));
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.http = builder.build();
     }
 
     /** The live peers a ticket names, in its order (all live peers for {@code *}); never this pool. */

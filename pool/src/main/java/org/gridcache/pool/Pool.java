@@ -12,6 +12,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
@@ -99,7 +100,8 @@ public final class Pool implements Closeable {
         fetchers = List.of(http, new FileOriginFetcher(), gridftp);
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
         directory = new PoolDirectory(zk).start(ZK_WAIT);
-        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout());
+        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout(),
+                security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
         downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, http, gridftp, () -> config.current().permissionCacheTtl());

@@ -48,6 +48,7 @@ class GridSecurityTest {
     static GridEnv.Origin origin;
     static Gridcache zk;
     static Gridcache pool;
+    static Gridcache pool2;
     static Gridcache door;
     static String doorUrl;
 
@@ -104,7 +105,7 @@ class GridSecurityTest {
 
     @AfterAll
     static void stop() throws Exception {
-        Tools.closeAll(origin, zk, pool, door);
+        Tools.closeAll(origin, zk, pool2, pool, door);
         for (Path dir : new Path[] {data, pkiParent}) {
             if (dir != null) {
                 Tools.run(Duration.ofMinutes(1), "rm", "-rf", dir.toString());
@@ -320,6 +321,44 @@ class GridSecurityTest {
         Tools.Result r = curlAs("bob-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind);
         assertTrue(r.out().contains("revoked"), r.out());
         assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind)), "Alice is not affected");
+    }
+
+    /**
+     * Two HTTPS pools cooperating: the door's redirect names the path's owner and, in a {@code Link: rel="duplicate";
+     * pri=2} header, the next pool with a ticket naming the owner as its peer. A client following that link (as davix does
+     * when the first pool fails) reaches a pool that asks the owner over TLS and pulls the file from it: the origin
+     * is read once.
+     */
+    @Test
+    @Order(17)
+    void aSecondHttpsPoolPullsFromItsPeerOverTls() throws Exception {
+        Path conf = tmp.resolve("gridcache.properties");
+        pool2 = Gridcache.start(tmp.resolve("pool2.out"), "pool", "--config", conf.toString(), "--log-dir", logs.toString(), "--name", "p2",
+                "--store", tmp.resolve("store2").toString(), "--capacity", "1G", "--port", String.valueOf(Tools.freePort()))
+                .awaitOutput("is up");
+        Path file = data.resolve("atlas/peer.bin");
+        Tools.randomFile(file, 1_500_000, 35);
+        GridEnv.makeReadable(file);
+        String url = doorUrl + "/atlas/peer.bin";
+        Tools.await("the door to rank both pools", Duration.ofSeconds(30),
+                () -> curlAs("alice-atlas", url).out().contains("pri=2"));
+        Tools.Result redirect = curlAs("alice-atlas", url);
+        String owner = location(redirect);
+        String duplicate = redirect.out().lines().filter(l -> l.toLowerCase().startsWith("link:") && l.contains("pri=2"))
+                .findFirst().orElseThrow();
+        duplicate = duplicate.substring(duplicate.indexOf('<') + 1, duplicate.indexOf('>'));
+
+        for (String poolUrl : List.of(owner, duplicate)) {
+            Path out = tmp.resolve("peer.out");
+            Tools.Result r = curlAs("alice-atlas", "-o", out.toString(), poolUrl);
+            assertEquals(200, status(r), r.out());
+            assertEquals(Tools.sha256(file), Tools.sha256(out), "byte-exact from " + poolUrl);
+        }
+        assertEquals(1, origin.accessLog().lines().filter(l -> l.contains("\"GET /atlas/peer.bin")).count(),
+                "one origin read for both pools");
+        String pools = Files.readString(logs.resolve("pool-p1.log")) + Files.readString(logs.resolve("pool-p2.log"));
+        assertTrue(pools.contains("pulling /atlas/peer.bin from peer"), () -> "the second pool pulled from its peer: "
+                + pools.lines().filter(l -> l.contains("peer")).toList());
     }
 
     private static String location(Tools.Result redirect) {
