@@ -160,7 +160,29 @@ public final class DelegationStore implements AutoCloseable {
         credentials.put(key(dn, id), d);
         persist(d);
         LOG.info("{} delegated credential {} until {}", dn, id, notAfter);
+        String weakness = weakness(chain[0]);
+        if (weakness != null) {
+            LOG.warn("delegation {} of {} {}: origins on OpenSSL 3 (Apache mod_gridsite, Globus GridFTP) will refuse it,"
+                    + " Java origins (canl) accept it; gridcache delegate signs RFC 3820 proxies with SHA-256",
+                    id, dn, weakness);
+        }
         return d;
+    }
+
+    private static final String RFC3820_PROXY_CERT_INFO = "1.3.6.1.5.5.7.1.14";
+
+    /**
+     * Why a delegated proxy as the client signed it will not pass OpenSSL 3, or null. Debian's htproxyput (gridsite
+     * 3.0) makes such proxies: it looks for the pre-standard proxy extension in the signing chain, so under an RFC 3820
+     * proxy it signs a plain certificate, and with SHA-1.
+     */
+    static String weakness(X509Certificate proxy) {
+        boolean sha1 = proxy.getSigAlgName().toUpperCase(java.util.Locale.ROOT).contains("SHA1");
+        boolean rfc = proxy.getExtensionValue(RFC3820_PROXY_CERT_INFO) != null;
+        if (sha1 && !rfc) {
+            return "is not an RFC 3820 proxy and is signed with SHA-1";
+        }
+        return sha1 ? "is signed with SHA-1" : !rfc ? "is not an RFC 3820 proxy" : null;
     }
 
     /**

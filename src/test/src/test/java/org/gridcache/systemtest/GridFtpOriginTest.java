@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import eu.emi.security.authn.x509.X509Credential;
 import java.io.RandomAccessFile;
@@ -62,7 +63,8 @@ class GridFtpOriginTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Tools.require("curl", "openssl", "grid-proxy-init", "voms-proxy-fake", "globus-gridftp-server", "globus-url-copy");
+        Tools.require("curl", "openssl", "grid-proxy-init", "voms-proxy-fake", "globus-gridftp-server", "globus-url-copy",
+                "htproxyput");
         pkiParent = GridEnv.worldReadableDir("gridcache-test-pki");
         pki = GridEnv.pki(pkiParent.resolve("pki"));
         // the server runs as the mapped account (gridalice): the data must be world-readable
@@ -140,7 +142,9 @@ class GridFtpOriginTest {
     static void readExact(String path, String expectedCache) throws Exception {
         Path out = tmp.resolve("read.out");
         Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + path);
-        assertEquals(200, status(r), r.out() + r.err());
+        if (status(r) != 200) {
+            fail(r.out() + Files.readString(out, java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
         assertTrue(r.out().contains("X-Cache: " + expectedCache), r.out());
         assertEquals(Tools.sha256(data.resolve(path.substring(1))), Tools.sha256(out), "byte-exact " + path);
     }
@@ -343,8 +347,43 @@ class GridFtpOriginTest {
         assertTrue(after.out().contains("X-Cache: MISS"), "no partial hit: " + after.out());
     }
 
+    /**
+     * GridSite's own delegation client: Debian's htproxyput (gridsite 3.0) signs the delegated proxy with SHA-1 and as
+     * a legacy (pre-RFC 3820) proxy, which OpenSSL 3 cannot verify. The door takes the delegation and warns in its
+     * log; the pool presents it, and the origin's refusal reaches the client with the origin's reason.
+     */
     @Test
     @Order(12)
+    void aDelegationMadeWithHtproxyputIsRefusedByTheOriginWithItsReason() throws Exception {
+        String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
+        String capath = pki.resolve("certificates").toString();
+        Gridcache.admin("delegate", "--destroy", "--proxy", proxy, "--capath", capath, doorUrl).assertOk();
+        String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,
+                doorUrl + "/.gridcache/delegation").assertOk().out().trim();
+        try {
+            Path file = data.resolve("atlas/htproxyput.bin");
+            Tools.randomFile(file, 100_000, 49);
+            GridEnv.makeReadable(file);
+            Path out = tmp.resolve("htproxyput.out");
+            Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/htproxyput.bin");
+            assertEquals(403, status(r), r.out());
+            assertTrue(Files.readString(out).contains("refused the credential") && Files.readString(out).contains("certificate verify failed"),
+                    "the origin's reason is passed on");
+            String doorLog;
+            try (var files = Files.list(logs)) {
+                doorLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow());
+            }
+            assertTrue(doorLog.contains("delegation " + id + " of " + ALICE_DN + " is not an RFC 3820 proxy and is signed with SHA-1"),
+                    "the door warns when it takes such a delegation");
+        } finally {
+            Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
+                    "--capath", capath, doorUrl + "/.gridcache/delegation").assertOk();
+            Gridcache.admin("delegate", "--proxy", proxy, "--capath", capath, doorUrl).assertOk();
+        }
+    }
+
+    @Test
+    @Order(13)
     void aChecksumMismatchFailsTheTransferAndCachesNothing() throws Exception {
         // the test hook flips the first byte of the part file just before its ADLER32 is compared with the origin's
         pool.close();
