@@ -51,6 +51,10 @@ class DelegationStoreTest {
 
     /** What a client does with the door's request: signs an RFC 3820 proxy for it with its own proxy. */
     static String sign(String csrPem, String proxy, long seconds) throws Exception {
+        return sign(csrPem, proxy, seconds, eu.emi.security.authn.x509.proxy.ProxyType.RFC3820);
+    }
+
+    static String sign(String csrPem, String proxy, long seconds, eu.emi.security.authn.x509.proxy.ProxyType type) throws Exception {
         X509Credential user = GridCredentials.loadProxy(pki.resolve("proxies/" + proxy + ".pem"));
         PKCS10CertificationRequest csr;
         try (PEMParser parser = new PEMParser(new StringReader(csrPem))) {
@@ -58,6 +62,7 @@ class DelegationStoreTest {
         }
         ProxyRequestOptions options = new ProxyRequestOptions(user.getCertificateChain(), csr);
         options.setLifetime(seconds, TimeUnit.SECONDS);
+        options.setType(type);
         return GridCredentials.certificatesToPem(ProxyGenerator.generate(options, user.getKey()));
     }
 
@@ -84,6 +89,15 @@ class DelegationStoreTest {
             assertEquals(0, files.count(), "destroy removes the file");
         }
         assertTrue(clock.millis() > 0);
+    }
+
+    @Test
+    void aProxyThatOpenSsl3CannotVerifyIsNamed() throws Exception {
+        DelegationStore store = new DelegationStore(trust, null, Duration.ofDays(7), java.time.Clock.systemUTC());
+        String legacy = sign(store.request(ALICE, "legacy"), "alice", 3600, eu.emi.security.authn.x509.proxy.ProxyType.LEGACY);
+        assertEquals("is not an RFC 3820 proxy", DelegationStore.weakness(GridCredentials.certificatesFromPem(legacy)[0]));
+        String rfc = sign(store.request(ALICE, "rfc"), "alice", 3600);
+        assertEquals(null, DelegationStore.weakness(GridCredentials.certificatesFromPem(rfc)[0]));
     }
 
     @Test
