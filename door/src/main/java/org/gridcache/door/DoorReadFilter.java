@@ -85,11 +85,17 @@ final class DoorReadFilter extends HttpFilter {
             if (e.status() == 401) {
                 stats.authenticationFailure(e.reason());
             }
-            Replies.failure(response, e);
+            // refused before its body was read: Jetty closes the connection after the reply, so say so, or a client
+            // may send its next request on it and see no answer
+            Replies.failure(response, e, hasUnreadBody(request));
         } catch (RuntimeException e) {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
         }
+    }
+
+    private static boolean hasUnreadBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
     }
 
     /** The decoded, normalised namespace path of the request, or a 400. */

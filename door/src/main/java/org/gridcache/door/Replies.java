@@ -18,11 +18,19 @@ final class Replies {
     }
 
     static void failure(HttpServletResponse response, DoorException e) throws IOException {
+        failure(response, e, false);
+    }
+
+    /** {@code closeConnection}: the reply says {@code Connection: close}. */
+    static void failure(HttpServletResponse response, DoorException e, boolean closeConnection) throws IOException {
         if (response.isCommitted()) {
             throw new IOException(e.reason()); // too late for a status: abort the connection
         }
         response.reset();
         e.headers().forEach(response::setHeader);
+        if (closeConnection) {
+            response.setHeader("Connection", "close");
+        }
         if (e.status() == 405) {
             response.setHeader("Allow", DoorReadFilter.ALLOW);
         }

@@ -413,6 +413,7 @@ class DoorTest {
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/local/new.txt"))
                 .PUT(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, put.statusCode());
+        assertEquals("close", put.headers().firstValue("Connection").orElse(""), "its body unread, the connection is not reused");
         for (String method : List.of("DELETE", "MKCOL", "MOVE", "COPY", "PROPPATCH", "LOCK")) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/local/data.bin"))
                     .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());

@@ -37,6 +37,7 @@ class GridSecurityTest {
             dn:"%s" /atlas/production none
             fqan:/atlas /atlas list,read
             dn:"%s" /atlas list,read   # Alice without VOMS (e.g. her limited proxy)
+            authenticated /public list,read
             authenticated / list
             """.formatted(ALICE_DN, ALICE_DN);
     @TempDir
@@ -51,6 +52,7 @@ class GridSecurityTest {
     static Gridcache pool2;
     static Gridcache door;
     static String doorUrl;
+    static String zkConnect;
 
     @BeforeAll
     static void start() throws Exception {
@@ -79,7 +81,7 @@ class GridSecurityTest {
         origin = GridEnv.Origin.start(pki, data);
 
         int zkPort = Tools.freePort();
-        String zkConnect = "127.0.0.1:" + zkPort;
+        zkConnect = "127.0.0.1:" + zkPort;
         zk = Gridcache.start(tmp.resolve("zk.out"), "zk", "--home", tmp.resolve("zk").toString(), "--port", String.valueOf(zkPort))
                 .awaitOutput("is up");
         Gridcache.admin("origins", "add", "atlas", "--prefix", "/atlas", "--url", origin.url() + "/atlas", "--zk", zkConnect)
@@ -303,7 +305,7 @@ class GridSecurityTest {
 
     /** Bob's certificate revoked after the door started: the CRL it re-reads every 2 s refuses him, no restart. */
     @Test
-    @Order(16)
+    @Order(20)
     void aCrlPublishedWhileRunningAppliesWithoutRestart() {
         String propfind = doorUrl + "/atlas/";
         assertEquals(207, status(curlAs("bob-atlas", "-X", "PROPFIND", "-H", "Depth: 0", propfind)));
@@ -359,6 +361,25 @@ class GridSecurityTest {
         String pools = Files.readString(logs.resolve("pool-p1.log")) + Files.readString(logs.resolve("pool-p2.log"));
         assertTrue(pools.contains("pulling /atlas/peer.bin from peer"), () -> "the second pool pulled from its peer: "
                 + pools.lines().filter(l -> l.contains("peer")).toList());
+    }
+
+    /**
+     * Public data: an origin mounted with {@code --credential service} is read with the pool's host certificate, so
+     * Bob, who has delegated nothing (and whom the origin's ACL does not know), reads it; the same files under the
+     * user-credential mount still want his delegation.
+     */
+    @Test
+    @Order(18)
+    void aServiceCredentialMountNeedsNoDelegation() throws Exception {
+        Gridcache.admin("origins", "add", "public", "--prefix", "/public", "--url", origin.url() + "/atlas", "--credential", "service",
+                "--zk", zkConnect).assertOk();
+        Path out = tmp.resolve("public.out");
+        Tools.await("the door to mount /public", Duration.ofSeconds(30),
+                () -> status(curlAs("bob-atlas", "-L", "-o", out.toString(), doorUrl + "/public/other.bin")) == 200);
+        assertEquals(Tools.sha256(data.resolve("atlas/other.bin")), Tools.sha256(out), "byte-exact with the host credential");
+        Tools.Result user = curlAs("bob-atlas", doorUrl + "/atlas/other.bin");
+        assertEquals(401, status(user), user.out());
+        assertTrue(user.out().contains("X-Delegate-To: "), user.out());
     }
 
     private static String location(Tools.Result redirect) {
