@@ -3,6 +3,7 @@ package org.gridcache.pool;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -13,8 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * after the head went out, the connection is closed: the client sees fewer bytes than Content-Length promised,
  * never a short response that looks complete.
  *
- * <p>An origin that announces no size is waited for; the file is then sent like a hit (still marked MISS, since this
- * client waited for the origin).
+ * <p>Several ranges are one multipart/byteranges answer whose parts go out in file order, each as soon as its bytes
+ * are there. An origin that announces no size is waited for; the file is then sent like a hit (still marked MISS,
+ * since this client waited for the origin).
  */
 final class CutThroughMover extends Mover implements Download.Listener {
     /** Upper bound of one region, so a fast origin does not make one client's write unboundedly long. */
@@ -30,6 +32,9 @@ final class CutThroughMover extends Mover implements Download.Listener {
     private boolean writing;
     private long position;
     private long end;
+    /** Several ranges: their layout, and the part being sent; null for one range or the whole file. */
+    private MultipartBody parts;
+    private int part;
 
     CutThroughMover(Exchange ex, Downloads.Joined joined, Store store, Movers movers, Done done) {
         super(ex, joined, store, movers, done);
@@ -76,8 +81,17 @@ final class CutThroughMover extends Mover implements Download.Listener {
             sendHead(state);
             return;
         }
+        if (position >= end && parts != null && !ex.head && part + 1 < parts.ranges.size()) {
+            part++;
+            ex.ctx.write(parts.partHead(part));
+            position = parts.ranges.get(part).start();
+            end = parts.ranges.get(part).end() + 1;
+        }
         if (position >= end) {
             writing = true;
+            if (parts != null && !ex.head) {
+                ex.ctx.write(parts.closing());
+            }
             ex.ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener((ChannelFutureListener) f -> finish(f.isSuccess()));
             return;
         }
@@ -149,17 +163,28 @@ final class CutThroughMover extends Mover implements Download.Listener {
         if (state == Download.State.CONNECTING || size < 0) {
             return; // wait for the origin's answer (or, with no Content-Length, for the whole file)
         }
-        ByteRange range = ByteRange.parse(ex.range, size);
+        List<ByteRange> ranges = ByteRange.parseAll(ex.range, size);
+        ByteRange range = ranges.get(0);
         if (range.kind() == ByteRange.Kind.UNSATISFIABLE) {
             refuseRange(size);
             return;
         }
-        HttpResponse head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
+        HttpResponse head;
+        if (ranges.size() > 1) {
+            parts = new MultipartBody(ranges, size);
+            head = Responses.multipartHead(ex, parts, download.mtime(), download.etag(), hit);
+        } else {
+            head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
+        }
         status(head.status());
         headSent = true;
         position = range.start();
         end = ex.head ? position : range.end() + 1;
-        ex.ctx.writeAndFlush(head);
+        ex.ctx.write(head);
+        if (parts != null && !ex.head) {
+            ex.ctx.write(parts.partHead(0));
+        }
+        ex.ctx.flush();
         pump();
     }
 

@@ -26,16 +26,27 @@ final class Responses {
     /** The head of a file response (200 or 206); {@code mtime} in epoch seconds or -1, {@code etag} may be null. */
     static HttpResponse fileHead(Exchange ex, ByteRange range, long size, long mtime, String etag, boolean hit) {
         boolean partial = range.kind() == ByteRange.Kind.PARTIAL;
-        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1,
-                partial ? HttpResponseStatus.PARTIAL_CONTENT : HttpResponseStatus.OK);
+        HttpResponse response = head(ex, partial ? HttpResponseStatus.PARTIAL_CONTENT : HttpResponseStatus.OK,
+                HttpHeaderValues.APPLICATION_OCTET_STREAM, partial ? range.length() : size, mtime, etag, hit);
+        if (partial) {
+            response.headers().set(HttpHeaderNames.CONTENT_RANGE, range.contentRange(size));
+        }
+        return response;
+    }
+
+    /** The head of a 206 multipart/byteranges response. */
+    static HttpResponse multipartHead(Exchange ex, MultipartBody body, long mtime, String etag, boolean hit) {
+        return head(ex, HttpResponseStatus.PARTIAL_CONTENT, body.contentType(), body.contentLength(), mtime, etag, hit);
+    }
+
+    private static HttpResponse head(Exchange ex, HttpResponseStatus status, CharSequence contentType, long contentLength,
+                                     long mtime, String etag, boolean hit) {
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
         HttpHeaders h = response.headers();
-        h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM)
-                .set(HttpHeaderNames.CONTENT_LENGTH, partial ? range.length() : size)
+        h.set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .set(HttpHeaderNames.CONTENT_LENGTH, contentLength)
                 .set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES)
                 .set(X_CACHE, hit ? "HIT" : "MISS");
-        if (partial) {
-            h.set(HttpHeaderNames.CONTENT_RANGE, range.contentRange(size));
-        }
         if (mtime >= 0) {
             h.set(HttpHeaderNames.LAST_MODIFIED, DateFormatter.format(new Date(mtime * 1000)));
         }

@@ -111,6 +111,32 @@ class PoolMissTest extends PoolTestSupport {
     }
 
     @Test
+    void severalRangesOfAFileStillFillingGoOutAsTheirBytesArrive() throws Exception {
+        startPool(1 << 30);
+        byte[] data = randomBytes(1024 * 1024, 14);
+        CountDownLatch gate = new CountDownLatch(1);
+        origin.serveGated("/vector", data, 1000, gate);
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(uri("/vector", ticket("/vector", origin.url("/vector"), data.length)))
+                .header("Range", "bytes=500000-500099,100-199").build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(206, r.statusCode());
+        String type = r.headers().firstValue("Content-Type").orElseThrow();
+        String boundary = type.substring(type.indexOf("boundary=") + "boundary=".length());
+        String firstHead = "--" + boundary + "\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes 100-199/" + data.length + "\r\n\r\n";
+        try (InputStream in = r.body()) {
+            byte[] first = in.readNBytes(firstHead.length() + 100); // would hang if the pool waited for the whole file
+            assertArrayEquals(Arrays.copyOfRange(data, 100, 200), Arrays.copyOfRange(first, firstHead.length(), first.length));
+            gate.countDown();
+            byte[] rest = in.readAllBytes();
+            byte[] body = Arrays.copyOf(first, first.length + rest.length);
+            System.arraycopy(rest, 0, body, first.length, rest.length);
+            assertEquals(Long.parseLong(r.headers().firstValue("Content-Length").orElseThrow()), body.length);
+            var parts = PoolServeTest.multipart(body, boundary);
+            assertArrayEquals(Arrays.copyOfRange(data, 500000, 500100), parts.get("bytes 500000-500099/" + data.length));
+        }
+        eventually("the fetch to complete", () -> pool.store().files() == 1);
+    }
+
+    @Test
     void originDyingMidTransferAbortsClientsAndLeavesNoHit() throws Exception {
         startPool(1 << 30);
         byte[] data = randomBytes(1024 * 1024, 14);

@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.zk.ZkLayout;
@@ -64,10 +66,44 @@ class PoolServeTest extends PoolTestSupport {
         assertEquals(416, beyond.statusCode());
         assertEquals("bytes */1000", beyond.headers().firstValue("Content-Range").orElseThrow());
 
-        HttpResponse<byte[]> several = fetch("/r", data, "Range", "bytes=0-1,5-6");
-        assertEquals(200, several.statusCode()); // documented choice: whole file
-        assertArrayEquals(data, several.body());
+        HttpResponse<byte[]> several = fetch("/r", data, "Range", "bytes=500-509,0-1,5-6");
+        assertEquals(206, several.statusCode());
+        String type = several.headers().firstValue("Content-Type").orElseThrow();
+        assertTrue(type.startsWith("multipart/byteranges; boundary="), type);
+        assertEquals(several.body().length, Long.parseLong(several.headers().firstValue("Content-Length").orElseThrow()));
+        Map<String, byte[]> parts = multipart(several.body(), type.substring(type.indexOf('=') + 1));
+        assertEquals(List.of("bytes 0-1/1000", "bytes 5-6/1000", "bytes 500-509/1000"), List.copyOf(parts.keySet()));
+        assertArrayEquals(Arrays.copyOfRange(data, 0, 2), parts.get("bytes 0-1/1000"));
+        assertArrayEquals(Arrays.copyOfRange(data, 5, 7), parts.get("bytes 5-6/1000"));
+        assertArrayEquals(Arrays.copyOfRange(data, 500, 510), parts.get("bytes 500-509/1000"));
+
+        HttpResponse<byte[]> overlapping = fetch("/r", data, "Range", "bytes=0-9,5-14");
+        assertEquals("bytes 0-14/1000", overlapping.headers().firstValue("Content-Range").orElseThrow(), "coalesced into one");
+        assertArrayEquals(Arrays.copyOfRange(data, 0, 15), overlapping.body());
+        assertEquals(416, fetch("/r", data, "Range", "bytes=2000-,3000-3001").statusCode());
         assertEquals(1, origin.gets("/r"));
+    }
+
+    /** The parts of a multipart/byteranges body, by Content-Range, in order. */
+    static Map<String, byte[]> multipart(byte[] body, String boundary) {
+        Map<String, byte[]> parts = new java.util.LinkedHashMap<>();
+        String text = new String(body, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = text.indexOf("--" + boundary + "\r\n");
+        while (at >= 0) {
+            int headersEnd = text.indexOf("\r\n\r\n", at);
+            String headers = text.substring(at, headersEnd);
+            String range = headers.lines().filter(l -> l.startsWith("Content-Range: ")).findFirst().orElseThrow()
+                    .substring("Content-Range: ".length());
+            String[] se = range.substring("bytes ".length(), range.indexOf('/')).split("-");
+            int start = headersEnd + 4;
+            int length = (int) (Long.parseLong(se[1]) - Long.parseLong(se[0]) + 1);
+            parts.put(range, Arrays.copyOfRange(body, start, start + length));
+            String after = text.substring(start + length, start + length + 4 + boundary.length());
+            assertEquals("\r\n--" + boundary, after);
+            at = text.startsWith("--", start + length + 4 + boundary.length()) ? -1 : start + length + 2;
+        }
+        assertTrue(text.endsWith("\r\n--" + boundary + "--\r\n"), "closing boundary");
+        return parts;
     }
 
     @Test

@@ -38,6 +38,7 @@ class StandaloneWebDavOriginTest {
         Tools.randomFile(data.resolve("twice.bin"), 3 << 20, 2);
         Tools.randomFile(data.resolve("burst.bin"), 32 << 20, 3);
         Tools.randomFile(data.resolve("range.bin"), 100_000, 4);
+        Tools.randomFile(data.resolve("vector.bin"), 200_000, 6);
         Tools.randomFile(data.resolve("sub/inner file.bin"), 12_345, 5);
         Files.writeString(data.resolve("small.txt"), "hello grid\n");
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
@@ -103,6 +104,35 @@ class StandaloneWebDavOriginTest {
         assertTrue(Arrays.equals(Arrays.copyOfRange(all, all.length - 10, all.length), Files.readAllBytes(out)));
         Tools.Result bad = Tools.curl("-L", "-r", "200000-300000", "-o", "/dev/null", "-w", "%{http_code}", door + "/range.bin").assertOk();
         assertEquals("416", bad.out());
+    }
+
+    /** A vector read (several ranges, as davix and ROOT send them) of a cached file: 206 multipart/byteranges. */
+    @Test
+    void severalRangesOfACachedFileAreOneMultipartAnswer() throws Exception {
+        String url = door + "/vector.bin";
+        Tools.curl("-fL", "-o", "/dev/null", url).assertOk();
+        Tools.await("vector.bin to be stored", Duration.ofSeconds(30),
+                () -> Tools.curl("-sL", "-D", "-", "-o", "/dev/null", "-r", "0-0", url).out().contains("X-Cache: HIT"));
+        Path out = tmp.resolve("vector-parts");
+        Tools.Result r = Tools.curl("-fL", "-D", "-", "-r", "100000-100009,0-99,5000-5099", "-o", out.toString(), url).assertOk();
+        assertTrue(r.out().contains("HTTP/1.1 206"), r.out());
+        String type = r.out().lines().filter(l -> l.toLowerCase().startsWith("content-type:")).reduce((a, b) -> b).orElseThrow();
+        assertTrue(type.contains("multipart/byteranges; boundary="), type);
+        byte[] all = Files.readAllBytes(data.resolve("vector.bin"));
+        byte[] body = Files.readAllBytes(out);
+        String text = new String(body, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int previous = -1;
+        for (int[] range : new int[][] {{0, 99}, {5000, 5099}, {100000, 100009}}) {
+            String partHead = "Content-Range: bytes " + range[0] + "-" + range[1] + "/" + all.length + "\r\n\r\n";
+            int at = text.indexOf(partHead);
+            assertTrue(at > previous, "part " + range[0] + "-" + range[1] + " present, in order");
+            int start = at + partHead.length();
+            assertTrue(Arrays.equals(Arrays.copyOfRange(all, range[0], range[1] + 1), Arrays.copyOfRange(body, start, start + range[1] - range[0] + 1)),
+                    "bytes of " + range[0] + "-" + range[1]);
+            previous = at;
+        }
+        String boundary = type.substring(type.indexOf("boundary=") + "boundary=".length()).trim();
+        assertTrue(text.endsWith("\r\n--" + boundary + "--\r\n"), "closing boundary");
     }
 
     @Test
