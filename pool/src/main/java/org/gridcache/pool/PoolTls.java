@@ -5,13 +5,24 @@ import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.GridTrust;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Netty SSL contexts over the JDK contexts of {@link GridTls} (canl trust, grid credentials, TLS 1.2 and up). */
+/**
+ * Netty SSL contexts. The server side, which carries every byte a pool serves, uses BoringSSL (netty-tcnative) where it
+ * is available — it needs no grid trust, since clients authenticate with tickets — and the JDK's otherwise; clients
+ * (to origins and peers, presenting grid credentials and proxies) use the JDK contexts of {@link GridTls} with canl.
+ */
 final class PoolTls {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolTls.class);
     private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     private PoolTls() {
@@ -19,6 +30,18 @@ final class PoolTls {
 
     /** The pool's server side: its host certificate; clients authenticate with tickets, not certificates. */
     static SslContext server(X509Credential host, GridTrust trust) {
+        if (OpenSsl.isAvailable()) {
+            try {
+                SslContext openSsl = SslContextBuilder.forServer(host.getKey(), host.getCertificateChain())
+                        .sslProvider(SslProvider.OPENSSL).protocols(PROTOCOLS).clientAuth(ClientAuth.NONE).build();
+                LOG.info("pool TLS: {}", OpenSsl.versionString());
+                return openSsl;
+            } catch (SSLException | RuntimeException e) {
+                LOG.warn("pool TLS: BoringSSL refused the host credential ({}); using the JDK's TLS", e.toString());
+            }
+        } else {
+            LOG.info("pool TLS: the JDK's (no BoringSSL for this platform: {})", OpenSsl.unavailabilityCause().toString());
+        }
         return wrap(GridTls.server(host, trust), false);
     }
 
