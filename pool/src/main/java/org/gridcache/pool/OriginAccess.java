@@ -65,6 +65,12 @@ final class OriginAccess {
             return fetcher.head(URI.create(ticket.originUrl()), credential.tls()).handle((status, error) -> {
                 if (error != null) {
                     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    String alert = OriginResponseHandler.refusedCredential(cause);
+                    if (alert != null) {
+                        LOG.info("origin refused the credential of {} for HEAD {}: TLS alert {}", ticket.subject(), ticket.path(), alert);
+                        throw new DelegatedCredentials.CompletionFailure(new FetchException(HttpResponseStatus.FORBIDDEN,
+                                "the origin refuses the credential of " + ticket.subject() + " (TLS alert " + alert + ")"));
+                    }
                     throw new DelegatedCredentials.CompletionFailure(FetchException.badGateway(
                             "cannot check permission at origin " + OriginFetcher.describe(URI.create(ticket.originUrl())) + ": "
                                     + OriginResponseHandler.reason(cause)));

@@ -16,7 +16,11 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Date;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /**
  * Reads one origin response into a {@link DownloadSink}: a 200 streams into the part file, a redirect starts the
@@ -148,7 +152,10 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        fail(ctx, FetchException.badGateway("origin " + host() + ": " + reason(cause)));
+        String alert = refusedCredential(cause);
+        fail(ctx, alert != null
+                ? new FetchException(HttpResponseStatus.FORBIDDEN, "origin " + host() + " refuses the credential presented (TLS alert " + alert + ")")
+                : FetchException.badGateway("origin " + host() + ": " + reason(cause)));
     }
 
     private void fail(ChannelHandlerContext ctx, FetchException e) {
@@ -164,6 +171,27 @@ final class OriginResponseHandler extends SimpleChannelInboundHandler<HttpObject
     }
 
     /** A one-line reason from an exception, without stack or nested noise. */
+    private static final Pattern ALERT = Pattern.compile("Received fatal alert: (\\w+)");
+    /** TLS alerts with which a server refuses the client's certificate (RFC 8446 §6.2). */
+    private static final Set<String> CREDENTIAL_ALERTS = Set.of("bad_certificate", "unsupported_certificate", "certificate_revoked",
+            "certificate_expired", "certificate_unknown", "unknown_ca", "access_denied", "certificate_required");
+
+    /**
+     * The alert with which the origin refused, in the TLS handshake, the certificate this pool presented (the user's
+     * proxy, or the host's), or null for any other failure: a refusal is the origin's 403, not an unreachable origin.
+     */
+    static String refusedCredential(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SSLException && c.getMessage() != null) {
+                Matcher m = ALERT.matcher(c.getMessage());
+                if (m.find() && CREDENTIAL_ALERTS.contains(m.group(1))) {
+                    return m.group(1);
+                }
+            }
+        }
+        return null;
+    }
+
     static String reason(Throwable t) {
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {

@@ -382,6 +382,37 @@ class GridSecurityTest {
         assertTrue(user.out().contains("X-Delegate-To: "), user.out());
     }
 
+    /**
+     * Debian's htproxyput signs a SHA-1, non-RFC 3820 proxy (README: "A note on htproxyput"). The door takes the
+     * delegation and warns; mod_gridsite refuses that credential in the TLS handshake, and the client learns it as a
+     * 403 naming the alert, not as an unreachable origin.
+     */
+    @Test
+    @Order(19)
+    void anHtproxyputDelegationRefusedByTheOriginIs403WithTheAlert() throws Exception {
+        delegate("alice-atlas", "--destroy").assertOk();
+        String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
+        String capath = pki.resolve("certificates").toString();
+        String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,
+                doorUrl + "/.gridcache/delegation").assertOk().out().trim();
+        try {
+            Path file = data.resolve("atlas/sha1.bin");
+            Tools.randomFile(file, 10_000, 36);
+            GridEnv.makeReadable(file);
+            Path out = tmp.resolve("sha1.out");
+            Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/sha1.bin");
+            assertEquals(403, status(r), r.out());
+            assertTrue(Files.readString(out).contains("the origin refuses the credential of " + ALICE_DN + " (TLS alert"),
+                    Files.readString(out));
+            assertTrue(Files.readString(doorLog()).contains("delegation " + id + " of " + ALICE_DN + " is not an RFC 3820 proxy"),
+                    "the door warned when it took the delegation");
+        } finally {
+            Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
+                    "--capath", capath, doorUrl + "/.gridcache/delegation").assertOk();
+            delegate("alice-atlas").assertOk();
+        }
+    }
+
     private static String location(Tools.Result redirect) {
         assertEquals(302, status(redirect), redirect.out());
         return redirect.out().lines().filter(l -> l.toLowerCase().startsWith("location:")).findFirst().orElseThrow()
