@@ -194,6 +194,18 @@ public final class GridFtpConnection implements AutoCloseable {
         return len;
     }
 
+    /** Whether the control connection still answers (NOOP): a connection kept for reuse may have been closed meanwhile. */
+    public boolean alive() {
+        if (closed) {
+            return false;
+        }
+        try {
+            return Reply.isPositiveCompletion(client.quote("NOOP"));
+        } catch (IOException | ServerException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** MLST: size, mtime and type of one path. */
     public RemoteEntry stat(String path) throws GridFtpException {
         try {

@@ -1,5 +1,9 @@
 package org.gridcache.pool;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Scheduler;
 import eu.emi.security.authn.x509.X509Credential;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -9,6 +13,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -57,6 +62,16 @@ final class GridFtpOriginFetcher implements OriginFetcher {
         t.setDaemon(true);
         return t;
     });
+
+    /** How long a permission check's connection waits for the fetch that follows it before it is closed. */
+    private static final Duration HAND_OFF = Duration.ofSeconds(10);
+    private final Cache<String, GridFtpConnection> handOff = Caffeine.newBuilder().maximumSize(256)
+            .expireAfterWrite(HAND_OFF).scheduler(Scheduler.systemScheduler())
+            .removalListener((String key, GridFtpConnection conn, RemovalCause cause) -> {
+                if (conn != null && cause != RemovalCause.EXPLICIT) {
+                    conn.close(); // expired, replaced or evicted; a connection taken for a fetch is removed explicitly
+                }
+            }).build();
 
     /** {@code credentials} and {@code host} null: a pool without TLS, which cannot read GridFTP origins. */
     GridFtpOriginFetcher(DelegatedCredentials credentials, X509Credential host, Path caDir, Supplier<ClusterSettings> settings,
@@ -109,11 +124,15 @@ final class GridFtpOriginFetcher implements OriginFetcher {
         }
         try {
             executor.execute(() -> {
-                try (GridFtpConnection conn = open(origin, credential, options)) {
+                GridFtpConnection conn = null;
+                try {
+                    conn = open(origin, credential, options);
                     RemoteEntry entry = conn.stat(path(origin));
                     if (entry.directory()) {
                         throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");
                     }
+                    handOff.put(handOffKey(origin, credential, options), conn); // for the fetch that usually follows
+                    conn = null;
                     result.complete(null);
                 } catch (GridFtpException e) {
                     result.completeExceptionally(new DelegatedCredentials.CompletionFailure(reason(e, origin, ticket)));
@@ -123,6 +142,10 @@ final class GridFtpOriginFetcher implements OriginFetcher {
                     LOG.error("GridFTP permission check of {} failed", ticket.path(), e);
                     result.completeExceptionally(new DelegatedCredentials.CompletionFailure(
                             FetchException.badGateway("GridFTP client failed: " + e)));
+                } finally {
+                    if (conn != null) {
+                        conn.close();
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -184,7 +207,7 @@ final class GridFtpOriginFetcher implements OriginFetcher {
     private void transfer(URI origin, Ticket ticket, DownloadSink sink, X509Credential credential, GridFtpOptions options) {
         String path = path(origin);
         FetchException[] refused = new FetchException[1];
-        try (GridFtpConnection conn = open(origin, credential, options)) {
+        try (GridFtpConnection conn = reuseOrOpen(origin, credential, options)) {
             if (options.dataChannelAuthentication() && !conn.dataChannelAuthentication()) {
                 LOG.info("GridFTP fetch of {} for {}: clear data channels without DCAU (the proxy's path length constraint "
                         + "leaves no room for the server's data channel proxy)", ticket.path(), ticket.subject());
@@ -322,6 +345,28 @@ final class GridFtpOriginFetcher implements OriginFetcher {
         }
     }
 
+    /**
+     * The connection the permission check just left for this origin, credential and options, if it still answers; else
+     * a new one. Saves the fetch of a miss a second GSI handshake (several round trips and an RSA signature).
+     */
+    private GridFtpConnection reuseOrOpen(URI origin, X509Credential credential, GridFtpOptions options) throws GridFtpException {
+        GridFtpConnection kept = handOff.asMap().remove(handOffKey(origin, credential, options));
+        if (kept != null) {
+            if (kept.alive()) {
+                return kept;
+            }
+            kept.close();
+        }
+        return open(origin, credential, options);
+    }
+
+    /** Same server, same certificate (serial and issuer), same transfer options. */
+    private static String handOffKey(URI origin, X509Credential credential, GridFtpOptions options) {
+        X509Certificate leaf = credential.getCertificate();
+        return origin.getHost() + ":" + origin.getPort() + "\n" + leaf.getSerialNumber() + "\n" + leaf.getIssuerX500Principal().getName()
+                + "\n" + options;
+    }
+
     private static GridFtpConnection open(URI origin, X509Credential credential, GridFtpOptions options) throws GridFtpException {
         int port = origin.getPort() > 0 ? origin.getPort() : OriginEntry.GSIFTP_DEFAULT_PORT;
         return GridFtpConnection.open(origin.getHost(), port, credential.getKey(), credential.getCertificateChain(), options);
@@ -371,6 +416,8 @@ final class GridFtpOriginFetcher implements OriginFetcher {
 
     @Override
     public void close() {
+        handOff.asMap().values().forEach(GridFtpConnection::close);
+        handOff.invalidateAll();
         executor.shutdownNow();
     }
 

@@ -79,6 +79,7 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/gone.bin"), 100_000, 45);
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
         Tools.randomFile(data.resolve("atlas/corrupt.bin"), 2_000_000, 47);
+        Tools.randomFile(data.resolve("atlas/once.bin"), 200_000, 50);
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/huge.bin").toFile(), "rw")) {
             sparse.setLength(20L << 30); // 20 GiB of holes: a transfer that is surely still running when cut
@@ -186,8 +187,21 @@ class GridFtpOriginTest {
         readExact("/atlas/file.bin", "HIT");
     }
 
+    /** The pool's permission check hands its GSI connection to the fetch that follows: one handshake, not two. */
     @Test
     @Order(4)
+    void aMissCostsThePoolOneGsiConnection() throws Exception {
+        Path log = origin.runDir().resolve("gridftp.log");
+        // the door looks the file up first (and keeps it in its listing cache): only the pool's connections count below
+        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/once.bin")));
+        long before = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
+        readExact("/atlas/once.bin", "MISS");
+        long after = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
+        assertEquals(1, after - before, "the pool's permission check and fetch on one connection");
+    }
+
+    @Test
+    @Order(5)
     void aReadWithFourModeEStreamsIsByteExact() throws Exception {
         config("gridftp.streams", "4");
         try {
@@ -207,7 +221,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void privateDataChannelsWithFourStreams() throws Exception {
         // Alice's VOMS proxy (voms-proxy-fake) allows one proxy below it: the door's. The server's data channel proxy
         // would be a second, so protected data channels need a delegation without that constraint: her plain proxy
@@ -229,7 +243,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aRangeOfAColdFileIsAPartialRetrieveAndNotCached() throws Exception {
         Path out = tmp.resolve("range.out");
         long start = 60_000_000;
@@ -256,7 +270,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void expiredAndRevokedProxiesAreRefused() throws Exception {
         // at the door: canl refuses them before anything reaches the origin
         Tools.Result expired = curlAs("alice-expired", doorUrl + "/atlas/file.bin");
@@ -277,7 +291,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void anOriginThatRefusesTheUserIs403WithItsReason() throws Exception {
         Tools.Result before = curlAs("alice-atlas", doorUrl + "/atlas/sub/"); // listed and cached by the door
         assertEquals(200, status(before), before.out());
@@ -293,7 +307,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void aFileGoneAtTheOriginIs404AtThePool() throws Exception {
         Tools.Result listed = curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 1", doorUrl + "/atlas/"); // the door caches the entry
         assertEquals(207, status(listed));
@@ -304,7 +318,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void aServerDownIs502() throws Exception {
         Tools.Result listed = curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 1", doorUrl + "/atlas/");
         assertEquals(207, status(listed));
@@ -321,7 +335,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(11)
+    @Order(12)
     void aTransferCutMidFileAbortsTheClientAndLeavesNoHit() throws Exception {
         Path out = tmp.resolve("huge.out");
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
@@ -353,7 +367,7 @@ class GridFtpOriginTest {
      * log; the pool presents it, and the origin's refusal reaches the client with the origin's reason.
      */
     @Test
-    @Order(12)
+    @Order(13)
     void aDelegationMadeWithHtproxyputIsRefusedByTheOriginWithItsReason() throws Exception {
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         String capath = pki.resolve("certificates").toString();
@@ -383,7 +397,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(13)
+    @Order(14)
     void aChecksumMismatchFailsTheTransferAndCachesNothing() throws Exception {
         // the test hook flips the first byte of the part file just before its ADLER32 is compared with the origin's
         pool.close();
