@@ -219,9 +219,9 @@ final class GridFtpOriginFetcher implements OriginFetcher {
             if (entry.size() < 0) {
                 throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " gave no size for the file");
             }
-            Expected expected = expectedChecksum(conn, path);
-            if (expected != null) {
-                sink.willVerify();
+            boolean checksummed = !settings.get().gridftpChecksum().equals("none");
+            if (checksummed) {
+                sink.willVerify(); // the clients' last byte waits for the verification
             }
             sink.begin(entry.size(), entry.mtimeMillis() < 0 ? -1 : entry.mtimeMillis() / 1000, null);
             long started = System.nanoTime();
@@ -235,6 +235,8 @@ final class GridFtpOriginFetcher implements OriginFetcher {
             });
             LOG.debug("GridFTP {} bytes of {} from {} with {} stream(s) in {} ms", entry.size(), ticket.path(), OriginFetcher.describe(origin),
                     options.streams(), (System.nanoTime() - started) / 1_000_000);
+            // asked after the data, not before: the server's checksum of the whole file does not delay the first byte
+            Expected expected = checksummed ? expectedChecksum(conn, path) : null;
             if (expected == null) {
                 sink.complete();
             } else {

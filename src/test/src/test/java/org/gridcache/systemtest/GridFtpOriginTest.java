@@ -80,6 +80,7 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
         Tools.randomFile(data.resolve("atlas/corrupt.bin"), 2_000_000, 47);
         Tools.randomFile(data.resolve("atlas/once.bin"), 200_000, 50);
+        Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/huge.bin").toFile(), "rw")) {
             sparse.setLength(20L << 30); // 20 GiB of holes: a transfer that is surely still running when cut
@@ -375,9 +376,6 @@ class GridFtpOriginTest {
         String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,
                 doorUrl + "/.gridcache/delegation").assertOk().out().trim();
         try {
-            Path file = data.resolve("atlas/htproxyput.bin");
-            Tools.randomFile(file, 100_000, 49);
-            GridEnv.makeReadable(file);
             Path out = tmp.resolve("htproxyput.out");
             Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/htproxyput.bin");
             assertEquals(403, status(r), r.out());

@@ -67,6 +67,10 @@ class GridSecurityTest {
         Tools.randomFile(atlas.getParent().resolve("file.bin"), 3_000_000, 31);
         Tools.randomFile(atlas.getParent().resolve("other.bin"), 100_000, 32);
         Tools.randomFile(atlas.resolve("prod.bin"), 50_000, 33);
+        // files later tests read for the first time; made here, since the door caches what it has looked up
+        Tools.randomFile(atlas.getParent().resolve("late.bin"), 200_000, 34);
+        Tools.randomFile(atlas.getParent().resolve("peer.bin"), 1_500_000, 35);
+        Tools.randomFile(atlas.getParent().resolve("sha1.bin"), 10_000, 36);
         Files.writeString(atlas.getParent().resolve(".gacl"), """
                 <?xml version="1.0"?>
                 <gacl version="0.0.1">
@@ -75,7 +79,8 @@ class GridSecurityTest {
                 </gacl>
                 """.formatted(HOST_DN, ALICE_DN));
         for (Path f : List.of(atlas.getParent().resolve("file.bin"), atlas.getParent().resolve("other.bin"),
-                atlas.resolve("prod.bin"), atlas.getParent().resolve(".gacl"))) {
+                atlas.resolve("prod.bin"), atlas.getParent().resolve(".gacl"), atlas.getParent().resolve("late.bin"),
+                atlas.getParent().resolve("peer.bin"), atlas.getParent().resolve("sha1.bin"))) {
             GridEnv.makeReadable(f);
         }
         origin = GridEnv.Origin.start(pki, data);
@@ -276,9 +281,6 @@ class GridSecurityTest {
     @Test
     @Order(13)
     void aDestroyedDelegationIsNoLongerUsedByThePool() throws Exception {
-        Path late = data.resolve("atlas/late.bin");
-        Tools.randomFile(late, 200_000, 34);
-        GridEnv.makeReadable(late);
         delegate("alice-atlas").assertOk();
         assertEquals(200, status(curlAs("alice-atlas", "-L", "-o", "/dev/null", doorUrl + "/atlas/file.bin")));
         String location = location(curlAs("alice-atlas", doorUrl + "/atlas/late.bin"));
@@ -339,8 +341,6 @@ class GridSecurityTest {
                 "--store", tmp.resolve("store2").toString(), "--capacity", "1G", "--port", String.valueOf(Tools.freePort()))
                 .awaitOutput("is up");
         Path file = data.resolve("atlas/peer.bin");
-        Tools.randomFile(file, 1_500_000, 35);
-        GridEnv.makeReadable(file);
         String url = doorUrl + "/atlas/peer.bin";
         Tools.await("the door to rank both pools", Duration.ofSeconds(30),
                 () -> curlAs("alice-atlas", url).out().contains("pri=2"));
@@ -396,9 +396,6 @@ class GridSecurityTest {
         String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,
                 doorUrl + "/.gridcache/delegation").assertOk().out().trim();
         try {
-            Path file = data.resolve("atlas/sha1.bin");
-            Tools.randomFile(file, 10_000, 36);
-            GridEnv.makeReadable(file);
             Path out = tmp.resolve("sha1.out");
             Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/sha1.bin");
             assertEquals(403, status(r), r.out());
