@@ -33,6 +33,7 @@ public final class ClusterSettings {
     public static final String GRIDFTP_DCAU = "gridftp.dcau";
     public static final String GRIDFTP_PROTECTION = "gridftp.protection";
     public static final String GRIDFTP_CHECKSUM = "gridftp.checksum";
+    public static final String GRIDFTP_TIMEOUT = "gridftp.timeout";
 
     /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
     public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
@@ -73,6 +74,8 @@ public final class ClusterSettings {
                 + "safe and private need gridftp.dcau=true", ClusterSettings::protection);
         define(GRIDFTP_CHECKSUM, "adler32", "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
                 + "adler32, md5 (the other is tried when the server lacks one) or none", ClusterSettings::checksum);
+        define(GRIDFTP_TIMEOUT, "60s", "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
+                + "before the pool gives the fetch up (502)", v -> parseDuration(v));
     }
 
     private static void define(String key, String def, String description, Consumer<String> check) {
@@ -197,6 +200,10 @@ public final class ClusterSettings {
     /** clear, safe or private. */
     public String gridftpProtection() {
         return protection(get(GRIDFTP_PROTECTION));
+    }
+
+    public Duration gridftpTimeout() {
+        return parseDuration(get(GRIDFTP_TIMEOUT));
     }
 
     /** adler32, md5 or none. */

@@ -48,7 +48,13 @@ public final class GridFtpConnection implements AutoCloseable {
 
     /** How many bytes received out of order (parallel streams) may wait for the gap before them: then streams pause. */
     static final long MAX_REORDER_BYTES = 64L << 20;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GridFtpConnection.class);
     private static final int REPLY_POLL_MILLIS = 10;
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOGS = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "gridftp-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final GridFTPClient client;
     private final String where;
@@ -276,6 +282,10 @@ public final class GridFtpConnection implements AutoCloseable {
      */
     public void retrieve(String path, long offset, long length, boolean wholeFile, Receiver receiver) throws GridFtpException {
         InOrderSink sink = new InOrderSink(offset, receiver);
+        // jGlobus's reply wait would end a transfer that lasts longer than the reply timeout (no reply comes until its
+        // end): during a retrieve it waits without limit, and the watchdog ends transfers that stop sending instead
+        client.setClientWaitParams(Integer.MAX_VALUE, REPLY_POLL_MILLIS);
+        Watchdog watchdog = new Watchdog(sink);
         try {
             if (wholeFile && options.streams() == 1) {
                 client.setMode(Session.MODE_STREAM);
@@ -298,12 +308,15 @@ public final class GridFtpConnection implements AutoCloseable {
             if (sinkFailure != null) {
                 throw asGridFtp(sinkFailure);
             }
-            throw closed ? cut() : failure(where, "RETR " + path, e);
+            throw closed ? cut(watchdog) : failure(where, "RETR " + path, e);
         } catch (FTPException e) {
-            throw closed ? cut() : new GridFtpException(GridFtpException.Kind.FAILED, "transfer from " + where + " failed: " + oneLine(e), e);
+            throw closed ? cut(watchdog) : new GridFtpException(GridFtpException.Kind.FAILED, "transfer from " + where + " failed: " + oneLine(e), e);
         } catch (IOException e) {
             IOException sinkFailure = sink.failure();
-            throw sinkFailure != null ? asGridFtp(sinkFailure) : closed ? cut() : broken(e);
+            throw sinkFailure != null ? asGridFtp(sinkFailure) : closed ? cut(watchdog) : broken(e);
+        } finally {
+            watchdog.stop();
+            client.setClientWaitParams((int) Math.min(Integer.MAX_VALUE, options.replyTimeout().toMillis()), REPLY_POLL_MILLIS);
         }
         IOException sinkFailure = sink.failure();
         if (sinkFailure != null) {
@@ -403,6 +416,57 @@ public final class GridFtpConnection implements AutoCloseable {
 
     private GridFtpException cut() {
         return new GridFtpException(GridFtpException.Kind.UNREACHABLE, "transfer from " + where + " was cut");
+    }
+
+    private GridFtpException cut(Watchdog watchdog) {
+        if (watchdog.fired()) {
+            return new GridFtpException(GridFtpException.Kind.FAILED, "server " + where + " sent no data for "
+                    + options.replyTimeout().toSeconds() + " s (gridftp.timeout): transfer abandoned");
+        }
+        return cut();
+    }
+
+    /**
+     * Closes the connection when a transfer receives nothing for {@code replyTimeout}: jGlobus waits for the server's
+     * final reply without a limit, and a server that stalls (alive, sending nothing) would hold the fetch, and every
+     * client waiting on it, forever. A pause of the pool's own making (its write-behind memory full) also counts: the
+     * fetcher gives up on those after the same time.
+     */
+    private final class Watchdog implements Runnable {
+        private final InOrderSink sink;
+        private final java.util.concurrent.ScheduledFuture<?> task;
+        private final long limitNanos = options.replyTimeout().toNanos();
+        private long lastProgress = -1;
+        private long since = System.nanoTime();
+        private volatile boolean fired;
+
+        Watchdog(InOrderSink sink) {
+            this.sink = sink;
+            long period = Math.max(100, Math.min(1000, options.replyTimeout().toMillis() / 4));
+            this.task = WATCHDOGS.scheduleWithFixedDelay(this, period, period, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void run() {
+            long progress = sink.arrived();
+            long now = System.nanoTime();
+            if (progress != lastProgress) {
+                lastProgress = progress;
+                since = now;
+            } else if (now - since > limitNanos && !fired) {
+                fired = true;
+                LOG.warn("GridFTP server {} sent no data for {} s: closing the transfer", where, options.replyTimeout().toSeconds());
+                close();
+            }
+        }
+
+        boolean fired() {
+            return fired;
+        }
+
+        void stop() {
+            task.cancel(false);
+        }
     }
 
     private static GridFtpException asGridFtp(IOException e) {
@@ -567,6 +631,11 @@ public final class GridFtpConnection implements AutoCloseable {
 
         synchronized long pending() {
             return waitingBytes;
+        }
+
+        /** Bytes received so far, in order or waiting for a gap: what tells that the server still sends. */
+        synchronized long arrived() {
+            return next - start + waitingBytes;
         }
 
         synchronized IOException failure() {

@@ -341,7 +341,8 @@ final class GridFtpOriginFetcher implements OriginFetcher {
     private GridFtpOptions options() throws FetchException {
         ClusterSettings s = settings.get();
         try {
-            return new GridFtpOptions(s.gridftpStreams(), s.gridftpDcau(), GridFtpOptions.Protection.parse(s.gridftpProtection()), replyTimeout);
+            return new GridFtpOptions(s.gridftpStreams(), s.gridftpDcau(), GridFtpOptions.Protection.parse(s.gridftpProtection()),
+                    s.gridftpTimeout());
         } catch (IllegalArgumentException e) {
             throw FetchException.badGateway("unusable GridFTP settings: " + e.getMessage());
         }

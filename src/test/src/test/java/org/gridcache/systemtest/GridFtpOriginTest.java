@@ -85,6 +85,9 @@ class GridFtpOriginTest {
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/huge.bin").toFile(), "rw")) {
             sparse.setLength(20L << 30); // 20 GiB of holes: a transfer that is surely still running when cut
         }
+        try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/long.bin").toFile(), "rw")) {
+            sparse.setLength(2L << 30); // 2 GiB: several seconds here, longer than a 1 s gridftp.timeout
+        }
         try (var files = Files.walk(data.resolve("atlas"))) {
             for (Path f : files.toList()) {
                 GridEnv.makeReadable(f);
@@ -362,13 +365,62 @@ class GridFtpOriginTest {
         assertTrue(after.out().contains("X-Cache: MISS"), "no partial hit: " + after.out());
     }
 
+    /** gridftp.timeout bounds silence, not transfers: a file that takes longer to come than the timeout arrives whole. */
+    @Test
+    @Order(13)
+    void aTransferLongerThanTheGridftpTimeoutCompletes() throws Exception {
+        config("gridftp.timeout", "1s");
+        try {
+            readExact("/atlas/long.bin", "MISS");
+        } finally {
+            config("gridftp.timeout", "60s");
+        }
+    }
+
+    /** A server that stops sending (alive, connected, silent) is given up after gridftp.timeout, not waited for forever. */
+    @Test
+    @Order(14)
+    void aStalledServerIsGivenUpAfterTheGridftpTimeout() throws Exception {
+        config("gridftp.timeout", "3s");
+        Path out = tmp.resolve("stalled.out");
+        String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
+        Process curl = new ProcessBuilder("curl", "-sS", "-L", "--capath", pki.resolve("certificates").toString(), "--cert", proxy,
+                "--key", proxy, "-o", out.toString(), doorUrl + "/atlas/huge.bin").redirectErrorStream(true).start();
+        List<String> stopped = new ArrayList<>();
+        try {
+            Tools.await("the first 8 MiB of the 20 GiB file at the client", Duration.ofSeconds(120),
+                    () -> Files.exists(out) && out.toFile().length() > (8 << 20));
+            for (String child : Tools.run(Duration.ofSeconds(30), "pgrep", "-P", String.valueOf(origin.pid())).out().split("\\s+")) {
+                if (!child.isBlank()) {
+                    Tools.run(Duration.ofSeconds(30), "kill", "-STOP", child.trim()); // the server process: alive, silent
+                    stopped.add(child.trim());
+                }
+            }
+            assertTrue(curl.waitFor(2, TimeUnit.MINUTES), "curl ends");
+            assertNotEquals(0, curl.exitValue(), "the client sees the transfer fail (fewer bytes than Content-Length)");
+            String poolLog;
+            try (var files = Files.list(logs)) {
+                poolLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("pool-p1")).findFirst().orElseThrow());
+            }
+            assertTrue(poolLog.contains("sent no data for 3 s"), () -> "the pool says why it gave up: "
+                    + poolLog.lines().filter(l -> l.contains("huge") || l.contains("GridFTP") || l.contains("WARN")).toList());
+        } finally {
+            for (String child : stopped) {
+                Tools.run(Duration.ofSeconds(30), "kill", "-KILL", child);
+            }
+            curl.destroyForcibly();
+            Files.deleteIfExists(out);
+            config("gridftp.timeout", "60s");
+        }
+    }
+
     /**
      * GridSite's own delegation client: Debian's htproxyput (gridsite 3.0) signs the delegated proxy with SHA-1 and as
      * a legacy (pre-RFC 3820) proxy, which OpenSSL 3 cannot verify. The door takes the delegation and warns in its
      * log; the pool presents it, and the origin's refusal reaches the client with the origin's reason.
      */
     @Test
-    @Order(13)
+    @Order(15)
     void aDelegationMadeWithHtproxyputIsRefusedByTheOriginWithItsReason() throws Exception {
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         String capath = pki.resolve("certificates").toString();
@@ -395,7 +447,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(14)
+    @Order(16)
     void aChecksumMismatchFailsTheTransferAndCachesNothing() throws Exception {
         // the test hook flips the first byte of the part file just before its ADLER32 is compared with the origin's
         pool.close();
