@@ -556,6 +556,7 @@ public final class GridFtpConnection implements AutoCloseable {
         private long next;
         private long streamPosition;
         private long waitingBytes;
+        private volatile long arrived;
         private IOException failure;
         /** ERET offsets: relative to the retrieve's start or absolute; decided by the first block seen. */
         private Boolean absolute;
@@ -576,6 +577,7 @@ public final class GridFtpConnection implements AutoCloseable {
             if (length <= 0) {
                 return;
             }
+            arrived += length;
             long offset = buffer.getOffset();
             if (offset < 0) {
                 offset = streamPosition; // stream mode: in order
@@ -633,9 +635,13 @@ public final class GridFtpConnection implements AutoCloseable {
             return waitingBytes;
         }
 
-        /** Bytes received so far, in order or waiting for a gap: what tells that the server still sends. */
-        synchronized long arrived() {
-            return next - start + waitingBytes;
+        /**
+         * Bytes received from the server so far: what tells the watchdog that it still sends. Not synchronized: a
+         * writer may hold this sink's lock while the pool's write-behind memory is full, and the watchdogs share one
+         * thread.
+         */
+        long arrived() {
+            return arrived;
         }
 
         synchronized IOException failure() {
