@@ -32,16 +32,18 @@ import org.slf4j.LoggerFactory;
  * its configured pool identities) and the ticket itself. Each origin access that needs the credential asks the door
  * again ({@link #obtain}), so that a delegation the user destroyed is refused from that moment on; concurrent asks for
  * one credential share one request. The answer is kept in memory only, per (door, DN, delegation id), to hand it to
- * the fetch that follows the check ({@link #cached}), until shortly before it expires or the door says it is gone.
+ * the fetch that follows the check ({@link #cached}), for {@link #HAND_OFF} at most: long enough for that fetch to
+ * start, short enough that no later access uses a delegation the user has destroyed since.
  */
 final class DelegatedCredentials {
     private static final Logger LOG = LoggerFactory.getLogger(DelegatedCredentials.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     /** A credential this close to its end is fetched anew rather than used for a fetch that may take long. */
     private static final Duration MARGIN = Duration.ofMinutes(1);
+    private static final Duration HAND_OFF = Duration.ofSeconds(30);
     private final HttpClient http;
     private final GridTrust trust;
-    private final Cache<String, OriginCredential> cache;
+    private final Cache<String, OriginCredential> handOff;
     private final ConcurrentMap<String, CompletableFuture<OriginCredential>> asking = new ConcurrentHashMap<>();
 
     /** A user's credential and the TLS context presenting it. */
@@ -56,10 +58,11 @@ final class DelegatedCredentials {
         this.trust = trust;
         this.http = HttpClient.newBuilder().sslContext(GridTls.client(host, trust)).connectTimeout(TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
-        this.cache = Caffeine.newBuilder().maximumSize(10_000).expireAfter(new Expiry<String, OriginCredential>() {
+        this.handOff = Caffeine.newBuilder().maximumSize(10_000).expireAfter(new Expiry<String, OriginCredential>() {
             @Override
             public long expireAfterCreate(String key, OriginCredential value, long now) {
-                return Math.max(0, Duration.ofMillis(value.notAfterMillis() - System.currentTimeMillis()).minus(MARGIN).toNanos());
+                Duration usable = Duration.ofMillis(value.notAfterMillis() - System.currentTimeMillis()).minus(MARGIN);
+                return Math.max(0, Math.min(HAND_OFF.toNanos(), usable.toNanos()));
             }
 
             @Override
@@ -76,12 +79,12 @@ final class DelegatedCredentials {
 
     /** The credential of the ticket's user that {@link #obtain} last received, or null (then obtain it first). */
     OriginCredential cached(Ticket ticket) {
-        return cache.getIfPresent(key(ticket));
+        return handOff.getIfPresent(key(ticket));
     }
 
     /**
      * The ticket's user's credential from the issuing door, to which the pool shows the ticket as it came
-     * ({@code token}); never from the cache, which would outlive a destroyed delegation. Fails with a
+     * ({@code token}); never from the hand-off, which could outlive a destroyed delegation. Fails with a
      * {@link CompletionFailure} carrying the status to answer.
      */
     CompletableFuture<OriginCredential> obtain(Ticket ticket, String token) {
@@ -124,7 +127,7 @@ final class DelegatedCredentials {
     private OriginCredential accept(Ticket ticket, URI url, HttpResponse<String> response) {
         int status = response.statusCode();
         if (status == 404) {
-            cache.invalidate(key(ticket));
+            handOff.invalidate(key(ticket));
             throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED,
                     "your delegated credential has expired or was destroyed: delegate again"));
         }
@@ -140,7 +143,7 @@ final class DelegatedCredentials {
                 notAfter = Math.min(notAfter, c.getNotAfter().getTime());
             }
             OriginCredential oc = new OriginCredential(ticket.subject(), credential, () -> PoolTls.client(credential, trust), notAfter);
-            cache.put(key(ticket), oc);
+            handOff.put(key(ticket), oc);
             LOG.info("obtained the delegated credential {} of {} from door {}", ticket.delegationId(), ticket.subject(), host(url));
             return oc;
         } catch (IOException | RuntimeException e) {
