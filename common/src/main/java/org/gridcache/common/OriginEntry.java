@@ -5,16 +5,10 @@ import java.util.Locale;
 
 /**
  * One row of the mount table ({@code /origins/<name>}): the namespace {@code prefix} is served from {@code url}.
- * {@code protocol} is derived from the URL ("http", "https", "file" or "gsiftp"); {@code credential} says which credential a
- * pool presents to the origin ("none" in the backbone; "user" and "service" arrive with grid security).
+ * {@code protocol} is derived from the URL ("http", "https", "file" or "gsiftp"); {@code credential} says which credential
+ * doors and pools present to the origin.
  */
-public record OriginEntry(String name, String prefix, String url, String protocol, String credential) {
-    /** The pool presents nothing to the origin (http, file and public https origins). */
-    public static final String CREDENTIAL_NONE = "none";
-    /** The pool presents the reading user's delegated proxy: the origin enforces its own ACLs. */
-    public static final String CREDENTIAL_USER = "user";
-    /** The pool presents its own host certificate: public data behind an origin that wants a certificate. */
-    public static final String CREDENTIAL_SERVICE = "service";
+public record OriginEntry(String name, String prefix, String url, String protocol, CredentialMode credential) {
     /** GridFTP with GSI: listed with MLSD/MLST, fetched with jGlobus. */
     public static final String GSIFTP = "gsiftp";
     /** The GridFTP control port when the URL names none. */
@@ -22,7 +16,7 @@ public record OriginEntry(String name, String prefix, String url, String protoco
 
     /** An entry whose pools present no credential to the origin. */
     public static OriginEntry of(String name, String prefix, String url) {
-        return of(name, prefix, url, CREDENTIAL_NONE);
+        return of(name, prefix, url, CredentialMode.NONE.id());
     }
 
     /** {@code credential}: none, user or service; null for the default of the URL's scheme ("user" for https). */
@@ -40,23 +34,20 @@ public record OriginEntry(String name, String prefix, String url, String protoco
             throw new IllegalArgumentException("origin name may hold only letters, digits, '.', '_' and '-'");
         }
         String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        String cred = credential != null ? credential.toLowerCase(Locale.ROOT)
-                : scheme.equals("https") || scheme.equals(GSIFTP) ? CREDENTIAL_USER : CREDENTIAL_NONE;
-        if (!cred.equals(CREDENTIAL_NONE) && !cred.equals(CREDENTIAL_USER) && !cred.equals(CREDENTIAL_SERVICE)) {
-            throw new IllegalArgumentException("credential must be none, user or service (got '" + credential + "')");
+        CredentialMode cred = credential != null ? CredentialMode.parse(credential)
+                : scheme.equals("https") || scheme.equals(GSIFTP) ? CredentialMode.USER : CredentialMode.NONE;
+        if (cred != CredentialMode.NONE && !scheme.equals("https") && !scheme.equals(GSIFTP)) {
+            throw new IllegalArgumentException("credential " + cred.id() + " needs an https:// or gsiftp:// origin");
         }
-        if (!cred.equals(CREDENTIAL_NONE) && !scheme.equals("https") && !scheme.equals(GSIFTP)) {
-            throw new IllegalArgumentException("credential " + cred + " needs an https:// or gsiftp:// origin");
-        }
-        if (scheme.equals(GSIFTP) && cred.equals(CREDENTIAL_NONE)) {
+        if (scheme.equals(GSIFTP) && cred == CredentialMode.NONE) {
             throw new IllegalArgumentException("a gsiftp:// origin needs a credential (GSI): user or service");
         }
         return new OriginEntry(name, normalizedPrefix, base, scheme, cred);
     }
 
     /** The credential mode; entries written before grid security have none. */
-    public String credentialMode() {
-        return credential == null ? CREDENTIAL_NONE : credential;
+    public CredentialMode credentialMode() {
+        return credential == null ? CredentialMode.NONE : credential;
     }
 
     /**

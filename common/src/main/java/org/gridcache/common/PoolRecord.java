@@ -42,6 +42,15 @@ public record PoolRecord(String id, String url, String site, long capacityBytes,
         return READONLY.equals(state);
     }
 
+    /**
+     * The URL of {@code path} at this pool carrying {@code signedTicket}: what a door redirects a client to, and what a
+     * pool asks a peer for.
+     */
+    public String ticketedUrl(String path, String signedTicket) {
+        String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        return base + UrlCodec.encodePath(path) + "?" + Ticket.QUERY_PARAMETER + "=" + signedTicket;
+    }
+
     /** Hits over all transfers, or -1 before the first one. */
     public double hitRate() {
         long total = hits + misses;

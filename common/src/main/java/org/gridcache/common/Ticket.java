@@ -9,12 +9,11 @@ import java.util.List;
  *
  * <p>The subject travels with it: {@code subject} is the client's DN ("anonymous" without one), {@code vo} and
  * {@code fqans} its VOMS attributes, so pools can log who reads and re-check permission per subject.
- * {@code credential} is how the pool authenticates to the origin ({@link OriginEntry#CREDENTIAL_NONE},
- * {@code _USER} or {@code _SERVICE}); for "user", {@code delegationId} names the client's delegated credential and
+ * {@code credential} is how the pool authenticates to the origin; for {@link CredentialMode#USER}, {@code delegationId} names the client's delegated credential and
  * {@code credentialUrl} the issuing door's endpoint that hands it out, to admitted pools only, against this ticket.
  */
 public record Ticket(String path, String pool, String operation, long expiresAt, String subject, String door,
-                     String originUrl, long size, long mtime, String vo, List<String> fqans, String credential,
+                     String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
                      String delegationId, String credentialUrl, List<String> peers) {
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
@@ -28,7 +27,7 @@ public record Ticket(String path, String pool, String operation, long expiresAt,
 
     public Ticket {
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
-        credential = credential == null ? OriginEntry.CREDENTIAL_NONE : credential;
+        credential = credential == null ? CredentialMode.NONE : credential;
         peers = peers == null ? List.of() : List.copyOf(peers);
     }
 
@@ -36,7 +35,7 @@ public record Ticket(String path, String pool, String operation, long expiresAt,
     public Ticket(String path, String pool, String operation, long expiresAt, String subject, String door,
                   String originUrl, long size, long mtime) {
         this(path, pool, operation, expiresAt, subject, door, originUrl, size, mtime, null, List.of(),
-                OriginEntry.CREDENTIAL_NONE, null, null, List.of());
+                CredentialMode.NONE, null, null, List.of());
     }
 
     /** This ticket naming {@code peers} to consult on a miss. */
@@ -52,7 +51,7 @@ public record Ticket(String path, String pool, String operation, long expiresAt,
     }
 
     public boolean needsUserCredential() {
-        return OriginEntry.CREDENTIAL_USER.equals(credential);
+        return credential == CredentialMode.USER;
     }
 
     /** True when a missing pool should ask all its peers and redirect (policy {@code random}). */

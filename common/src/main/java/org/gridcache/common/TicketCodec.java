@@ -49,7 +49,7 @@ public final class TicketCodec {
         claims.put("src", ticket.originUrl());
         claims.put("size", ticket.size());
         claims.put("mtime", ticket.mtime());
-        claims.put("cred", ticket.credential());
+        claims.put("cred", ticket.credential().id());
         if (ticket.vo() != null) {
             claims.put("vo", ticket.vo());
             claims.put("fqans", ticket.fqans());
@@ -96,7 +96,7 @@ public final class TicketCodec {
             ticket = new Ticket((String) c.get("path"), (String) c.get("pool"), (String) c.get("op"),
                     ((Number) c.get("exp")).longValue(), (String) c.get("sub"), (String) c.get("door"),
                     (String) c.get("src"), ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
-                    (String) c.get("vo"), strings(c.get("fqans")), (String) c.get("cred"), (String) c.get("dlg"),
+                    (String) c.get("vo"), strings(c.get("fqans")), CredentialMode.parse((String) c.get("cred")), (String) c.get("dlg"),
                     (String) c.get("credurl"), strings(c.get("peers")));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");

@@ -53,9 +53,9 @@ class ClusterSettingsTest {
     void gsiftpOriginsAreReadWithACredential() {
         OriginEntry e = OriginEntry.of("se", "/se", "gsiftp://se.example.org:2811/data/", null);
         assertEquals("gsiftp", e.protocol());
-        assertEquals(OriginEntry.CREDENTIAL_USER, e.credentialMode());
+        assertEquals(CredentialMode.USER, e.credentialMode());
         assertEquals("gsiftp://se.example.org:2811/data/a%20b.bin", e.urlOf("/se/a b.bin"));
-        assertEquals(OriginEntry.CREDENTIAL_SERVICE, OriginEntry.of("se", "/se", "gsiftp://se/data", "service").credentialMode());
+        assertEquals(CredentialMode.SERVICE, OriginEntry.of("se", "/se", "gsiftp://se/data", "service").credentialMode());
         assertThrows(IllegalArgumentException.class, () -> OriginEntry.of("se", "/se", "gsiftp://se/data", "none"));
         assertThrows(IllegalArgumentException.class, () -> OriginEntry.of("se", "/se", "gsiftp:///data", null));
         assertThrows(IllegalArgumentException.class, () -> OriginEntry.of("se", "/se", "ftp://se/data", null));

@@ -35,7 +35,7 @@ final class OriginsCommand {
         int run(CuratorFramework client) throws Exception {
             MountTable.put(client, entry);
             System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name()
-                    + " (credential " + entry.credentialMode() + ")");
+                    + " (credential " + entry.credentialMode().id() + ")");
             return 0;
         }
     }
@@ -45,7 +45,7 @@ final class OriginsCommand {
         @Override
         int run(CuratorFramework client) throws Exception {
             for (OriginEntry e : MountTable.list(client)) {
-                System.out.printf("%-16s %-24s %-8s %s%n", e.name(), e.prefix(), e.credentialMode(), e.url());
+                System.out.printf("%-16s %-24s %-8s %s%n", e.name(), e.prefix(), e.credentialMode().id(), e.url());
             }
             return 0;
         }

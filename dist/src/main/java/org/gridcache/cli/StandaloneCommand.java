@@ -12,6 +12,7 @@ import org.gridcache.door.DoorSecurity;
 import org.gridcache.pool.PoolSecurity;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ByteSize;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.TicketKey;
 import org.gridcache.door.Door;
@@ -78,7 +79,7 @@ final class StandaloneCommand implements Callable<Integer> {
             CuratorFramework client = life.add(Zk.connect(zk.connectString()));
             boolean tls = security.anyGiven() && !security.plainHttp;
             MountTable.put(client, OriginEntry.of("default", "/", originUrl,
-                    tls && originUrl.startsWith("https://") ? OriginEntry.CREDENTIAL_USER : OriginEntry.CREDENTIAL_NONE));
+                    tls && originUrl.startsWith("https://") ? CredentialMode.USER.id() : CredentialMode.NONE.id()));
             byte[] key = TicketKey.loadOrCreate(home.resolve("ticket.key"));
             PoolSecurity poolSecurity = PoolSecurity.PLAIN;
             DoorSecurity doorSecurity = DoorSecurity.plain(authz);

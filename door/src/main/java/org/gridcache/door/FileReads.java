@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.security.GridSubject;
@@ -92,7 +93,7 @@ final class FileReads {
     void get(HttpServletRequest request, HttpServletResponse response, OriginEntry origin, NamespaceEntry file, GridSubject subject)
             throws IOException {
         ClusterSettings now = settings.get();
-        String delegationId = OriginEntry.CREDENTIAL_USER.equals(origin.credentialMode()) ? requireDelegation(subject, origin) : null;
+        String delegationId = origin.credentialMode() == CredentialMode.USER ? requireDelegation(subject, origin) : null;
         String credentialUrl = delegations.credentialEndpoint();
         PoolSelector policy = selector.get();
         List<PoolSelector.Choice> ranked = policy.rank(file.path(), pools.selectable(), RANKED);

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
@@ -88,21 +89,22 @@ final class GridFtpOriginLister implements OriginLister {
     }
 
     private X509Credential credentialFor(OriginEntry origin) {
-        if (OriginEntry.CREDENTIAL_SERVICE.equals(origin.credentialMode())) {
-            if (host == null) {
-                throw new DoorException(502, "origin " + origin.name() + " needs the door's host certificate, and this door has none (no TLS)");
-            }
-            return host;
-        }
         String endpoint = delegationEndpoint.get();
-        if (endpoint == null) {
+        if (origin.credentialMode() == CredentialMode.USER && endpoint == null) {
             throw new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
         }
         GridSubject subject = caller.get();
-        Optional<X509Credential> credential = subject == null || subject.anonymous() ? Optional.empty() : delegated.apply(subject.dn());
-        return credential.orElseThrow(() -> new DoorException(401,
-                "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy to " + endpoint + " first",
-                Map.of("X-Delegate-To", endpoint)));
+        try {
+            return origin.credentialMode().choose(null, host,
+                    () -> subject == null || subject.anonymous() ? null : delegated.apply(subject.dn()).orElse(null),
+                    "door", subject == null ? "anonymous" : subject.name());
+        } catch (CredentialMode.MissingCredential e) {
+            if (e.status() != 401) {
+                throw new DoorException(e.status(), "origin " + origin.name() + ": " + e.getMessage());
+            }
+            throw new DoorException(401, "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy to "
+                    + endpoint + " first", Map.of("X-Delegate-To", endpoint));
+        }
     }
 
     private static String remotePath(URI url) {
@@ -111,15 +113,13 @@ final class GridFtpOriginLister implements OriginLister {
     }
 
     private DoorException failure(OriginEntry origin, String path, GridFtpException e) {
+        if (e.kind() == GridFtpException.Kind.NOT_FOUND) {
+            return DoorException.notFound(path);
+        }
+        if (e.httpStatus() >= 500) {
+            LOG.warn("origin {}: {}", origin.name(), e.getMessage());
+        }
         GridSubject subject = caller.get();
-        return switch (e.kind()) {
-            case NOT_FOUND -> DoorException.notFound(path);
-            case DENIED -> new DoorException(403, "origin " + origin.name() + " refuses " + (subject == null ? "the door" : subject.name())
-                    + " access to " + path + ": " + e.getMessage());
-            case UNREACHABLE, FAILED -> {
-                LOG.warn("origin {}: {}", origin.name(), e.getMessage());
-                yield DoorException.badGateway("origin " + origin.name() + ": " + e.getMessage());
-            }
-        };
+        return new DoorException(e.httpStatus(), e.reason(origin.name(), subject == null ? "the door" : subject.name(), path));
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
@@ -80,7 +81,7 @@ public final class Namespace {
 
     /** The cache key of a path: per subject where the origin answers per subject (listed as the user). */
     private String key(OriginEntry origin, String path) {
-        if (!OriginEntry.GSIFTP.equals(origin.protocol()) || !OriginEntry.CREDENTIAL_USER.equals(origin.credentialMode())) {
+        if (!OriginEntry.GSIFTP.equals(origin.protocol()) || origin.credentialMode() != CredentialMode.USER) {
             return path;
         }
         GridSubject s = caller.get();

@@ -7,7 +7,6 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
-import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
 
 /**
@@ -37,7 +36,6 @@ final class TicketIssuer {
         Ticket ticket = new Ticket(file.path(), pool.id(), Ticket.READ, expires, subject.name(), doorId,
                 origin.urlOf(file.path()), file.size(), file.mtimeSeconds(), subject.vo(), subject.fqans(),
                 origin.credentialMode(), delegationId, delegationId == null ? null : credentialUrl, peers);
-        String base = pool.url().endsWith("/") ? pool.url().substring(0, pool.url().length() - 1) : pool.url();
-        return base + UrlCodec.encodePath(file.path()) + "?" + Ticket.QUERY_PARAMETER + "=" + codec.sign(ticket);
+        return pool.ticketedUrl(file.path(), codec.sign(ticket));
     }
 }

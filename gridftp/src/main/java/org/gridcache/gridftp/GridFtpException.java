@@ -36,4 +36,25 @@ public final class GridFtpException extends IOException {
     public Kind kind() {
         return kind;
     }
+
+    /** The HTTP status a front end answers for this failure: 404, 403, or 502 for the rest. */
+    public int httpStatus() {
+        return switch (kind) {
+            case NOT_FOUND -> 404;
+            case DENIED -> 403;
+            case UNREACHABLE, FAILED -> 502;
+        };
+    }
+
+    /**
+     * The one-line reason a front end gives its client: {@code origin} names the server (or mount), {@code subject}
+     * who was refused, {@code path} what was asked for.
+     */
+    public String reason(String origin, String subject, String path) {
+        return switch (kind) {
+            case NOT_FOUND -> "not found at origin " + origin + ": " + getMessage();
+            case DENIED -> "the origin refuses " + subject + " access to " + path + " (" + origin + "): " + getMessage();
+            case UNREACHABLE, FAILED -> "origin " + origin + ": " + getMessage();
+        };
+    }
 }

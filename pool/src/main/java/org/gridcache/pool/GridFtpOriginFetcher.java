@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.Ticket;
 import org.gridcache.gridftp.Checksum;
@@ -322,20 +323,17 @@ final class GridFtpOriginFetcher implements OriginFetcher {
     }
 
     private X509Credential credentialFor(Ticket ticket) throws FetchException {
-        if (OriginEntry.CREDENTIAL_SERVICE.equals(ticket.credential())) {
-            if (host == null) {
-                throw FetchException.badGateway("this pool has no host credential for a GridFTP origin");
-            }
-            return host;
+        if (credentials == null && ticket.credential() == CredentialMode.USER) {
+            throw FetchException.badGateway("this pool has no TLS credentials: it cannot read GridFTP origins");
         }
-        DelegatedCredentials.OriginCredential c = credentials == null ? null : credentials.cached(ticket);
-        if (c == null) {
-            if (credentials == null) {
-                throw FetchException.badGateway("this pool has no TLS credentials: it cannot read GridFTP origins");
-            }
-            throw new FetchException(HttpResponseStatus.UNAUTHORIZED, "no delegated credential of " + ticket.subject() + " at this pool");
+        try {
+            return ticket.credential().choose(null, host, () -> {
+                DelegatedCredentials.OriginCredential c = credentials.cached(ticket);
+                return c == null ? null : c.credential();
+            }, "pool", ticket.subject());
+        } catch (CredentialMode.MissingCredential e) {
+            throw new FetchException(HttpResponseStatus.valueOf(e.status()), e.getMessage());
         }
-        return c.credential();
     }
 
     private GridFtpOptions options() throws FetchException {
@@ -382,14 +380,8 @@ final class GridFtpOriginFetcher implements OriginFetcher {
 
     /** The GridFTP failure as the pool answers it: like an HTTP origin's. */
     static FetchException reason(GridFtpException e, URI origin, Ticket ticket) {
-        String where = OriginFetcher.describe(origin);
-        String why = e.getMessage();
-        return switch (e.kind()) {
-            case NOT_FOUND -> new FetchException(HttpResponseStatus.NOT_FOUND, "not found at origin " + where + ": " + why);
-            case DENIED -> new FetchException(HttpResponseStatus.FORBIDDEN, "the origin refuses " + ticket.subject() + " access to "
-                    + ticket.path() + ": " + why);
-            case UNREACHABLE, FAILED -> FetchException.badGateway(why);
-        };
+        return new FetchException(HttpResponseStatus.valueOf(e.httpStatus()),
+                e.reason(OriginFetcher.describe(origin), ticket.subject(), ticket.path()));
     }
 
     /** The connection of a partial retrieve, closable from the client's event loop before or after it exists. */

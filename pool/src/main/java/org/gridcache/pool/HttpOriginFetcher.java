@@ -18,7 +18,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -108,21 +108,14 @@ final class HttpOriginFetcher implements OriginFetcher {
      * no certificate chain) as an anonymous client.
      */
     Supplier<SslContext> tlsFor(Ticket ticket) throws FetchException {
-        String mode = ticket.credential();
-        if (OriginEntry.CREDENTIAL_USER.equals(mode)) {
-            DelegatedCredentials.OriginCredential c = credentials == null ? null : credentials.cached(ticket);
-            if (c == null) {
-                throw new FetchException(HttpResponseStatus.UNAUTHORIZED, "no delegated credential of " + ticket.subject() + " at this pool");
-            }
-            return c.tls();
+        try {
+            return ticket.credential().choose(ssl, serviceSsl, () -> {
+                DelegatedCredentials.OriginCredential c = credentials == null ? null : credentials.cached(ticket);
+                return c == null ? null : c.tls();
+            }, "pool", ticket.subject());
+        } catch (CredentialMode.MissingCredential e) {
+            throw new FetchException(HttpResponseStatus.valueOf(e.status()), e.getMessage());
         }
-        if (OriginEntry.CREDENTIAL_SERVICE.equals(mode)) {
-            if (serviceSsl == null) {
-                throw FetchException.badGateway("this pool has no host credential for a service-credential origin");
-            }
-            return serviceSsl;
-        }
-        return ssl;
     }
 
     /**

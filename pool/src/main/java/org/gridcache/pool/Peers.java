@@ -19,7 +19,6 @@ import javax.net.ssl.SSLContext;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
-import org.gridcache.common.UrlCodec;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -152,8 +151,7 @@ final class Peers implements AutoCloseable {
     String url(Ticket ticket, PoolRecord peer) {
         // the same subject and origin credential: a peer that must fetch the file itself does so as this client
         Ticket forPeer = ticket.forPool(peer.id(), "pool:" + self, Instant.now().getEpochSecond() + PEER_TICKET_SECONDS);
-        String base = peer.url().endsWith("/") ? peer.url().substring(0, peer.url().length() - 1) : peer.url();
-        return base + UrlCodec.encodePath(ticket.path()) + "?" + Ticket.QUERY_PARAMETER + "=" + codec.sign(forPeer);
+        return peer.ticketedUrl(ticket.path(), codec.sign(forPeer));
     }
 
     @Override

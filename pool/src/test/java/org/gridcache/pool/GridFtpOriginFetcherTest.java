@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.zip.Adler32;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpException;
@@ -43,7 +44,7 @@ class GridFtpOriginFetcherTest {
     @Test
     void gridFtpFailuresAnswerLikeHttpOrigins() {
         Ticket ticket = new Ticket("/atlas/f.bin", "p1", Ticket.READ, 0, "/DC=org/DC=example/CN=Alice", "door", ORIGIN.toString(), 10, 0,
-                "atlas", List.of("/atlas"), "user", "default", "https://door/.gridcache/credential", List.of());
+                "atlas", List.of("/atlas"), CredentialMode.USER, "default", "https://door/.gridcache/credential", List.of());
         assertEquals(404, GridFtpOriginFetcher.reason(new GridFtpException(GridFtpException.Kind.NOT_FOUND, "550 No such file"), ORIGIN, ticket)
                 .status().code());
         FetchException denied = GridFtpOriginFetcher.reason(new GridFtpException(GridFtpException.Kind.DENIED,
