@@ -3,10 +3,16 @@ package org.gridcache.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import org.gridcache.common.TransferRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The command line: what a user types and reads. */
@@ -43,6 +49,27 @@ class SimulatorTest {
         String table = out.toString();
         assertTrue(table.startsWith("5 pools × 1.0 GiB"), table);
         assertTrue(table.contains("| zipf s=0.8, 100 files | affinity | 1000 |"), table);
+    }
+
+    @Test
+    void aTraceFileIsReplayedWhenGivenAlone(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("transfers-pool-p1.jsonl");
+        Files.write(file, List.of(new TransferRecord("2026-11-23T10:00:00Z", "pool", "p1", "anonymous", null, "127.0.0.1",
+                "GET", "/data/a", 100, 12, TransferRecord.MISS, 100, 200, true, "p1").toJson()));
+
+        assertEquals(0, run("--trace", file.toString(), "--pools", "2"), err.toString());
+
+        assertTrue(out.toString().contains("| transfers transfers-pool-p1.jsonl | affinity | 1 |"), out.toString());
+    }
+
+    @Test
+    void aMalformedTraceIsRefusedNamingTheLine(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("transfers.jsonl");
+        Files.write(file, List.of("not json"));
+
+        assertEquals(2, run("--trace", file.toString()));
+
+        assertTrue(err.toString().contains("transfers.jsonl line 1: not a transfer record"), err.toString());
     }
 
     @Test
