@@ -16,12 +16,12 @@ final class Report {
                 cluster.pools(), ByteSize.format(cluster.capacity()), cluster.concurrency(),
                 number(cluster.settings().spillLoad()), number(cluster.settings().watermarkHigh()),
                 number(cluster.settings().watermarkLow())));
-        out.append("| workload | policy | reads | hit ratio | joined | from peers | origin reads | origin bytes "
+        out.append("| workload | policy | reads | hit ratio | joined | from peers | peer questions | origin reads | origin bytes "
                 + "| requests per pool | bytes per pool | max/mean | evictions |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|\n");
         for (Result r : results) {
-            out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d | %d | %d | %s | %s | %s | %.2f | %d |%n",
-                    r.workload(), r.policy(), r.reads(), r.hitRatio(), r.joined(), r.pulled(), r.origin(),
+            out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %d | %d | %d | %d | %s | %s | %s | %.2f | %d |%n",
+                    r.workload(), r.policy(), r.reads(), r.hitRatio(), r.joined(), r.pulled(), r.questions(), r.origin(),
                     ByteSize.format(r.originBytes()), perPool(r.requests(), false), perPool(r.bytesServed(), true),
                     r.imbalance(), r.evictions()));
         }

@@ -8,10 +8,11 @@ import java.util.Arrays;
  * that pool: no new origin read, but a miss, as the pool's transfer record says), {@code pulled} from a peer pool,
  * fetched from the {@code origin}, or {@code refused} (larger than a pool's whole store: 507).
  * {@code originBytes} counts each origin fetch once, including the fetch an owner pool makes for a peer that pulls
- * through it.
+ * through it. {@code questions}: "do you hold it?" asked of peer pools, the price of cooperation the hit ratio does
+ * not show (random asks every peer on each miss, affinity only the pools ranked above the one chosen).
  */
 public record Result(String policy, String workload, long reads, long hits, long joined, long pulled, long origin,
-                     long refused, long originBytes, String[] poolIds, long[] requests, long[] bytesServed, long evictions) {
+                     long refused, long originBytes, long questions, String[] poolIds, long[] requests, long[] bytesServed, long evictions) {
 
     public Result {
         if (hits + joined + pulled + origin + refused != reads) {

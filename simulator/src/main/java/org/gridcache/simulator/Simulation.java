@@ -38,6 +38,7 @@ final class Simulation {
     private long pulled;
     private long origin;
     private long refused;
+    private long questions;
     private long originBytes;
 
     Simulation(String policy, Cluster cluster) {
@@ -83,6 +84,7 @@ final class Simulation {
             refused++;
             servedBy = -1;
         } else if (choice.peers().contains(Ticket.ALL_PEERS)) {
+            questions += pools.size() - 1;
             int holder = firstHolder(p, path, now);
             if (holder >= 0) {
                 hits++;
@@ -124,6 +126,7 @@ final class Simulation {
             fromOrigin(p, read);
             return;
         }
+        questions += named.size(); // asked all at once: the first answer that holds it wins
         int from = named.get(0); // nobody holds it: the owner fetches and this pool joins that one fetch
         for (int q : named) {
             PoolModel peer = pools.get(q);
@@ -181,7 +184,7 @@ final class Simulation {
             bytes[p] = pool.bytesServed;
             evictions += pool.evictions();
         }
-        return new Result(policyName, workload, reads, hits, joined, pulled, origin, refused, originBytes, ids, requests,
-                bytes, evictions);
+        return new Result(policyName, workload, reads, hits, joined, pulled, origin, refused, originBytes, questions, ids,
+                requests, bytes, evictions);
     }
 }

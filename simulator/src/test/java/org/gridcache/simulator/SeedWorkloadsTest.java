@@ -67,6 +67,15 @@ class SeedWorkloadsTest {
     }
 
     @Test
+    void randomAsksEveryPeerOnEachMissAndAffinityFewer() {
+        Result random = Simulation.run("random", SEED, new DifferentFilesTrace(JOBS, MIB_64));
+        Result affinity = Simulation.run("affinity", SEED, new DifferentFilesTrace(JOBS, MIB_64));
+
+        assertTrue(random.questions() >= 2L * JOBS, "each cold read asks the two other pools: " + random.questions());
+        assertTrue(affinity.questions() < random.questions(), affinity.questions() + " >= " + random.questions());
+    }
+
+    @Test
     void hitRatioIsAFractionOfTheReadsForEveryPolicyAndWorkload() {
         for (Trace trace : new Trace[] {new ZipfTrace(500, 0.8, 5_000, 1 << 20, 7), new SameFileTrace(JOBS, MIB_64),
                 new DifferentFilesTrace(JOBS, MIB_64)}) {
