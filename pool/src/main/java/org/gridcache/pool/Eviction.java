@@ -15,17 +15,17 @@ import org.gridcache.common.ClusterSettings;
  * incoming file are back under the low watermark. The gap between the marks keeps eviction from running on every
  * fetch. Watermarks are read live from {@code /config}.
  */
-final class Eviction {
+public final class Eviction {
     private final long capacity;
     private final Supplier<ClusterSettings> settings;
 
-    Eviction(long capacity, Supplier<ClusterSettings> settings) {
+    public Eviction(long capacity, Supplier<ClusterSettings> settings) {
         this.capacity = capacity;
         this.settings = settings;
     }
 
     /** Bytes to free so that {@code used + incoming} reaches the low watermark; 0 while under the high one. */
-    long bytesToFree(long used, long incoming) {
+    public long bytesToFree(long used, long incoming) {
         ClusterSettings s = settings.get();
         double high = s.watermarkHigh();
         double low = Math.min(s.watermarkLow(), high); // a low mark above the high one would evict forever

@@ -1,0 +1,23 @@
+package org.gridcache.simulator;
+
+import java.util.List;
+import java.util.function.Supplier;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.door.PoolSelector;
+import org.gridcache.door.SelectionPolicies;
+
+/**
+ * The door's selection policies, made as the door makes them (ARCHITECTURE.md, "Choosing a pool"): through
+ * {@link SelectionPolicies}, with the spill threshold read from the settings. A fresh set per run, because a policy
+ * keeps state between reads (affinity counts redirects).
+ */
+final class Policies {
+    static final List<String> NAMES = ClusterSettings.POLICIES;
+
+    private Policies() {
+    }
+
+    static PoolSelector named(String name, Supplier<ClusterSettings> settings) {
+        return new SelectionPolicies(() -> settings.get().spillLoad(), name).selector();
+    }
+}
