@@ -8,13 +8,26 @@ import java.time.Duration;
 import org.junit.jupiter.api.Assertions;
 
 /**
- * The real grid peers of {@code ../shared/gridenv} (beside the checkout): the test PKI made by {@code mkpki.sh}
+ * The real grid peers of {@code ../shared/gridenv} (beside the checkout, or beside a directory above it, as for a
+ * worktree under {@code wt/}): the test PKI made by {@code mkpki.sh}
  * (CA, CRL, host and user certificates, RFC 3820 and VOMS proxies) and the Apache + mod_gridsite HTTPS origin.
  */
 final class GridEnv {
-    static final Path SCRIPTS = repoRoot().getParent().resolve("shared/gridenv");
+    static final Path SCRIPTS = gridenv();
 
     private GridEnv() {
+    }
+
+    /** The nearest {@code shared/gridenv} beside the repository root or beside one of its parents. */
+    private static Path gridenv() {
+        Path root = repoRoot();
+        for (Path dir = root.getParent(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("shared/gridenv");
+            if (Files.isExecutable(candidate.resolve("mkpki.sh"))) {
+                return candidate;
+            }
+        }
+        return root.getParent().resolve("shared/gridenv"); // absent: the first script run says where it looked
     }
 
     private static Path repoRoot() {
