@@ -154,6 +154,34 @@ final class GridEnv {
         return Tools.curl(cmd.toArray(String[]::new));
     }
 
+    /**
+     * Fixture, idempotent: the holder of {@code proxy} has a valid delegation with the default id at the door
+     * {@code doorUrl} (delegated with {@code gridcache delegate} only when the door has none).
+     */
+    static void delegated(Path pki, String doorUrl, String proxy) {
+        if (lastStatus(curlAs(pki, proxy, doorUrl + "/.gridcache/delegation/default")) != 200) {
+            Gridcache.admin("delegate", "--proxy", pki.resolve("proxies/" + proxy + ".pem").toString(), "--capath",
+                    pki.resolve("certificates").toString(), doorUrl).assertOk();
+        }
+    }
+
+    /**
+     * Fixture, idempotent: the holder of {@code proxy} has no valid delegation at the door {@code doorUrl}: destroys
+     * the default one and {@code moreIds} (those a test class makes), then checks the door lists none.
+     */
+    static void withoutDelegation(Path pki, String doorUrl, String proxy, String... moreIds) {
+        java.util.List<String> ids = new java.util.ArrayList<>(java.util.List.of("default"));
+        ids.addAll(java.util.List.of(moreIds));
+        for (String id : ids) {
+            Tools.Result r = curlAs(pki, proxy, "-X", "DELETE", doorUrl + "/.gridcache/delegation/" + id);
+            int status = lastStatus(r);
+            Assertions.assertTrue(status == 204 || status == 404, () -> "destroying delegation " + id + ": " + r.out());
+        }
+        Tools.Result list = curlAs(pki, proxy, doorUrl + "/.gridcache/delegation");
+        Assertions.assertEquals(200, lastStatus(list), list.out());
+        Assertions.assertTrue(list.out().strip().endsWith("[]"), () -> "no delegation left: " + list.out());
+    }
+
     /** The last HTTP status curl printed: with -L the pool's, not the door's 302. */
     static int lastStatus(Tools.Result r) {
         String last = null;
