@@ -83,7 +83,7 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/gone.bin"), 100_000, 45);
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
         Tools.randomFile(data.resolve("atlas/corrupt.bin"), 2_000_000, 47);
-        Tools.randomFile(data.resolve("atlas/once.bin"), 200_000, 50);
+        Tools.randomFile(data.resolve("atlas/once/once.bin"), 200_000, 50); // in a directory no other test lists
         Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         Tools.randomFile(data.resolve("atlas/undelegated/x.bin"), 1000, 51);
@@ -215,10 +215,12 @@ class GridFtpOriginTest {
     void aMissCostsThePoolOneGsiConnection() throws Exception {
         aliceDelegated();
         Path log = origin.runDir().resolve("gridftp.log");
-        // the door looks the file up first (and keeps it in its listing cache): only the pool's connections count below
-        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/once.bin")));
+        // the door looks the file up first (and keeps it in its listing cache, door.listing-cache-ttl 10 s): only the
+        // pool's connections count below. Its own directory: no other test's listing of /atlas/ can answer this
+        // lookup with an entry that expires before the read, so that the door would look it up again during the read.
+        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/once/once.bin")));
         long before = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
-        readExact("/atlas/once.bin", "MISS");
+        readExact("/atlas/once/once.bin", "MISS");
         long after = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
         assertEquals(1, after - before, "the pool's permission check and fetch on one connection");
     }
