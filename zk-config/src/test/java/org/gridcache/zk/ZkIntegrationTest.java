@@ -1,5 +1,6 @@
 package org.gridcache.zk;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
@@ -52,12 +54,12 @@ class ZkIntegrationTest {
         EphemeralRegistration reg = new EphemeralRegistration(poolClient, ZkLayout.pool("p1"),
                 () -> Json.bytes(record("p1", movers[0])), Duration.ofHours(1));
         reg.awaitCreated(WAIT);
-        awaitTrue(() -> directory.live().size() == 1);
+        awaitTrue("the pool directory to see p1", () -> directory.live().size() == 1);
         movers[0] = 7;
         reg.publishNow();
-        awaitTrue(() -> directory.live().get(0).activeMovers() == 7);
+        awaitTrue("p1's update to 7 movers", () -> directory.live().get(0).activeMovers() == 7);
         poolClient.close(); // session ends: the ephemeral node goes with it
-        awaitTrue(() -> directory.live().isEmpty());
+        awaitTrue("p1 to vanish with its session", () -> directory.live().isEmpty());
         reg.close();
         directory.close();
     }
@@ -73,7 +75,7 @@ class ZkIntegrationTest {
         assertEquals(List.of("data"), table.mountPointsBelow("/atlas"));
         assertEquals(2, MountTable.list(client).size());
         assertTrue(MountTable.remove(client, "root"));
-        awaitTrue(() -> table.resolve("/other").isEmpty());
+        awaitTrue("the mount table to drop the root mount", () -> table.resolve("/other").isEmpty());
         table.close();
     }
 
@@ -84,14 +86,14 @@ class ZkIntegrationTest {
         config.onChange(changes::add);
         assertTrue(config.current().redirectOnRead());
         ClusterConfig.set(client, ClusterSettings.REDIRECT_ON_READ, "false");
-        assertTrue(poll(changes, s -> !s.redirectOnRead()));
+        awaitChange("redirect.on-read=false", changes, s -> !s.redirectOnRead());
         assertThrows(IllegalArgumentException.class, () -> ClusterConfig.set(client, ClusterSettings.TICKET_LIFETIME, "soon"));
         // a value written behind the CLI's back is refused by the node, which keeps its last good settings
         ClusterConfig.set(client, ClusterSettings.TICKET_LIFETIME, "30s");
-        assertTrue(poll(changes, s -> s.ticketLifetime().getSeconds() == 30));
+        awaitChange("ticket.lifetime=30s", changes, s -> s.ticketLifetime().getSeconds() == 30);
         client.setData().forPath(ZkLayout.CONFIG,
                 "{\"ticket.lifetime\":\"soon\",\"pool.watermark.high\":\"0.5\"}".getBytes());
-        assertTrue(poll(changes, s -> s.watermarkHigh() == 0.5));
+        awaitChange("pool.watermark.high=0.5", changes, s -> s.watermarkHigh() == 0.5);
         assertEquals(30, config.current().ticketLifetime().getSeconds(), "last good value kept");
         assertEquals("0.5", ClusterConfig.list(client).get(ClusterSettings.WATERMARK_HIGH));
         assertTrue(ClusterConfig.unset(client, ClusterSettings.WATERMARK_HIGH));
@@ -106,14 +108,14 @@ class ZkIntegrationTest {
                 () -> Json.bytes(new PoolRecord("a", "u", "s", 1, 1, 0, 0, 0, "t", 0, states[0], 0, 0)), Duration.ofHours(1));
         EphemeralRegistration b = new EphemeralRegistration(client, ZkLayout.pool("b"),
                 () -> Json.bytes(new PoolRecord("b", "u", "s", 1, 1, 0, 0, 0, "t", 0, states[1], 0, 0)), Duration.ofHours(1));
-        awaitTrue(() -> directory.live().size() == 2);
+        awaitTrue("the pool directory to see a and b", () -> directory.live().size() == 2);
         assertEquals(List.of("a"), directory.selectable().stream().map(PoolRecord::id).toList());
         states[0] = PoolRecord.DRAINING;
         a.publishNow();
-        awaitTrue(() -> directory.selectable().stream().map(PoolRecord::id).toList().equals(List.of("b")));
+        awaitTrue("only the read-only b selectable once a drains", () -> directory.selectable().stream().map(PoolRecord::id).toList().equals(List.of("b")));
         states[1] = PoolRecord.DRAINING;
         b.publishNow();
-        awaitTrue(() -> directory.selectable().isEmpty());
+        awaitTrue("nothing selectable once both drain", () -> directory.selectable().isEmpty());
         assertEquals(2, directory.live().size(), "draining pools are still live");
         a.close();
         b.close();
@@ -142,26 +144,21 @@ class ZkIntegrationTest {
         assertTrue(!server.isRegistered(name), "unregistered with the last config");
     }
 
-    private static boolean poll(BlockingQueue<ClusterSettings> q, java.util.function.Predicate<ClusterSettings> p)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            ClusterSettings s = q.poll(100, TimeUnit.MILLISECONDS);
-            if (s != null && p.test(s)) {
-                return true;
-            }
-        }
-        return false;
+    /** Awaits a settings change, delivered to {@code changes} by the config's watch, that satisfies {@code p}. */
+    private static void awaitChange(String what, BlockingQueue<ClusterSettings> changes, Predicate<ClusterSettings> p) {
+        await("a settings change with " + what).atMost(WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    for (ClusterSettings s; (s = changes.poll()) != null; ) {
+                        if (p.test(s)) {
+                            return true;
+                        }
+                    }
+                    return false;
+                });
     }
 
-    /** Polls a condition that a ZooKeeper watch makes true; fails after WAIT. */
-    static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached within " + WAIT);
-            }
-            Thread.sleep(20);
-        }
+    /** Awaits a condition that a ZooKeeper watch makes true; fails after WAIT. */
+    private static void awaitTrue(String what, BooleanSupplier condition) {
+        await(what).atMost(WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
     }
 }

@@ -10,19 +10,16 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The parts as separate processes, as on a cluster: {@code gridcache zk}, {@code pool}, {@code door}, and the admin
- * commands {@code origins} and {@code config} that change the running cluster through ZooKeeper.
+ * commands {@code origins} and {@code config} that change the running cluster through ZooKeeper. The processes are
+ * started once for the class; a test that changes the cluster puts it back, so the tests run in any order.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterProcessesTest {
     @TempDir
     static Path tmp;
@@ -103,7 +100,6 @@ class ClusterProcessesTest {
     }
 
     @Test
-    @Order(99) // stops the pool: run last
     void noPoolMeans503() throws Exception {
         pool.close();
         try {
@@ -115,6 +111,8 @@ class ClusterProcessesTest {
             pool = Gridcache.start(tmp.resolve("pool2.out"), "pool", "--config", tmp.resolve("gridcache.properties").toString(),
                     "--name", "p1", "--store", tmp.resolve("store").toString(), "--capacity", "1G",
                     "--port", String.valueOf(Tools.freePort())).awaitOutput("is up");
+            Tools.await("the door to redirect to the restarted pool", Duration.ofSeconds(60), () ->
+                    Tools.curl("-o", "/dev/null", "-w", "%{http_code}", doorUrl + "/atlas/data/one.bin").out().equals("302"));
         }
     }
 }

@@ -8,13 +8,26 @@ import java.time.Duration;
 import org.junit.jupiter.api.Assertions;
 
 /**
- * The real grid peers of {@code ../shared/gridenv} (beside the checkout): the test PKI made by {@code mkpki.sh}
+ * The real grid peers of {@code ../shared/gridenv} (beside the checkout, or beside a directory above it, as for a
+ * worktree under {@code wt/}): the test PKI made by {@code mkpki.sh}
  * (CA, CRL, host and user certificates, RFC 3820 and VOMS proxies) and the Apache + mod_gridsite HTTPS origin.
  */
 final class GridEnv {
-    static final Path SCRIPTS = repoRoot().getParent().resolve("shared/gridenv");
+    static final Path SCRIPTS = gridenv();
 
     private GridEnv() {
+    }
+
+    /** The nearest {@code shared/gridenv} beside the repository root or beside one of its parents. */
+    private static Path gridenv() {
+        Path root = repoRoot();
+        for (Path dir = root.getParent(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("shared/gridenv");
+            if (Files.isExecutable(candidate.resolve("mkpki.sh"))) {
+                return candidate;
+            }
+        }
+        return root.getParent().resolve("shared/gridenv"); // absent: the first script run says where it looked
     }
 
     private static Path repoRoot() {
@@ -139,6 +152,34 @@ final class GridEnv {
                 "--cert", file, "--key", file, "-D", "-"));
         cmd.addAll(java.util.List.of(args));
         return Tools.curl(cmd.toArray(String[]::new));
+    }
+
+    /**
+     * Fixture, idempotent: the holder of {@code proxy} has a valid delegation with the default id at the door
+     * {@code doorUrl} (delegated with {@code gridcache delegate} only when the door has none).
+     */
+    static void delegated(Path pki, String doorUrl, String proxy) {
+        if (lastStatus(curlAs(pki, proxy, doorUrl + "/.gridcache/delegation/default")) != 200) {
+            Gridcache.admin("delegate", "--proxy", pki.resolve("proxies/" + proxy + ".pem").toString(), "--capath",
+                    pki.resolve("certificates").toString(), doorUrl).assertOk();
+        }
+    }
+
+    /**
+     * Fixture, idempotent: the holder of {@code proxy} has no valid delegation at the door {@code doorUrl}: destroys
+     * the default one and {@code moreIds} (those a test class makes), then checks the door lists none.
+     */
+    static void withoutDelegation(Path pki, String doorUrl, String proxy, String... moreIds) {
+        java.util.List<String> ids = new java.util.ArrayList<>(java.util.List.of("default"));
+        ids.addAll(java.util.List.of(moreIds));
+        for (String id : ids) {
+            Tools.Result r = curlAs(pki, proxy, "-X", "DELETE", doorUrl + "/.gridcache/delegation/" + id);
+            int status = lastStatus(r);
+            Assertions.assertTrue(status == 204 || status == 404, () -> "destroying delegation " + id + ": " + r.out());
+        }
+        Tools.Result list = curlAs(pki, proxy, doorUrl + "/.gridcache/delegation");
+        Assertions.assertEquals(200, lastStatus(list), list.out());
+        Assertions.assertTrue(list.out().strip().endsWith("[]"), () -> "no delegation left: " + list.out());
     }
 
     /** The last HTTP status curl printed: with -L the pool's, not the door's 302. */

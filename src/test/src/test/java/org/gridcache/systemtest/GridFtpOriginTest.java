@@ -24,10 +24,7 @@ import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,10 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
  * the distribution's zk, pool and door as HTTPS processes, curl with Alice's VOMS proxy. The door lists the origin
  * with MLSD/MLST as Alice (her delegated proxy); the pool fetches with jGlobus as Alice, in stream mode and with 4
  * MODE E streams, with DCAU and data channel protection, verifies the origin's CKSM, and serves cold ranges by partial
- * retrieves. The destructive cases (origin refuses, file gone, server down, transfer cut, checksum mismatch) come last.
+ * retrieves; it refuses what the origin refuses, and gives up a file gone, a server down, a transfer cut, a checksum
+ * mismatch.
+ *
+ * <p>The PKI, the GridFTP server, zk, the pool p1 and the door are started once for the class. Each test sets up the
+ * state it needs itself (Alice delegated or not, files only it reads, settings it restores, the server or pool it
+ * stops brought back), so the tests run in any order and one failure does not cascade.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GridFtpOriginTest {
     static final String ALICE_DN = "/DC=org/DC=example/CN=Alice";
     static final String POLICY = """
@@ -60,6 +61,8 @@ class GridFtpOriginTest {
     static Gridcache pool;
     static Gridcache door;
     static String doorUrl;
+    static int poolPort;
+    static int lastPoolPort;
 
     @BeforeAll
     static void start() throws Exception {
@@ -70,6 +73,7 @@ class GridFtpOriginTest {
         // the server runs as the mapped account (gridalice): the data must be world-readable
         data = GridEnv.worldReadableDir("gridcache-gridftp-origin");
         Path atlas = Files.createDirectories(data.resolve("atlas/sub"));
+        Files.createDirectories(data.resolve("atlas/undelegated")); // listed by one test only, never cached
         GridEnv.makeReadable(atlas.getParent());
         GridEnv.makeReadable(atlas);
         Tools.randomFile(data.resolve("atlas/file.bin"), 3_000_000, 41);
@@ -79,11 +83,15 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/gone.bin"), 100_000, 45);
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
         Tools.randomFile(data.resolve("atlas/corrupt.bin"), 2_000_000, 47);
-        Tools.randomFile(data.resolve("atlas/once.bin"), 200_000, 50);
+        Tools.randomFile(data.resolve("atlas/once/once.bin"), 200_000, 50); // in a directory no other test lists
         Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
+        Tools.randomFile(data.resolve("atlas/undelegated/x.bin"), 1000, 51);
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/huge.bin").toFile(), "rw")) {
             sparse.setLength(20L << 30); // 20 GiB of holes: a transfer that is surely still running when cut
+        }
+        try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/stalled.bin").toFile(), "rw")) {
+            sparse.setLength(20L << 30); // the same, for the test that stalls the server instead
         }
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/long.bin").toFile(), "rw")) {
             sparse.setLength(2L << 30); // 2 GiB: several seconds here, longer than a 1 s gridftp.timeout
@@ -108,6 +116,7 @@ class GridFtpOriginTest {
                 + "\nhost-cert=" + pki.resolve("host/cert.pem") + "\nhost-key=" + pki.resolve("host/key.pem")
                 + "\nca-dir=" + pki.resolve("certificates") + "\nvomsdir=" + pki.resolve("vomsdir") + "\n");
         pool = startPool("p1", Map.of());
+        poolPort = lastPoolPort;
         int doorPort = Tools.freePort();
         doorUrl = "https://localhost:" + doorPort;
         door = Gridcache.start(tmp.resolve("door.out"), "door", "--config", conf.toString(), "--log-dir", logs.toString(),
@@ -116,9 +125,20 @@ class GridFtpOriginTest {
     }
 
     static Gridcache startPool(String name, Map<String, String> env) throws Exception {
+        lastPoolPort = Tools.freePort();
         return Gridcache.start(env, tmp.resolve(name + ".out"), "pool", "--config", conf.toString(), "--log-dir", logs.toString(),
                 "--name", name, "--store", tmp.resolve("store-" + name).toString(), "--capacity", "100G",
-                "--port", String.valueOf(Tools.freePort())).awaitOutput("is up");
+                "--port", String.valueOf(lastPoolPort)).awaitOutput("is up");
+    }
+
+    /** Fixture, idempotent: Alice has delegated her VOMS proxy. */
+    static void aliceDelegated() {
+        GridEnv.delegated(pki, doorUrl, "alice-atlas");
+    }
+
+    /** Fixture, idempotent: Alice has no delegation (neither her VOMS proxy nor the plain one). */
+    static void aliceWithoutDelegation() {
+        GridEnv.withoutDelegation(pki, doorUrl, "alice-atlas", "plain");
     }
 
     @AfterAll
@@ -155,15 +175,14 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(1)
     void listingWithoutDelegationIs401NamingTheDelegationEndpoint() {
-        Tools.Result r = curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 1", doorUrl + "/atlas/");
+        aliceWithoutDelegation();
+        Tools.Result r = curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 1", doorUrl + "/atlas/undelegated/");
         assertEquals(401, status(r), r.out());
         assertTrue(r.out().contains("X-Delegate-To: " + doorUrl + "/.gridcache/delegation"), r.out());
     }
 
     @Test
-    @Order(2)
     void theDoorListsTheOriginWithMlsdAsTheUser() {
         Gridcache.admin("delegate", "--proxy", pki.resolve("proxies/alice-atlas.pem").toString(), "--capath",
                 pki.resolve("certificates").toString(), doorUrl).assertOk();
@@ -184,8 +203,8 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(3)
     void aReadIsByteExactInStreamModeAndTheSecondReadIsAHit() throws Exception {
+        aliceDelegated();
         config("gridftp.streams", "1");
         readExact("/atlas/file.bin", "MISS");
         readExact("/atlas/file.bin", "HIT");
@@ -193,20 +212,22 @@ class GridFtpOriginTest {
 
     /** The pool's permission check hands its GSI connection to the fetch that follows: one handshake, not two. */
     @Test
-    @Order(4)
     void aMissCostsThePoolOneGsiConnection() throws Exception {
+        aliceDelegated();
         Path log = origin.runDir().resolve("gridftp.log");
-        // the door looks the file up first (and keeps it in its listing cache): only the pool's connections count below
-        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/once.bin")));
+        // the door looks the file up first (and keeps it in its listing cache, door.listing-cache-ttl 10 s): only the
+        // pool's connections count below. Its own directory: no other test's listing of /atlas/ can answer this
+        // lookup with an entry that expires before the read, so that the door would look it up again during the read.
+        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/once/once.bin")));
         long before = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
-        readExact("/atlas/once.bin", "MISS");
+        readExact("/atlas/once/once.bin", "MISS");
         long after = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
         assertEquals(1, after - before, "the pool's permission check and fetch on one connection");
     }
 
     @Test
-    @Order(5)
     void aReadWithFourModeEStreamsIsByteExact() throws Exception {
+        aliceDelegated();
         config("gridftp.streams", "4");
         try {
             readExact("/atlas/four.bin", "MISS");
@@ -225,8 +246,7 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(6)
-    void privateDataChannelsWithFourStreams() throws Exception {
+    void aReadOverPrivateDataChannelsWithFourStreamsIsByteExact() throws Exception {
         // Alice's VOMS proxy (voms-proxy-fake) allows one proxy below it: the door's. The server's data channel proxy
         // would be a second, so protected data channels need a delegation without that constraint: her plain proxy
         // (the pools so far fell back to clear channels without DCAU, as logged)
@@ -247,8 +267,8 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(7)
     void aRangeOfAColdFileIsAPartialRetrieveAndNotCached() throws Exception {
+        aliceDelegated();
         Path out = tmp.resolve("range.out");
         long start = 60_000_000;
         Tools.Result r = curlAs("alice-atlas", "-L", "-r", start + "-" + (start + 99_999), "-o", out.toString(), doorUrl + "/atlas/range.bin");
@@ -274,7 +294,6 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(8)
     void expiredAndRevokedProxiesAreRefused() throws Exception {
         // at the door: canl refuses them before anything reaches the origin
         Tools.Result expired = curlAs("alice-expired", doorUrl + "/atlas/file.bin");
@@ -295,8 +314,8 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(9)
     void anOriginThatRefusesTheUserIs403WithItsReason() throws Exception {
+        aliceDelegated();
         Tools.Result before = curlAs("alice-atlas", doorUrl + "/atlas/sub/"); // listed and cached by the door
         assertEquals(200, status(before), before.out());
         String map = Files.readString(origin.gridMapFile());
@@ -311,8 +330,8 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(10)
     void aFileGoneAtTheOriginIs404AtThePool() throws Exception {
+        aliceDelegated();
         Tools.Result listed = curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 1", doorUrl + "/atlas/"); // the door caches the entry
         assertEquals(207, status(listed));
         Files.delete(data.resolve("atlas/gone.bin"));
@@ -322,8 +341,8 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(11)
     void aServerDownIs502() throws Exception {
+        aliceDelegated();
         Tools.Result listed = curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 1", doorUrl + "/atlas/");
         assertEquals(207, status(listed));
         origin.close();
@@ -339,8 +358,8 @@ class GridFtpOriginTest {
     }
 
     @Test
-    @Order(12)
     void aTransferCutMidFileAbortsTheClientAndLeavesNoHit() throws Exception {
+        aliceDelegated();
         Path out = tmp.resolve("huge.out");
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         Process curl = new ProcessBuilder("curl", "-sS", "-L", "--capath", pki.resolve("certificates").toString(), "--cert", proxy,
@@ -367,8 +386,8 @@ class GridFtpOriginTest {
 
     /** gridftp.timeout bounds silence, not transfers: a file that takes longer to come than the timeout arrives whole. */
     @Test
-    @Order(13)
     void aTransferLongerThanTheGridftpTimeoutCompletes() throws Exception {
+        aliceDelegated();
         config("gridftp.timeout", "1s");
         try {
             readExact("/atlas/long.bin", "MISS");
@@ -379,13 +398,13 @@ class GridFtpOriginTest {
 
     /** A server that stops sending (alive, connected, silent) is given up after gridftp.timeout, not waited for forever. */
     @Test
-    @Order(14)
     void aStalledServerIsGivenUpAfterTheGridftpTimeout() throws Exception {
+        aliceDelegated();
         config("gridftp.timeout", "3s");
         Path out = tmp.resolve("stalled.out");
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         Process curl = new ProcessBuilder("curl", "-sS", "-L", "--capath", pki.resolve("certificates").toString(), "--cert", proxy,
-                "--key", proxy, "-o", out.toString(), doorUrl + "/atlas/huge.bin").redirectErrorStream(true).start();
+                "--key", proxy, "-o", out.toString(), doorUrl + "/atlas/stalled.bin").redirectErrorStream(true).start();
         List<String> stopped = new ArrayList<>();
         try {
             Tools.await("the first 8 MiB of the 20 GiB file at the client", Duration.ofSeconds(120),
@@ -420,11 +439,10 @@ class GridFtpOriginTest {
      * log; the pool presents it, and the origin's refusal reaches the client with the origin's reason.
      */
     @Test
-    @Order(15)
     void aDelegationMadeWithHtproxyputIsRefusedByTheOriginWithItsReason() throws Exception {
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         String capath = pki.resolve("certificates").toString();
-        Gridcache.admin("delegate", "--destroy", "--proxy", proxy, "--capath", capath, doorUrl).assertOk();
+        aliceWithoutDelegation(); // the freshest delegation is used: here the htproxyput one, alone
         String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,
                 doorUrl + "/.gridcache/delegation").assertOk().out().trim();
         try {
@@ -442,16 +460,35 @@ class GridFtpOriginTest {
         } finally {
             Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
                     "--capath", capath, doorUrl + "/.gridcache/delegation").assertOk();
-            Gridcache.admin("delegate", "--proxy", proxy, "--capath", capath, doorUrl).assertOk();
         }
     }
 
     @Test
-    @Order(16)
     void aChecksumMismatchFailsTheTransferAndCachesNothing() throws Exception {
-        // the test hook flips the first byte of the part file just before its ADLER32 is compared with the origin's
+        aliceDelegated();
+        // the test hook flips the first byte of the part file just before its ADLER32 is compared with the origin's:
+        // a pool p2 with the hook stands in for p1 during this test, p1 comes back after it
         pool.close();
         pool = startPool("p2", Map.of("GRIDCACHE_JAVA_OPTS", "-Dgridcache.test.corrupt-before-verify=true"));
+        try {
+            awaitReadsSentTo(lastPoolPort, "p2");
+            readCorrupted();
+        } finally {
+            pool.close();
+            pool = startPool("p1", Map.of());
+            poolPort = lastPoolPort;
+            awaitReadsSentTo(poolPort, "p1");
+        }
+    }
+
+    /** Waits until the door redirects to the pool on {@code port} (the other one gone from its view). */
+    private static void awaitReadsSentTo(int port, String name) {
+        Tools.await("the door to send reads to " + name, Duration.ofSeconds(60),
+                () -> curlAs("alice-atlas", doorUrl + "/atlas/file.bin").out().lines()
+                        .anyMatch(l -> l.toLowerCase().startsWith("location:") && l.contains(":" + port + "/")));
+    }
+
+    private static void readCorrupted() throws Exception {
         Path out = tmp.resolve("corrupt.out");
         Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/corrupt.bin");
         assertNotEquals(0, r.exit(), "the client's transfer fails: " + r.out() + r.err());

@@ -11,13 +11,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,9 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
  * proves what reached it, and jmxterm to read attributes, drain and resume the pool, evict a path and change the
  * policy; then the metrics, the transfer records and the JMX password file. The jmxterm sessions are kept in
  * target/jmxterm-session.txt.
+ *
+ * <p>nginx and the standalone gridcache are started once for the class. Each test reads files only it reads, compares
+ * counters with their values before it acts, and puts back what it changes (drain, policy), so the tests run in any
+ * order.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperationsTest {
     private static final String POOL = "org.gridcache:name=pool1,type=Pool";
     @TempDir
@@ -47,6 +49,9 @@ class OperationsTest {
         data = Files.createDirectories(tmp.resolve("data"));
         Tools.randomFile(data.resolve("a.bin"), 1 << 20, 61);
         Tools.randomFile(data.resolve("b.bin"), 1 << 20, 62);
+        Tools.randomFile(data.resolve("attrs.bin"), 1 << 20, 63);
+        Tools.randomFile(data.resolve("metrics.bin"), 1 << 20, 64);
+        Tools.randomFile(data.resolve("records.bin"), 1 << 20, 65);
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
         int jmxPort = Tools.freePort();
         gridcache = Standalone.start(tmp, origin.url(), "--jmx-port", String.valueOf(jmxPort));
@@ -89,39 +94,62 @@ class OperationsTest {
                 .map(l -> l.substring(8).trim()).findFirst().orElse("");
     }
 
+    /** The numeric attributes in a jmxterm answer ({@code Name = 12;}). */
+    static long attribute(String jmxAnswer, String name) {
+        Matcher m = Pattern.compile("(?m)^\\s*" + name + " = (\\d+);").matcher(jmxAnswer);
+        assertTrue(m.find(), () -> name + " in\n" + jmxAnswer);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The value of a Prometheus sample line {@code series value}, 0 when absent. */
+    static double sample(String metrics, String series) {
+        return metrics.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(l.substring(series.length() + 1).trim()))
+                .findFirst().orElse(0);
+    }
+
+    /** Evicts {@code path} from the pool; the client has its bytes a moment before the pool lets go: retried. */
+    static void evict(String path) {
+        Tools.await("evict " + path + " to succeed", Duration.ofSeconds(30),
+                () -> jmx.session("run -b " + POOL + " evict " + path).contains("evicted " + path + " (1048576 bytes) from pool pool1"));
+    }
+
     static String status(String path) {
         return Tools.curl("-o", "/dev/null", "-w", "%{http_code}", door + path).out();
     }
 
     @Test
-    @Order(1)
     void anAdminReadsAttributesOfDoorPoolClusterAndConfig() throws Exception {
-        assertEquals("MISS", read("a.bin"));
-        assertEquals("HIT", read("a.bin"));
+        String before = jmx.session("get -b " + POOL + " Files Hits Misses OriginBytes", "get -b org.gridcache:type=Door Redirects");
+        long files = attribute(before, "Files");
+        long hits = attribute(before, "Hits");
+        long misses = attribute(before, "Misses");
+        long originBytes = attribute(before, "OriginBytes");
+        long redirects = attribute(before, "Redirects");
+        assertEquals("MISS", read("attrs.bin"));
+        assertEquals("HIT", read("attrs.bin"));
         Tools.await("the pool's counters after both transfers", Duration.ofSeconds(30),
-                () -> jmx.session("get -b " + POOL + " Hits").contains("Hits = 1;"));
+                () -> jmx.session("get -b " + POOL + " Hits").contains("Hits = " + (hits + 1) + ";"));
         String out = jmx.session("domain org.gridcache", "beans",
                 "get -b " + POOL + " State Files Hits Misses OriginBytes CapacityBytes FreeBytes ActiveTransfers",
                 "get -b org.gridcache:type=Door Redirects RequestsTotal OpenConnections",
                 "get -b org.gridcache:type=Cluster LivePools SelectablePools Policy Pools",
                 "get -b org.gridcache:type=Config ExplicitSettings LastError");
         for (String expected : List.of("org.gridcache:name=pool1,type=Pool", "org.gridcache:type=Door", "org.gridcache:type=Cluster",
-                "org.gridcache:type=Config", "State = enabled;", "Files = 1;", "Hits = 1;", "Misses = 1;",
-                "OriginBytes = 1048576;", "CapacityBytes = 10737418240;", "Redirects = 2;", "LivePools = 1;", "Policy = affinity;",
+                "org.gridcache:type=Config", "State = enabled;", "Files = " + (files + 1) + ";", "Hits = " + (hits + 1) + ";",
+                "Misses = " + (misses + 1) + ";", "OriginBytes = " + (originBytes + 1048576) + ";", "CapacityBytes = 10737418240;",
+                "Redirects = " + (redirects + 2) + ";", "LivePools = 1;", "Policy = affinity;",
                 "pool1 site=local state=enabled")) {
             assertTrue(out.contains(expected), "'" + expected + "' in\n" + out);
         }
     }
 
     @Test
-    @Order(2)
     void evictMakesTheNextReadMissAtTheOrigin() throws Exception {
         read("b.bin");
         assertEquals("HIT", read("b.bin"));
         assertEquals(1, origin.count("GET", "/b.bin"));
         // the client has its bytes a moment before the pool's transfer lets go of the file: an admin retries
-        Tools.await("evict to succeed", Duration.ofSeconds(30),
-                () -> jmx.session("run -b " + POOL + " evict /b.bin").contains("evicted /b.bin (1048576 bytes) from pool pool1"));
+        evict("/b.bin");
         assertEquals("MISS", read("b.bin"));
         assertEquals(2, origin.count("GET", "/b.bin"), "the evicted file came from the origin again");
         String notCached = jmx.session("run -b " + POOL + " evict /never-read.bin");
@@ -129,22 +157,29 @@ class OperationsTest {
     }
 
     @Test
-    @Order(3)
     void aDrainedPoolGetsNoClientsAndTheDoorSays503UntilItResumes() throws Exception {
+        read("a.bin"); // cached before the drain
         assertEquals("302", status("/a.bin"));
         String drained = jmx.session("run -b " + POOL + " drain", "get -b " + POOL + " State");
-        assertTrue(drained.contains("pool pool1 draining") && drained.contains("State = draining;"), drained);
-        Tools.await("the door to stop choosing the drained pool", Duration.ofSeconds(30), () -> status("/a.bin").equals("503"));
-        assertTrue(Tools.curl(door + "/a.bin").out().contains("drained for maintenance"));
-        String cluster = jmx.session("get -b org.gridcache:type=Cluster SelectablePools Pools");
-        assertTrue(cluster.contains("SelectablePools = 0;") && cluster.contains("state=draining"), cluster);
-        assertTrue(jmx.session("run -b " + POOL + " resume").contains("pool pool1 enabled"));
+        boolean resumed = false;
+        try {
+            assertTrue(drained.contains("pool pool1 draining") && drained.contains("State = draining;"), drained);
+            Tools.await("the door to stop choosing the drained pool", Duration.ofSeconds(30), () -> status("/a.bin").equals("503"));
+            assertTrue(Tools.curl(door + "/a.bin").out().contains("drained for maintenance"));
+            String cluster = jmx.session("get -b org.gridcache:type=Cluster SelectablePools Pools");
+            assertTrue(cluster.contains("SelectablePools = 0;") && cluster.contains("state=draining"), cluster);
+            assertTrue(jmx.session("run -b " + POOL + " resume").contains("pool pool1 enabled"));
+            resumed = true;
+        } finally {
+            if (!resumed) {
+                jmx.session("run -b " + POOL + " resume");
+            }
+        }
         Tools.await("the door to send clients to the pool again", Duration.ofSeconds(30), () -> status("/a.bin").equals("302"));
         assertEquals("HIT", read("a.bin"));
     }
 
     @Test
-    @Order(4)
     void readOnlyIsAWritableAttributeAndAnOperation() {
         String out = jmx.session("run -b " + POOL + " setReadOnly true", "get -b " + POOL + " State ReadOnly",
                 "set -b " + POOL + " ReadOnly false", "get -b " + POOL + " State");
@@ -152,7 +187,6 @@ class OperationsTest {
     }
 
     @Test
-    @Order(5)
     void thePolicyChangesLiveThroughJmxForTheWholeCluster() {
         String out = jmx.session("run -b org.gridcache:type=Cluster setPolicy random");
         assertFalse(out.contains("Exception"), out);
@@ -162,10 +196,11 @@ class OperationsTest {
         Tools.await("the status page to show it", Duration.ofSeconds(30),
                 () -> Tools.curl(door + "/.gridcache/status").out().contains("<b id=\"policy\">random</b>"));
         Gridcache.admin("config", "unset", "selection.policy", "--zk", zkConnect).assertOk();
+        Tools.await("the door to apply the default policy again", Duration.ofSeconds(30),
+                () -> jmx.session("get -b org.gridcache:type=Cluster Policy").contains("Policy = affinity;"));
     }
 
     @Test
-    @Order(6)
     void badOperationsAndUnknownBeansGetAClearError() {
         String out = jmx.session("run -b " + POOL + " evict /../etc/passwd",
                 "run -b org.gridcache:type=Cluster setPolicy fastest");
@@ -179,41 +214,48 @@ class OperationsTest {
     }
 
     @Test
-    @Order(7)
     void metricsOnTheDoorAndThePoolAreGridcachePrometheusText() throws Exception {
+        String poolUrl = jmx.session("get -b " + POOL + " Url").replaceAll("(?s).*Url = (http://[^;]+);.*", "$1");
+        assertTrue(poolUrl.startsWith("http://127.0.0.1:"), poolUrl);
+        String evictions = "gridcache_pool_evictions_total{pool=\"pool1\"}";
+        double evictionsBefore = sample(Tools.curl("-f", poolUrl + "/.gridcache/metrics").assertOk().out(), evictions);
+        read("metrics.bin"); // a redirect, a miss, then an eviction to count
+        evict("/metrics.bin");
         Tools.Result doorMetrics = Tools.curl("-f", "-D", "-", door + "/.gridcache/metrics").assertOk();
         assertTrue(doorMetrics.out().contains("text/plain; version=0.0.4"), doorMetrics.out());
         assertTrue(doorMetrics.out().matches("(?s).*gridcache_door_requests_total\\{door=\"[^\"]+\",method=\"GET\",status=\"302\"} [1-9].*"),
                 doorMetrics.out());
-        String poolUrl = jmx.session("get -b " + POOL + " Url").replaceAll("(?s).*Url = (http://[^;]+);.*", "$1");
-        assertTrue(poolUrl.startsWith("http://127.0.0.1:"), poolUrl);
         String poolMetrics = Tools.curl("-f", poolUrl + "/.gridcache/metrics").assertOk().out();
         for (String name : List.of("gridcache_pool_hits_total{pool=\"pool1\"}", "gridcache_pool_misses_total{pool=\"pool1\"}",
-                "gridcache_pool_origin_bytes_total{pool=\"pool1\"}", "gridcache_pool_evictions_total{pool=\"pool1\"} 1",
+                "gridcache_pool_origin_bytes_total{pool=\"pool1\"}", evictions,
                 "gridcache_pool_free_bytes{pool=\"pool1\"}", "gridcache_pool_active_transfers{pool=\"pool1\"}")) {
             assertTrue(poolMetrics.contains(name), name + " in\n" + poolMetrics);
         }
+        assertEquals(evictionsBefore + 1, sample(poolMetrics, evictions), "the eviction counted: " + poolMetrics);
         assertEquals("404", Tools.curl("-o", "/dev/null", "-w", "%{http_code}", poolUrl + "/.gridcache/a.bin").out(), "never data");
     }
 
     @Test
-    @Order(8)
     void everyTransferIsAJsonLineInHomeLogsTransfersJsonl() throws Exception {
+        assertEquals("MISS", read("records.bin"));
+        for (int i = 0; i < 5; i++) {
+            assertEquals("HIT", read("records.bin"));
+        }
         Path file = home.resolve("logs/transfers.jsonl");
-        Tools.await("transfer records", Duration.ofSeconds(30), () -> Files.exists(file));
+        Tools.await("the six transfer records of records.bin", Duration.ofSeconds(30)).until(() -> Files.exists(file)
+                && Files.readAllLines(file).stream().filter(l -> l.contains("\"path\":\"/records.bin\"")).count() == 6);
         List<String> lines = Files.readAllLines(file);
         assertTrue(lines.size() >= 6, lines.toString());
         assertTrue(lines.stream().allMatch(l -> l.startsWith("{\"time\":\"") && l.endsWith("}")), lines.toString());
-        assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/b.bin\"") && l.contains("\"source\":\"miss\"")
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/records.bin\"") && l.contains("\"source\":\"miss\"")
                 && l.contains("\"originBytes\":1048576") && l.contains("\"subject\":\"anonymous\"") && l.contains("\"vo\":null")
                 && l.contains("\"status\":200") && l.contains("\"client\":\"127.0.0.1\"")), lines.toString());
-        assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/a.bin\"") && l.contains("\"source\":\"hit\"")
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/records.bin\"") && l.contains("\"source\":\"hit\"")
                 && l.contains("\"bytes\":1048576") && l.contains("\"originBytes\":0")), lines.toString());
         assertFalse(Files.readString(home.resolve("logs/standalone.log")).contains("\"originBytes\""), "records go to their own file only");
     }
 
     @Test
-    @Order(9)
     void jmxWithAPasswordFileRefusesStrangersAndAnUnsafeFile() throws Exception {
         Path passwords = tmp.resolve("jmx.password");
         Files.writeString(passwords, "admin s3cret\n");

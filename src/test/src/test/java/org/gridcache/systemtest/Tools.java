@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -121,20 +123,18 @@ final class Tools {
         }
     }
 
-    /** Polls a condition that another process makes true; fails after {@code timeout}. Not a sleep-as-sync. */
+    /**
+     * The one way system tests wait for another process: Awaitility, polling every 50 ms from the start, named
+     * {@code what} in the failure ("Condition with alias 'what' didn't complete within ..."). Use
+     * {@code .until(...)} for a condition, {@code .untilAsserted(...)} to wait for assertions to hold.
+     */
+    static ConditionFactory await(String what, Duration timeout) {
+        return Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50));
+    }
+
+    /** {@link #await(String, Duration)} until {@code condition} holds; fails after {@code timeout}. */
     static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                Assertions.fail("timed out after " + timeout + " waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        await(what, timeout).until(condition::getAsBoolean);
     }
 
     /** Closes what was started, in reverse order, skipping what never started. */
