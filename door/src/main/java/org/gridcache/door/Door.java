@@ -1,5 +1,20 @@
 package org.gridcache.door;
 
+import org.gridcache.door.auth.DoorGridSecurity;
+import org.gridcache.door.http.DoorAccounting;
+import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.http.DoorServer;
+import org.gridcache.door.http.DoorServices;
+import org.gridcache.door.namespace.GridFtpOriginLister;
+import org.gridcache.door.namespace.LocalOriginLister;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.WebDavOriginLister;
+import org.gridcache.door.ops.DoorOperations;
+import org.gridcache.door.read.FileReads;
+import org.gridcache.door.read.PoolProxy;
+import org.gridcache.door.read.TicketIssuer;
+import org.gridcache.door.select.SelectionPolicies;
+import org.gridcache.door.webdav.MiltonDavServlet;
 import java.io.Closeable;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,7 +84,7 @@ public final class Door implements Closeable {
         GridFtpOriginLister gridftp = new GridFtpOriginLister(() -> self[0].caller(), grid::delegatedCredential,
                 () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
-        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginClient(http), gridftp,
+        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginLister(http), gridftp,
                 config.current().listingCacheTtl());
         self[0] = namespace;
         config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
@@ -80,8 +95,8 @@ public final class Door implements Closeable {
         FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats()),
                 config::current, ops.stats(), grid.delegations());
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
-                grid.credentialService(), ops.services(), ops.stats());
-        MiltonDavServlet milton = new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
+                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats());
+        MiltonDavServlet milton = MiltonDavServlet.over(namespace);
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);

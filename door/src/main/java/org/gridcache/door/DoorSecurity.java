@@ -1,5 +1,6 @@
 package org.gridcache.door;
 
+import org.gridcache.door.auth.AuthzPolicy;
 import eu.emi.security.authn.x509.X509Credential;
 import java.nio.file.Path;
 import java.time.Duration;
