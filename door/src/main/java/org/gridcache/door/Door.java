@@ -80,13 +80,11 @@ public final class Door implements Closeable {
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
-        Namespace[] self = new Namespace[1];
-        GridFtpOriginLister gridftp = new GridFtpOriginLister(() -> self[0].caller(), grid::delegatedCredential,
+        GridFtpOriginLister gridftp = new GridFtpOriginLister(grid::delegatedCredential,
                 () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
         Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginLister(http), gridftp,
                 config.current().listingCacheTtl());
-        self[0] = namespace;
         config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
         SelectionPolicies policies = new SelectionPolicies(() -> config.current().spillLoad(), config.current().selectionPolicy());
         config.onChange(s -> policies.set(s.selectionPolicy()));

@@ -39,7 +39,7 @@ public final class DoorReadFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
     private static final Set<String> READ_METHODS = Set.of("OPTIONS", "GET", "HEAD", "PROPFIND");
-    /** Attribute holding the {@link GridSubject} of the request, for Milton's resources. */
+    /** Attribute holding the {@link GridSubject} of the request: Milton's resources list the namespace as that subject. */
     public static final String SUBJECT_ATTRIBUTE = GridSubject.class.getName();
     private final transient Namespace namespace;
     private final transient FileReads files;
@@ -80,15 +80,13 @@ public final class DoorReadFilter extends HttpFilter {
             if (!READ_METHODS.contains(method)) {
                 throw new DoorException(405, method + " is not allowed: this door is read-only");
             }
-            try (Namespace.Scope scope = namespace.as(subject)) { // origins listed as the user see this subject
-                switch (method) {
-                    case "OPTIONS" -> options(response);
-                    case "PROPFIND" -> {
-                        authorize(subject, path, AuthzPolicy.Right.LIST);
-                        propfind(request, response, chain, path);
-                    }
-                    default -> read(request, response, path, subject);
+            switch (method) {
+                case "OPTIONS" -> options(response);
+                case "PROPFIND" -> {
+                    authorize(subject, path, AuthzPolicy.Right.LIST);
+                    propfind(request, response, chain, path, subject);
                 }
+                default -> read(request, response, path, subject);
             }
         } catch (DoorException e) {
             LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
@@ -164,10 +162,10 @@ public final class DoorReadFilter extends HttpFilter {
 
     private void read(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
         authorize(subject, path, AuthzPolicy.Right.READ, AuthzPolicy.Right.LIST); // before asking the origin anything
-        NamespaceEntry entry = namespace.stat(path);
+        NamespaceEntry entry = namespace.stat(subject, path);
         if (entry.collection()) {
             authorize(subject, path, AuthzPolicy.Right.LIST);
-            listing(request, response, path);
+            listing(request, response, path, subject);
             return;
         }
         authorize(subject, path, AuthzPolicy.Right.READ);
@@ -179,8 +177,9 @@ public final class DoorReadFilter extends HttpFilter {
         files.get(request, response, origin, entry, subject);
     }
 
-    private void listing(HttpServletRequest request, HttpServletResponse response, String dir) throws IOException {
-        byte[] html = HtmlListing.render(dir, namespace.list(dir)).getBytes(StandardCharsets.UTF_8);
+    private void listing(HttpServletRequest request, HttpServletResponse response, String dir, GridSubject subject)
+            throws IOException {
+        byte[] html = HtmlListing.render(dir, namespace.list(subject, dir)).getBytes(StandardCharsets.UTF_8);
         response.setStatus(200);
         response.setContentType("text/html; charset=utf-8");
         response.setContentLength(html.length);
@@ -190,12 +189,12 @@ public final class DoorReadFilter extends HttpFilter {
     }
 
     /** Resolves the target (and for Depth 1 its listing) now, so Milton works from the cache and failures are ours. */
-    private void propfind(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String path)
-            throws IOException, ServletException {
+    private void propfind(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String path,
+                          GridSubject subject) throws IOException, ServletException {
         PropfindRequest checked = PropfindRequest.check(request);
-        NamespaceEntry entry = namespace.stat(path);
+        NamespaceEntry entry = namespace.stat(subject, path);
         if (entry.collection() && checked.depth() == 1) {
-            namespace.list(path);
+            namespace.list(subject, path);
         }
         chain.doFilter(checked, response);
     }

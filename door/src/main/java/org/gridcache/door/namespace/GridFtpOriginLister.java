@@ -32,19 +32,17 @@ import org.slf4j.LoggerFactory;
 public final class GridFtpOriginLister implements OriginLister {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginLister.class);
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(30);
-    private final Supplier<GridSubject> caller;
     private final Function<String, Optional<X509Credential>> delegated;
     private final Supplier<String> delegationEndpoint;
     private final X509Credential host;
 
     /**
-     * {@code caller}: the subject of the request being served; {@code delegated}: a DN's delegated credential;
+     * {@code delegated}: a DN's delegated credential;
      * {@code delegationEndpoint}: where to delegate (null without TLS); {@code host}: the door's host credential
      * (null without TLS); {@code caDir}: the CA directory jGlobus trusts (null: none configured).
      */
-    public GridFtpOriginLister(Supplier<GridSubject> caller, Function<String, Optional<X509Credential>> delegated,
+    public GridFtpOriginLister(Function<String, Optional<X509Credential>> delegated,
                         Supplier<String> delegationEndpoint, X509Credential host, Path caDir) {
-        this.caller = caller;
         this.delegated = delegated;
         this.delegationEndpoint = delegationEndpoint;
         this.host = host;
@@ -54,27 +52,27 @@ public final class GridFtpOriginLister implements OriginLister {
     }
 
     @Override
-    public NamespaceEntry stat(OriginEntry origin, String path) {
+    public NamespaceEntry stat(GridSubject subject, OriginEntry origin, String path) {
         URI url = URI.create(origin.urlOf(path));
-        try (GridFtpConnection conn = open(origin, url)) {
+        try (GridFtpConnection conn = open(subject, origin, url)) {
             RemoteEntry e = conn.stat(remotePath(url));
             return entry(e, path, GridPath.name(path));
         } catch (GridFtpException e) {
-            throw failure(origin, path, e);
+            throw failure(subject, origin, path, e);
         }
     }
 
     @Override
-    public List<NamespaceEntry> list(OriginEntry origin, String dir) {
+    public List<NamespaceEntry> list(GridSubject subject, OriginEntry origin, String dir) {
         URI url = URI.create(origin.urlOf(dir));
-        try (GridFtpConnection conn = open(origin, url)) {
+        try (GridFtpConnection conn = open(subject, origin, url)) {
             List<NamespaceEntry> out = new ArrayList<>();
             for (RemoteEntry e : conn.list(remotePath(url))) {
                 out.add(entry(e, GridPath.child(dir, e.name()), e.name()));
             }
             return out;
         } catch (GridFtpException e) {
-            throw failure(origin, dir, e);
+            throw failure(subject, origin, dir, e);
         }
     }
 
@@ -82,23 +80,22 @@ public final class GridFtpOriginLister implements OriginLister {
         return new NamespaceEntry(path, name, e.directory(), e.directory() ? -1 : e.size(), e.mtimeMillis(), null, null);
     }
 
-    private GridFtpConnection open(OriginEntry origin, URI url) throws GridFtpException {
-        X509Credential credential = credentialFor(origin);
+    private GridFtpConnection open(GridSubject subject, OriginEntry origin, URI url) throws GridFtpException {
+        X509Credential credential = credentialFor(subject, origin);
         int port = url.getPort() > 0 ? url.getPort() : OriginEntry.GSIFTP_DEFAULT_PORT;
         GridFtpOptions options = new GridFtpOptions(1, true, GridFtpOptions.Protection.CLEAR, REPLY_TIMEOUT);
         return GridFtpConnection.open(url.getHost(), port, credential.getKey(), credential.getCertificateChain(), options);
     }
 
-    private X509Credential credentialFor(OriginEntry origin) {
+    private X509Credential credentialFor(GridSubject subject, OriginEntry origin) {
         String endpoint = delegationEndpoint.get();
         if (origin.credentialMode() == CredentialMode.USER && endpoint == null) {
             throw new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
         }
-        GridSubject subject = caller.get();
         try {
             return origin.credentialMode().choose(null, host,
-                    () -> subject == null || subject.anonymous() ? null : delegated.apply(subject.dn()).orElse(null),
-                    "door", subject == null ? "anonymous" : subject.name());
+                    () -> subject.anonymous() ? null : delegated.apply(subject.dn()).orElse(null),
+                    "door", subject.name());
         } catch (CredentialMode.MissingCredential e) {
             if (e.status() != 401) {
                 throw new DoorException(e.status(), "origin " + origin.name() + ": " + e.getMessage());
@@ -113,14 +110,13 @@ public final class GridFtpOriginLister implements OriginLister {
         return p == null || p.isEmpty() ? "/" : p;
     }
 
-    private DoorException failure(OriginEntry origin, String path, GridFtpException e) {
+    private DoorException failure(GridSubject subject, OriginEntry origin, String path, GridFtpException e) {
         if (e.kind() == GridFtpException.Kind.NOT_FOUND) {
             return DoorException.notFound(path);
         }
         if (e.httpStatus() >= 500) {
             LOG.warn("origin {}: {}", origin.name(), e.getMessage());
         }
-        GridSubject subject = caller.get();
-        return new DoorException(e.httpStatus(), e.reason(origin.name(), subject == null ? "the door" : subject.name(), path));
+        return new DoorException(e.httpStatus(), e.reason(origin.name(), subject.name(), path));
     }
 }

@@ -16,26 +16,27 @@ import java.util.ArrayList;
 import java.util.List;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Lists a {@code file://} origin from the local file system. Nothing outside the origin root is ever reported: a
  * path is resolved, then its real path (symlinks followed) must still lie under the root's real path; a symlink that
- * points out of the root looks like an absent file.
+ * points out of the root looks like an absent file. The door reads the files itself: every subject sees the same.
  */
 public final class LocalOriginLister implements OriginLister {
     private static final Logger LOG = LoggerFactory.getLogger(LocalOriginLister.class);
 
     @Override
-    public NamespaceEntry stat(OriginEntry origin, String path) {
+    public NamespaceEntry stat(GridSubject subject, OriginEntry origin, String path) {
         Path root = root(origin);
         Path file = inside(root, origin, path);
         return describe(root, file, path, GridPath.name(path));
     }
 
     @Override
-    public List<NamespaceEntry> list(OriginEntry origin, String dir) {
+    public List<NamespaceEntry> list(GridSubject subject, OriginEntry origin, String dir) {
         Path root = root(origin);
         Path directory = inside(root, origin, dir);
         List<NamespaceEntry> out = new ArrayList<>();

@@ -20,7 +20,8 @@ import org.gridcache.zk.MountTable;
  * The door's view of the namespace: the mount table says which origin serves a path, the origin says what is there.
  * Entries and listings are cached briefly (the cluster's {@code door.listing-cache-ttl}); failures are not cached.
  * Mount points show as collections in their parent's listing; a directory that no origin serves but that leads to
- * mount points is a virtual collection.
+ * mount points is a virtual collection. Every lookup names the subject it is made for: origins read with the user's
+ * own credential (GridFTP) are asked, and their answers cached, per subject.
  */
 public final class Namespace {
     private static final int MAX_CACHED = 50_000;
@@ -28,16 +29,10 @@ public final class Namespace {
     private final OriginLister local;
     private final OriginLister webdav;
     private final OriginLister gridftp;
-    /** The subject of the request this thread serves: GridFTP origins are listed as that user (see {@link #as}). */
-    private final ThreadLocal<GridSubject> caller = new ThreadLocal<>();
     private final Cache<String, NamespaceEntry> entries;
     private final Cache<String, List<NamespaceEntry>> listings;
 
-    public Namespace(MountTable mounts, OriginLister local, OriginLister webdav, Duration ttl) {
-        this(mounts, local, webdav, null, ttl);
-    }
-
-    /** {@code gridftp}: the lister of {@code gsiftp://} origins (null: none), which reads {@link #caller()}. */
+    /** {@code gridftp}: the lister of {@code gsiftp://} origins (null: none). */
     public Namespace(MountTable mounts, OriginLister local, OriginLister webdav, OriginLister gridftp, Duration ttl) {
         this.mounts = mounts;
         this.local = local;
@@ -53,40 +48,12 @@ public final class Namespace {
         listings.policy().expireAfterWrite().ifPresent(p -> p.setExpiresAfter(ttl));
     }
 
-    /**
-     * Serves one request as {@code subject} on this thread until the returned scope closes: origins listed with the
-     * user's own credential (GridFTP) are asked, and their answers cached, per subject.
-     */
-    public Scope as(GridSubject subject) {
-        GridSubject before = caller.get();
-        caller.set(subject);
-        return () -> {
-            if (before == null) {
-                caller.remove();
-            } else {
-                caller.set(before);
-            }
-        };
-    }
-
-    /** The scope of {@link #as}; closing it forgets the subject. */
-    public interface Scope extends AutoCloseable {
-        @Override
-        void close();
-    }
-
-    /** The subject this thread serves, or null. */
-    public GridSubject caller() {
-        return caller.get();
-    }
-
     /** The cache key of a path: per subject where the origin answers per subject (listed as the user). */
-    private String key(OriginEntry origin, String path) {
+    private static String key(GridSubject subject, OriginEntry origin, String path) {
         if (!OriginEntry.GSIFTP.equals(origin.protocol()) || origin.credentialMode() != CredentialMode.USER) {
             return path;
         }
-        GridSubject s = caller.get();
-        String who = s == null || s.anonymous() ? "" : s.dn() + "|" + String.join(",", s.fqans());
+        String who = subject.anonymous() ? "" : subject.dn() + "|" + String.join(",", subject.fqans());
         return who + "\n" + path;
     }
 
@@ -95,14 +62,17 @@ public final class Namespace {
         return mounts.resolve(path);
     }
 
-    /** What is at {@code path}; throws {@link DoorException} 404 when nothing is, or the origin's failure. */
-    public NamespaceEntry stat(String path) {
+    /**
+     * What {@code subject} finds at {@code path}; throws {@link DoorException} 404 when nothing is, or the origin's
+     * failure.
+     */
+    public NamespaceEntry stat(GridSubject subject, String path) {
         Optional<OriginEntry> origin = mounts.resolve(path);
         if (origin.isEmpty()) {
             return virtual(path).orElseThrow(() -> DoorException.notFound(path));
         }
         try {
-            return entries.get(key(origin.get(), path), k -> lookup(origin.get(), path));
+            return entries.get(key(subject, origin.get(), path), k -> lookup(subject, origin.get(), path));
         } catch (DoorException e) {
             if (e.status() == 404) {
                 return virtual(path).orElseThrow(() -> e);
@@ -111,13 +81,13 @@ public final class Namespace {
         }
     }
 
-    /** The children of the collection {@code dir}, sorted by name, mount points included. */
-    public List<NamespaceEntry> list(String dir) {
+    /** The children of the collection {@code dir} as {@code subject} sees them, sorted by name, mount points included. */
+    public List<NamespaceEntry> list(GridSubject subject, String dir) {
         Optional<OriginEntry> origin = mounts.resolve(dir);
         Map<String, NamespaceEntry> byName = new TreeMap<>();
         if (origin.isPresent()) {
             try {
-                listings.get(key(origin.get(), dir), k -> lister(origin.get()).list(origin.get(), dir)).forEach(e -> byName.put(e.name(), e));
+                listings.get(key(subject, origin.get(), dir), k -> lister(origin.get()).list(subject, origin.get(), dir)).forEach(e -> byName.put(e.name(), e));
             } catch (DoorException e) {
                 if (e.status() != 404 || virtual(dir).isEmpty()) {
                     throw e;
@@ -142,17 +112,17 @@ public final class Namespace {
     }
 
     /** One entry: from the parent's cached listing when there is one (no extra origin round trip), else asked. */
-    private NamespaceEntry lookup(OriginEntry origin, String path) {
+    private NamespaceEntry lookup(GridSubject subject, OriginEntry origin, String path) {
         String parent = GridPath.parent(path);
         if (!path.equals("/") && GridPath.isUnder(parent, origin.prefix())) {
-            List<NamespaceEntry> siblings = listings.getIfPresent(key(origin, parent));
+            List<NamespaceEntry> siblings = listings.getIfPresent(key(subject, origin, parent));
             if (siblings != null) {
                 String name = GridPath.name(path);
                 return siblings.stream().filter(e -> e.name().equals(name)).findFirst()
                         .orElseThrow(() -> DoorException.notFound(path));
             }
         }
-        return lister(origin).stat(origin, path);
+        return lister(origin).stat(subject, origin, path);
     }
 
     private OriginLister lister(OriginEntry origin) {

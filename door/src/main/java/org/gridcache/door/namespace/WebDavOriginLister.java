@@ -15,13 +15,15 @@ import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Lists an {@code http(s)} origin with PROPFIND (Depth 0 for one entry, Depth 1 for a collection) over Jetty's
  * {@link HttpClient}. Origin statuses map to the door's: 404 stays 404, 401/403 become 403 (the user may not see it),
- * anything else and an unreachable origin become 502.
+ * anything else and an unreachable origin become 502. The door asks as itself (its host certificate with TLS), so every
+ * subject sees the same listing.
  */
 public final class WebDavOriginLister implements OriginLister {
     private static final Logger LOG = LoggerFactory.getLogger(WebDavOriginLister.class);
@@ -41,7 +43,7 @@ public final class WebDavOriginLister implements OriginLister {
     }
 
     @Override
-    public NamespaceEntry stat(OriginEntry origin, String path) {
+    public NamespaceEntry stat(GridSubject subject, OriginEntry origin, String path) {
         String url = origin.urlOf(path);
         List<MultistatusParser.Item> items;
         try {
@@ -58,7 +60,7 @@ public final class WebDavOriginLister implements OriginLister {
     }
 
     @Override
-    public List<NamespaceEntry> list(OriginEntry origin, String dir) {
+    public List<NamespaceEntry> list(GridSubject subject, OriginEntry origin, String dir) {
         String url = origin.urlOf(dir);
         if (!url.endsWith("/")) {
             url += "/";

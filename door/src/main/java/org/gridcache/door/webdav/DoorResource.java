@@ -7,6 +7,7 @@ import io.milton.http.Auth;
 import io.milton.http.Request;
 import io.milton.resource.PropFindableResource;
 import java.util.Date;
+import org.gridcache.common.security.GridSubject;
 
 /**
  * What Milton sees of one namespace entry. Only PROPFIND reaches Milton (see {@link DoorReadFilter}), so resources
@@ -19,8 +20,9 @@ abstract class DoorResource implements PropFindableResource {
         this.entry = entry;
     }
 
-    static DoorResource of(Namespace namespace, NamespaceEntry entry) {
-        return entry.collection() ? new DoorCollectionResource(namespace, entry) : new DoorFileResource(entry);
+    /** {@code subject}: whom a collection lists its children for. */
+    static DoorResource of(Namespace namespace, GridSubject subject, NamespaceEntry entry) {
+        return entry.collection() ? new DoorCollectionResource(namespace, subject, entry) : new DoorFileResource(entry);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,11 +26,11 @@ class LocalOriginListerTest {
         OriginEntry origin = OriginEntry.of("o", "/m", root.toUri().toString());
         LocalOriginLister lister = new LocalOriginLister();
 
-        assertEquals(List.of("ok.txt"), lister.list(origin, "/m").stream().map(NamespaceEntry::name).toList());
-        assertEquals(2, lister.stat(origin, "/m/ok.txt").size());
-        assertEquals(404, assertThrows(DoorException.class, () -> lister.stat(origin, "/m/escape.txt")).status());
-        assertEquals(404, assertThrows(DoorException.class, () -> lister.stat(origin, "/m/up/secret.txt")).status());
-        assertEquals(404, assertThrows(DoorException.class, () -> lister.list(origin, "/m/up")).status());
-        assertEquals(404, assertThrows(DoorException.class, () -> lister.stat(origin, "/m/absent")).status());
+        assertEquals(List.of("ok.txt"), lister.list(GridSubject.ANONYMOUS, origin, "/m").stream().map(NamespaceEntry::name).toList());
+        assertEquals(2, lister.stat(GridSubject.ANONYMOUS, origin, "/m/ok.txt").size());
+        assertEquals(404, assertThrows(DoorException.class, () -> lister.stat(GridSubject.ANONYMOUS, origin, "/m/escape.txt")).status());
+        assertEquals(404, assertThrows(DoorException.class, () -> lister.stat(GridSubject.ANONYMOUS, origin, "/m/up/secret.txt")).status());
+        assertEquals(404, assertThrows(DoorException.class, () -> lister.list(GridSubject.ANONYMOUS, origin, "/m/up")).status());
+        assertEquals(404, assertThrows(DoorException.class, () -> lister.stat(GridSubject.ANONYMOUS, origin, "/m/absent")).status());
     }
 }
