@@ -2,6 +2,7 @@ package org.gridcache.door.auth;
 
 import org.gridcache.door.DoorSecurity;
 import org.gridcache.door.delegation.CredentialService;
+import org.gridcache.door.delegation.Delegation;
 import org.gridcache.door.delegation.DelegationService;
 import org.gridcache.door.delegation.DelegationStore;
 import org.gridcache.door.read.FileReads;
@@ -72,7 +73,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         FileReads.Delegations delegations = new FileReads.Delegations() {
             @Override
             public Optional<String> delegationOf(String dn) {
-                return store.freshest(dn).map(DelegationStore.Delegation::id);
+                return store.freshest(dn).map(Delegation::id);
             }
 
             @Override
@@ -93,7 +94,7 @@ public final class DoorGridSecurity implements AutoCloseable {
 
     /** A DN's freshest delegated credential (empty on a door without TLS, or when the DN delegated none). */
     public Optional<eu.emi.security.authn.x509.X509Credential> delegatedCredential(String dn) {
-        return store == null ? Optional.empty() : store.freshest(dn).map(DelegationStore.Delegation::credential);
+        return store == null ? Optional.empty() : store.freshest(dn).map(Delegation::credential);
     }
 
     public SSLContext serverTls() {

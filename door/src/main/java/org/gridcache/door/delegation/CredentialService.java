@@ -75,7 +75,7 @@ public final class CredentialService {
         if (!ticket.needsUserCredential() || ticket.delegationId() == null) {
             throw new DoorException(400, "ticket names no delegated credential");
         }
-        DelegationStore.Delegation d = store.get(ticket.subject(), ticket.delegationId())
+        Delegation d = store.get(ticket.subject(), ticket.delegationId())
                 .orElseThrow(() -> new DoorException(404, "the delegated credential has expired or was destroyed"));
         byte[] pem = GridCredentials.toPem(d.credential()).getBytes(StandardCharsets.US_ASCII);
         response.setStatus(200);

@@ -65,7 +65,7 @@ public final class DelegationService {
             } else {
                 rest(request, response, method, rest.split("/"), subject);
             }
-        } catch (DelegationStore.DelegationException e) {
+        } catch (DelegationException e) {
             throw new DoorException(e.status(), e.getMessage());
         }
     }
@@ -73,17 +73,17 @@ public final class DelegationService {
     // --- REST ---
 
     private void rest(HttpServletRequest request, HttpServletResponse response, String method, String[] parts, GridSubject subject)
-            throws IOException, DelegationStore.DelegationException {
-        String id = DelegationStore.checkId(parts[0]);
+            throws IOException, DelegationException {
+        String id = ProxyRequests.checkId(parts[0]);
         String dn = subject.dn();
         if (parts.length == 2 && parts[1].equals("request") && method.equals("GET")) {
             String csr = store.request(dn, id);
             send(response, 200, "application/x-pem-file", csr);
         } else if (parts.length == 2 && parts[1].equals("credential") && (method.equals("PUT") || method.equals("POST"))) {
-            DelegationStore.Delegation d = store.put(dn, id, new String(body(request), StandardCharsets.US_ASCII));
+            Delegation d = store.put(dn, id, new String(body(request), StandardCharsets.US_ASCII));
             send(response, 201, "application/json", Json.string(describe(d)));
         } else if (parts.length == 1 && method.equals("GET")) {
-            DelegationStore.Delegation d = store.get(dn, id).orElseThrow(() -> new DoorException(404, "no delegation " + id));
+            Delegation d = store.get(dn, id).orElseThrow(() -> new DoorException(404, "no delegation " + id));
             send(response, 200, "application/json", Json.string(describe(d)));
         } else if (parts.length == 1 && method.equals("DELETE")) {
             if (!store.destroy(dn, id)) {
@@ -100,7 +100,7 @@ public final class DelegationService {
         send(response, 200, "application/json", Json.string(all));
     }
 
-    private static Map<String, Object> describe(DelegationStore.Delegation d) {
+    private static Map<String, Object> describe(Delegation d) {
         return Map.of("delegationId", d.id(), "dn", d.dn(), "notAfter", d.notAfter().toString());
     }
 
@@ -143,13 +143,13 @@ public final class DelegationService {
                 case "getVersion" -> "<getVersionReturn>" + VERSION + "</getVersionReturn>";
                 case "getInterfaceVersion" -> "<getInterfaceVersionReturn>" + (ns.equals(NS_V2) ? "2.0.0" : "1.1.0") + "</getInterfaceVersionReturn>";
                 case "getServiceMetadata" -> "<getServiceMetadataReturn>" + xml(metadata(child(call, "key"))) + "</getServiceMetadataReturn>";
-                default -> throw new DelegationStore.DelegationException(400, "unknown delegation operation " + op);
+                default -> throw new DelegationException(400, "unknown delegation operation " + op);
             };
             String envelope = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<SOAP-ENV:Envelope xmlns:SOAP-ENV=\"" + SOAP_ENV
                     + "\" xmlns:ns=\"" + ns + "\"><SOAP-ENV:Body><ns:" + op + "Response>" + result + "</ns:" + op
                     + "Response></SOAP-ENV:Body></SOAP-ENV:Envelope>\n";
             send(response, 200, "text/xml; charset=utf-8", envelope);
-        } catch (DelegationStore.DelegationException e) {
+        } catch (DelegationException e) {
             LOG.info("delegation {} by {} refused: {}", op, dn, e.getMessage());
             fault(response, ns, 500, e.status() >= 500 ? "SOAP-ENV:Server" : "SOAP-ENV:Client", e.getMessage());
         }
