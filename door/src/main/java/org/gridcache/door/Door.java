@@ -1,5 +1,21 @@
 package org.gridcache.door;
 
+import java.io.Closeable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.gridcache.common.Json;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.security.GridTls;
 import org.gridcache.door.auth.DoorGridSecurity;
 import org.gridcache.door.http.DoorAccounting;
 import org.gridcache.door.http.DoorReadFilter;
@@ -15,22 +31,6 @@ import org.gridcache.door.read.PoolProxy;
 import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.SelectionPolicies;
 import org.gridcache.door.webdav.MiltonDavServlet;
-import java.io.Closeable;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.curator.framework.CuratorFramework;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.gridcache.common.Json;
-import org.gridcache.common.TicketCodec;
-import org.gridcache.common.security.GridTls;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A running WebDAV door: Jetty with Milton over the namespace of the mount table, watching {@code /pools},
  * {@code /origins} and {@code /config} in ZooKeeper and registered as {@code /doors/<id>}. Closing it stops all of
- * that but leaves the shared ZooKeeper client open.
+ * that but leaves the shared ZooKeeper client open. Assembling the parts is all it does: each lives in the package of
+ * its job (ARCHITECTURE.md, "Parts").
  */
 public final class Door implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Door.class);

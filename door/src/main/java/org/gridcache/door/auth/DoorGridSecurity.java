@@ -1,11 +1,5 @@
 package org.gridcache.door.auth;
 
-import org.gridcache.door.DoorSecurity;
-import org.gridcache.door.delegation.CredentialService;
-import org.gridcache.door.delegation.Delegation;
-import org.gridcache.door.delegation.DelegationService;
-import org.gridcache.door.delegation.DelegationStore;
-import org.gridcache.door.read.FileReads;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
@@ -19,11 +13,18 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
+import org.gridcache.door.DoorSecurity;
+import org.gridcache.door.delegation.CredentialService;
+import org.gridcache.door.delegation.Delegation;
+import org.gridcache.door.delegation.DelegationService;
+import org.gridcache.door.delegation.DelegationStore;
+import org.gridcache.door.read.FileReads;
 
 /**
  * The door's security parts, made from its {@link DoorSecurity}: the TLS context, the subject resolver, the
  * authorization policy, and (with TLS) the delegation store with its purge timer, the delegation endpoint and the
- * pools' credential endpoint. A plain-HTTP door gets anonymous subjects and none of the delegation parts.
+ * pools' credential endpoint. A plain-HTTP door gets anonymous subjects and none of the delegation parts. Who holds
+ * which key: ARCHITECTURE.md, "Trust model".
  */
 public final class DoorGridSecurity implements AutoCloseable {
     private static final long PURGE_SECONDS = 60;

@@ -1,8 +1,8 @@
 package org.gridcache.door.auth;
 
-import org.gridcache.door.http.DoorException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 
 /**
  * The authentication seam: turns a request into a {@link GridSubject}, or throws a {@link DoorException} (401).

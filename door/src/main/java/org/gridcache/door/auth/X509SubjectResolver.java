@@ -1,6 +1,5 @@
 package org.gridcache.door.auth;
 
-import org.gridcache.door.http.DoorException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,6 +12,7 @@ import java.util.HexFormat;
 import org.gridcache.common.security.AuthenticationException;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.X509Authenticator;
+import org.gridcache.door.http.DoorException;
 
 /**
  * The subject of an HTTPS request: the client's certificate chain (from the TLS handshake) validated by canl and

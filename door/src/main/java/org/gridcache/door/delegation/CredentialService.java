@@ -1,7 +1,5 @@
 package org.gridcache.door.delegation;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -16,6 +14,8 @@ import org.gridcache.common.TicketCodec;
 import org.gridcache.common.TicketException;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.DoorReadFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * caller authenticates in the TLS handshake with a host certificate whose DN is one of the configured pool
  * identities and is the DN the ticket's pool publishes in its record, and it presents a valid, unexpired ticket
  * issued by this door that names the user and the delegation: one pool cannot use another pool's tickets.
- * The answer (certificate, key, chain as PEM) is never cached and never logged.
+ * The answer (certificate, key, chain as PEM) is never cached and never logged (ARCHITECTURE.md, "Trust model").
  */
 public final class CredentialService {
     public static final String PATH = DoorReadFilter.SERVICES + "/credential";

@@ -1,7 +1,5 @@
 package org.gridcache.door.delegation;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
@@ -18,6 +16,8 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.gridcache.common.Json;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.DoorReadFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.w3c.dom.Document;

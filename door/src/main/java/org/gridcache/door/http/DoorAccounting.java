@@ -1,12 +1,12 @@
 package org.gridcache.door.http;
 
-import org.gridcache.door.ops.DoorStats;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.gridcache.door.ops.DoorStats;
 
 /** The first filter: counts every request by method and the status it got, whatever answered it. */
 public final class DoorAccounting extends HttpFilter {

@@ -1,15 +1,5 @@
 package org.gridcache.door.http;
 
-import org.gridcache.door.auth.AuthzPolicy;
-import org.gridcache.door.auth.SubjectResolver;
-import org.gridcache.door.delegation.CredentialService;
-import org.gridcache.door.delegation.DelegationService;
-import org.gridcache.door.namespace.Namespace;
-import org.gridcache.door.namespace.NamespaceEntry;
-import org.gridcache.door.ops.DoorStats;
-import org.gridcache.door.read.FileReads;
-import org.gridcache.door.webdav.HtmlListing;
-import org.gridcache.door.webdav.PropfindRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -23,6 +13,16 @@ import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.auth.AuthzPolicy;
+import org.gridcache.door.auth.SubjectResolver;
+import org.gridcache.door.delegation.CredentialService;
+import org.gridcache.door.delegation.DelegationService;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.NamespaceEntry;
+import org.gridcache.door.ops.DoorStats;
+import org.gridcache.door.read.FileReads;
+import org.gridcache.door.webdav.HtmlListing;
+import org.gridcache.door.webdav.PropfindRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@code /.gridcache/} for the door's own services, refuses write methods (405: the door is read-only for now),
  * answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
  * redirect is a broken servlet forward and its Range handling is buggy) and resolves PROPFIND targets up front so
- * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton.
+ * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton. The subject it resolves goes
+ * explicitly to every namespace lookup (ARCHITECTURE.md, "Flows").
  */
 public final class DoorReadFilter extends HttpFilter {
     static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND";

@@ -1,6 +1,5 @@
 package org.gridcache.door.http;
 
-import org.gridcache.door.webdav.MiltonDavServlet;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
 import javax.net.ssl.SSLContext;
@@ -14,6 +13,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.gridcache.door.webdav.MiltonDavServlet;
 
 /** Jetty wiring: one connector (HTTPS with an optional client certificate, or plain HTTP), the read filter in front of Milton's servlet, plain-text errors. */
 public final class DoorServer {

@@ -1,7 +1,5 @@
 package org.gridcache.door.http;
 
-import org.gridcache.door.ops.DoorOperations;
-import org.gridcache.door.ops.StatusPage;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -13,10 +11,12 @@ import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.door.ops.DoorOperations;
+import org.gridcache.door.ops.StatusPage;
 import org.gridcache.zk.PoolDirectory;
 
 /**
- * The door's own services under {@code /.gridcache/} (DESIGN.md §8), never looked up in an origin: {@code health},
+ * The door's own services under {@code /.gridcache/} (ARCHITECTURE.md, "Parts"), never looked up in an origin: {@code health},
  * {@code metrics} (Prometheus text), {@code status} (an HTML page that refreshes itself) and
  * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller).
  */

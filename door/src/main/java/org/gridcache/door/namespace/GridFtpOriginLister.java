@@ -1,6 +1,5 @@
 package org.gridcache.door.namespace;
 
-import org.gridcache.door.http.DoorException;
 import eu.emi.security.authn.x509.X509Credential;
 import java.net.URI;
 import java.nio.file.Path;
@@ -15,6 +14,7 @@ import org.gridcache.common.CredentialMode;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 import org.gridcache.gridftp.GridFtp;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;

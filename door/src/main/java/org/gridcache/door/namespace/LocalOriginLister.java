@@ -1,6 +1,5 @@
 package org.gridcache.door.namespace;
 
-import org.gridcache.door.http.DoorException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLConnection;
@@ -17,6 +16,7 @@ import java.util.List;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

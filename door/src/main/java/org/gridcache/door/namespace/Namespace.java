@@ -1,6 +1,5 @@
 package org.gridcache.door.namespace;
 
-import org.gridcache.door.http.DoorException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
@@ -14,6 +13,7 @@ import org.gridcache.common.CredentialMode;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 import org.gridcache.zk.MountTable;
 
 /**

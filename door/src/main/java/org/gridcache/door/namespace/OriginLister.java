@@ -1,9 +1,9 @@
 package org.gridcache.door.namespace;
 
-import org.gridcache.door.http.DoorException;
 import java.util.List;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 
 /**
  * Reads an origin's metadata: one entry, or the children of a collection, for the subject of the request (origins

@@ -1,6 +1,5 @@
 package org.gridcache.door.namespace;
 
-import org.gridcache.door.http.DoorException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +15,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

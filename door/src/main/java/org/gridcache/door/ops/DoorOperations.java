@@ -1,6 +1,5 @@
 package org.gridcache.door.ops;
 
-import org.gridcache.door.Door;
 import io.micrometer.core.instrument.Gauge;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +10,7 @@ import org.gridcache.common.ByteSize;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Mbeans;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.door.Door;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;

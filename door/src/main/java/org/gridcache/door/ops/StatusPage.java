@@ -1,6 +1,5 @@
 package org.gridcache.door.ops;
 
-import org.gridcache.door.webdav.HtmlListing;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
@@ -9,6 +8,7 @@ import java.util.Locale;
 import org.gridcache.common.ByteSize;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.door.webdav.HtmlListing;
 
 /**
  * {@code /.gridcache/status}: one HTML page for people (what Shoal's web page gave its users) that reloads itself

@@ -1,24 +1,24 @@
 package org.gridcache.door.read;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.Replies;
-import org.gridcache.door.namespace.NamespaceEntry;
-import org.gridcache.door.ops.DoorStats;
-import org.gridcache.door.select.PoolSelector;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.CredentialMode;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
-import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.Replies;
+import org.gridcache.door.namespace.NamespaceEntry;
+import org.gridcache.door.ops.DoorStats;
+import org.gridcache.door.select.PoolSelector;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * GET and HEAD on a file. HEAD is answered by the door from the origin's metadata. GET picks a pool and either
  * redirects the client there with a ticket (302), or, for clients that cannot follow redirects and when the cluster
- * says {@code redirect.on-read=false}, streams the pool's answer itself.
+ * says {@code redirect.on-read=false}, streams the pool's answer itself (ARCHITECTURE.md, "Flows": a read, a proxied
+ * read).
  */
 public final class FileReads {
     private static final Logger LOG = LoggerFactory.getLogger(FileReads.class);

@@ -1,7 +1,5 @@
 package org.gridcache.door.read;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.ops.DoorStats;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -21,14 +19,16 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.PoolRecord;
-import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.TransferLog;
 import org.gridcache.common.TransferRecord;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.ops.DoorStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Proxy mode (DESIGN.md §3.4): for clients that cannot follow a redirect, the door GETs the ticketed pool URL itself
+ * Proxy mode (ARCHITECTURE.md, "Flows", a proxied read): for clients that cannot follow a redirect, the door GETs the ticketed pool URL itself
  * and relays status, the headers that describe the body, and the body, streaming through a small buffer (never a
  * whole file in memory). If the pool breaks off mid-body the client's connection is aborted, so the client sees an
  * error rather than a short file that looks complete.

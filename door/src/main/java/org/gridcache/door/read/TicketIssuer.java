@@ -1,6 +1,5 @@
 package org.gridcache.door.read;
 
-import org.gridcache.door.namespace.NamespaceEntry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +8,7 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.namespace.NamespaceEntry;
 
 /**
  * Makes the signed read ticket for one file on one pool and the pool URL that carries it. The ticket binds what the

@@ -5,7 +5,7 @@ import java.util.Optional;
 import org.gridcache.common.PoolRecord;
 
 /**
- * One policy for choosing the pools that serve a read (DESIGN.md §5). Rival policies ({@link RandomSelector},
+ * One policy for choosing the pools that serve a read (ARCHITECTURE.md, "Choosing a pool"). Rival policies ({@link RandomSelector},
  * {@link LeastLoadedSelector}, {@link AffinitySelector}) sit behind this interface and are switched live by the
  * cluster setting {@code selection.policy} ({@link SelectionPolicies}).
  */

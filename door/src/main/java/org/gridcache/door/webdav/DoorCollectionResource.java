@@ -1,13 +1,13 @@
 package org.gridcache.door.webdav;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.namespace.Namespace;
-import org.gridcache.door.namespace.NamespaceEntry;
 import io.milton.resource.CollectionResource;
 import io.milton.resource.Resource;
 import java.util.List;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.NamespaceEntry;
 
 /**
  * A collection for PROPFIND: its children come from {@link Namespace#list} (the origin, plus mount points), listed as

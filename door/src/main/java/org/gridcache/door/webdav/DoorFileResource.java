@@ -1,11 +1,11 @@
 package org.gridcache.door.webdav;
 
-import org.gridcache.door.namespace.NamespaceEntry;
 import io.milton.http.Auth;
 import io.milton.http.Range;
 import io.milton.resource.GetableResource;
 import java.io.OutputStream;
 import java.util.Map;
+import org.gridcache.door.namespace.NamespaceEntry;
 
 /** A file for PROPFIND: size, type, date and ETag from the origin. GET never reaches it (the filter redirects). */
 final class DoorFileResource extends DoorResource implements GetableResource {

@@ -1,13 +1,13 @@
 package org.gridcache.door.webdav;
 
-import org.gridcache.door.http.DoorReadFilter;
-import org.gridcache.door.namespace.Namespace;
-import org.gridcache.door.namespace.NamespaceEntry;
 import io.milton.http.Auth;
 import io.milton.http.Request;
 import io.milton.resource.PropFindableResource;
 import java.util.Date;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.NamespaceEntry;
 
 /**
  * What Milton sees of one namespace entry. Only PROPFIND reaches Milton (see {@link DoorReadFilter}), so resources

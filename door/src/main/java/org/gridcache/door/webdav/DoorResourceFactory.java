@@ -1,14 +1,14 @@
 package org.gridcache.door.webdav;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
-import org.gridcache.door.namespace.Namespace;
 import io.milton.http.ResourceFactory;
 import io.milton.resource.Resource;
 import io.milton.servlet.MiltonServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.namespace.Namespace;
 
 /**
  * Milton's entry into the namespace. The filter has already checked the path and resolved it for the request's subject

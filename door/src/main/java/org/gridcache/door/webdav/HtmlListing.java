@@ -1,12 +1,12 @@
 package org.gridcache.door.webdav;
 
-import org.gridcache.door.namespace.NamespaceEntry;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.door.namespace.NamespaceEntry;
 
 /** A plain HTML page listing a collection for browsers: names as links, sizes, modification times. */
 public final class HtmlListing {

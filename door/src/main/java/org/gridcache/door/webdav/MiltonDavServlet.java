@@ -1,8 +1,5 @@
 package org.gridcache.door.webdav;
 
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.Replies;
-import org.gridcache.door.namespace.Namespace;
 import io.milton.http.HttpManager;
 import io.milton.servlet.MiltonServlet;
 import io.milton.servlet.ServletRequest;
@@ -11,6 +8,9 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.Replies;
+import org.gridcache.door.namespace.Namespace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

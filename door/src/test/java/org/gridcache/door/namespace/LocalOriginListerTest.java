@@ -1,6 +1,5 @@
 package org.gridcache.door.namespace;
 
-import org.gridcache.door.http.DoorException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -9,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

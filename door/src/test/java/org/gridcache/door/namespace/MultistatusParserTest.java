@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class MultistatusParserTest {
     @Test
-    void readsHrefsAndProperties() {
+    void readsDecodedHrefsAndThePropertiesOfThe200Propstat() {
         String xml = """
                 <?xml version="1.0"?>
                 <multistatus xmlns="DAV:"><response><href>https://se.example.org:443/data/a%20b/</href>
@@ -34,7 +34,7 @@ class MultistatusParserTest {
     }
 
     @Test
-    void refusesDoctypesAndGarbage() {
+    void refusesDoctypesExternalEntitiesAndDocumentsThatAreNoMultistatus() {
         String xxe = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
                 + "<multistatus xmlns=\"DAV:\"><response><href>&e;</href></response></multistatus>";
         assertThrows(IllegalArgumentException.class, () -> MultistatusParser.parse(xxe.getBytes(StandardCharsets.UTF_8)));

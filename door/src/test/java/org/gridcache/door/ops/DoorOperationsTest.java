@@ -1,8 +1,6 @@
 package org.gridcache.door.ops;
 
-import org.gridcache.door.Door;
-import org.gridcache.door.DoorSettings;
-import org.gridcache.door.FakePool;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,8 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.RuntimeMBeanException;
@@ -35,6 +31,9 @@ import org.gridcache.common.Json;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TransferLog;
+import org.gridcache.door.Door;
+import org.gridcache.door.DoorSettings;
+import org.gridcache.door.FakePool;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.EphemeralRegistration;
@@ -107,16 +106,6 @@ class DoorOperationsTest {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // pacing between polls, not synchronisation
-        }
-    }
-
     private String location() {
         try {
             HttpResponse<String> r = get("/f.bin");
@@ -130,15 +119,15 @@ class DoorOperationsTest {
     void aDrainingPoolIsNeverChosenAndWithNoneLeftTheDoorSays503() throws Exception {
         pool("busy", "s", PoolRecord.ENABLED, 9, "http://busy:1");
         pool("idle", "s", PoolRecord.DRAINING, 0, "http://idle:1");
-        await("both pools", () -> door.url() != null && location().startsWith("http://busy:1"));
+        await().atMost(WAIT).alias("both pools").until(() -> door.url() != null && location().startsWith("http://busy:1"));
         for (int i = 0; i < 20; i++) {
             assertTrue(location().startsWith("http://busy:1"), "the idle pool is draining");
         }
         pool("busy", "s", PoolRecord.DRAINING, 9, "http://busy:1");
-        await("no selectable pool", () -> location().startsWith("503"));
+        await().atMost(WAIT).alias("no selectable pool").until(() -> location().startsWith("503"));
         assertTrue(location().contains("all 2 pools are drained"), location());
         pool("idle", "s", PoolRecord.READONLY, 0, "http://idle:1");
-        await("the read-only pool as the last resort", () -> location().startsWith("http://idle:1"));
+        await().atMost(WAIT).alias("the read-only pool as the last resort").until(() -> location().startsWith("http://idle:1"));
     }
 
     @Test
@@ -146,17 +135,17 @@ class DoorOperationsTest {
         ObjectName cluster = new ObjectName("org.gridcache:type=Cluster");
         assertEquals("affinity", JMX.getAttribute(cluster, "Policy"));
         JMX.invoke(cluster, "setPolicy", new Object[] {"least-loaded"}, new String[] {String.class.getName()});
-        await("the door to apply least-loaded", () -> "least-loaded".equals(call(() -> JMX.getAttribute(cluster, "Policy"))));
+        await().atMost(WAIT).alias("the door to apply least-loaded").until(() -> "least-loaded".equals(JMX.getAttribute(cluster, "Policy")));
         pool("a", "s", PoolRecord.ENABLED, 0, "http://a:1");
         pool("b", "s", PoolRecord.ENABLED, 5, "http://b:1");
-        await("two pools", () -> ((Integer) call(() -> JMX.getAttribute(cluster, "LivePools"))) == 2);
+        await().atMost(WAIT).alias("two pools").until(() -> ((Integer) JMX.getAttribute(cluster, "LivePools")) == 2);
         for (int i = 0; i < 10; i++) {
             assertTrue(location().startsWith("http://a:1"), "least loaded: always a");
         }
         JMX.invoke(cluster, "setPolicy", new Object[] {"random"}, new String[] {String.class.getName()});
         assertEquals("random", ClusterConfig.list(zk).get(ClusterSettings.SELECTION_POLICY));
-        await("the door to apply random", () -> "random".equals(call(() -> JMX.getAttribute(cluster, "Policy"))));
-        await("a read redirected to the busier pool", () -> location().startsWith("http://b:1"));
+        await().atMost(WAIT).alias("the door to apply random").until(() -> "random".equals(JMX.getAttribute(cluster, "Policy")));
+        await().atMost(WAIT).alias("a read redirected to the busier pool").until(() -> location().startsWith("http://b:1"));
 
         RuntimeMBeanException bad = assertThrows(RuntimeMBeanException.class,
                 () -> JMX.invoke(cluster, "setPolicy", new Object[] {"fastest"}, new String[] {String.class.getName()}));
@@ -169,7 +158,7 @@ class DoorOperationsTest {
     @Test
     void metricsCountRequestsByMethodAndStatusAndRedirects() throws Exception {
         pool("a", "s", PoolRecord.ENABLED, 0, "http://a:1");
-        await("a pool", () -> location().startsWith("http://a:1"));
+        await().atMost(WAIT).alias("a pool").until(() -> location().startsWith("http://a:1"));
         get("/no-such-file");
         String text = get("/.gridcache/metrics").body();
         assertTrue(text.matches("(?s).*gridcache_door_requests_total\\{door=\"door-ops\",method=\"GET\",status=\"302\"} [1-9].*"), text);
@@ -183,7 +172,7 @@ class DoorOperationsTest {
     }
 
     @Test
-    void serviceMethodsAndUnknownServicesAreRefused() throws Exception {
+    void aServiceRefusesWritesAndAnUnknownServiceIs404NamingTheKnownOnes() throws Exception {
         HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(door.url() + "/.gridcache/metrics"))
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, post.statusCode());
@@ -196,7 +185,7 @@ class DoorOperationsTest {
     void theStatusPageShowsPoolsStatesLoadAndPolicy() throws Exception {
         pool("pool-a", "cern", PoolRecord.ENABLED, 1.25, "http://a:1");
         pool("pool-b", "fnal", PoolRecord.DRAINING, 0, "http://b:1");
-        await("two pools", () -> call(() -> get("/.gridcache/status").body()).contains("pool-b"));
+        await().atMost(WAIT).alias("two pools").until(() -> get("/.gridcache/status").body().contains("pool-b"));
         HttpResponse<String> page = get("/.gridcache/status");
         assertEquals(200, page.statusCode());
         assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"));
@@ -215,14 +204,14 @@ class DoorOperationsTest {
         pool("far", "cern", PoolRecord.ENABLED, 0, "http://far:1");
         pool("near", "local", PoolRecord.ENABLED, 5, "http://near:1");
         pool("gone", "local", PoolRecord.DRAINING, 0, "http://gone:1");
-        await("three pools", () -> call(() -> get("/.gridcache/api/v1/pools").body()).contains("gone"));
+        await().atMost(WAIT).alias("three pools").until(() -> get("/.gridcache/api/v1/pools").body().contains("gone"));
         Map<?, ?> plain = Json.mapper().readValue(get("/.gridcache/api/v1/pools").body(), Map.class);
         assertEquals(null, plain.get("site"));
         assertEquals(List.of("far", "near", "gone"), ids(plain), "no site map: least loaded first, draining last");
 
         ClusterConfig.set(zk, ClusterSettings.SITE_MAP, "10.0.0.0/8=cern,127.0.0.0/8=local");
         // the client's own site, not a pool's (pools carry "site" too)
-        await("the site map to apply", () -> call(() -> get("/.gridcache/api/v1/pools").body())
+        await().atMost(WAIT).alias("the site map to apply").until(() -> get("/.gridcache/api/v1/pools").body()
                 .contains("\"client\":\"127.0.0.1\",\"site\":\"local\""));
         HttpResponse<String> r = get("/.gridcache/api/v1/pools");
         assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());
@@ -246,8 +235,8 @@ class DoorOperationsTest {
         appender.start();
         transfers.addAppender(appender);
         try {
-            await("the proxied read", () -> call(() -> get("/f.bin", "User-Agent", "cadaver/0.24")).statusCode() == 200);
-            await("its record", () -> !appender.list.isEmpty());
+            await().atMost(WAIT).alias("the proxied read").until(() -> get("/f.bin", "User-Agent", "cadaver/0.24").statusCode() == 200);
+            await().atMost(WAIT).alias("its record").until(() -> !appender.list.isEmpty());
             Map<?, ?> record = Json.mapper().readValue(appender.list.get(appender.list.size() - 1).getFormattedMessage(), Map.class);
             assertEquals("door", record.get("node"));
             assertEquals("door-ops", record.get("nodeId"));
@@ -266,17 +255,5 @@ class DoorOperationsTest {
 
     private static List<Object> ids(Map<?, ?> answer) {
         return ((List<?>) answer.get("pools")).stream().map(p -> (Object) ((Map<?, ?>) p).get("id")).toList();
-    }
-
-    interface Call<T> {
-        T call() throws Exception;
-    }
-
-    static <T> T call(Call<T> c) {
-        try {
-            return c.call();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

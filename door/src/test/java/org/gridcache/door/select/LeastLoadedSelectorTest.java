@@ -15,7 +15,7 @@ class LeastLoadedSelectorTest {
     }
 
     @Test
-    void picksLowestLoadAndSpreadsTies() {
+    void picksTheLowestLoadAndSpreadsTiesAtRandom() {
         LeastLoadedSelector selector = new LeastLoadedSelector();
         assertTrue(selector.choose("/f", List.of()).isEmpty());
         assertEquals("b", selector.choose("/f", List.of(pool("a", 3), pool("b", 1), pool("c", 2))).orElseThrow().id());
