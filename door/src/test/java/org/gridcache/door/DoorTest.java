@@ -84,13 +84,7 @@ class DoorTest {
 
     @AfterEach
     void stop() {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            try {
-                closeables.get(i).close();
-            } catch (Exception e) {
-                // best effort
-            }
-        }
+        TestResources.closeInReverse(closeables);
     }
 
     // --- listings ---

@@ -1,7 +1,7 @@
 package org.gridcache.door.delegation;
 
 /** A delegation call the client may not make, with the one-line reason (maps to a SOAP fault or a 4xx). */
-public final class DelegationException extends Exception {
+final class DelegationException extends Exception {
     private static final long serialVersionUID = 1L;
     private final int status;
 
@@ -10,7 +10,7 @@ public final class DelegationException extends Exception {
         this.status = status;
     }
 
-    public int status() {
+    int status() {
         return status;
     }
 }

@@ -48,18 +48,18 @@ public final class DelegationStore implements AutoCloseable {
     }
 
     /** getNewProxyReq: a new delegation id (the client's when it names one) and its certificate request. */
-    public String[] newRequest(String dn, String wantedId) throws DelegationException {
+    String[] newRequest(String dn, String wantedId) throws DelegationException {
         String id = wantedId == null || wantedId.isEmpty() ? requests.newId() : ProxyRequests.checkId(wantedId);
         return new String[] {id, requests.create(dn, id)};
     }
 
     /** getProxyReq: the pending request of this id, or a new one. */
-    public String request(String dn, String id) throws DelegationException {
+    String request(String dn, String id) throws DelegationException {
         return requests.current(dn, ProxyRequests.checkId(id));
     }
 
     /** renewProxyReq: a new request for an existing delegation (which stays usable until the new chain is put). */
-    public String renewRequest(String dn, String id) throws DelegationException {
+    String renewRequest(String dn, String id) throws DelegationException {
         ProxyRequests.checkId(id);
         if (get(dn, id).isEmpty()) {
             throw new DelegationException(404, "no delegation " + id + " to renew");
@@ -68,7 +68,7 @@ public final class DelegationStore implements AutoCloseable {
     }
 
     /** putProxy: the chain signed by the client's proxy, for a request this door made for the same DN. */
-    public Delegation put(String dn, String id, String chainPem) throws DelegationException {
+    Delegation put(String dn, String id, String chainPem) throws DelegationException {
         ProxyRequests.checkId(id);
         KeyPair keys = requests.keysOf(dn, id).orElseThrow(() ->
                 new DelegationException(400, "no certificate request for delegation " + id + ": ask for one first"));
@@ -93,7 +93,7 @@ public final class DelegationStore implements AutoCloseable {
         return d;
     }
 
-    public Optional<Delegation> get(String dn, String id) {
+    Optional<Delegation> get(String dn, String id) {
         Delegation d = credentials.get(Delegation.key(dn, id));
         return d != null && d.validAt(clock.instant()) ? Optional.of(d) : Optional.empty();
     }
@@ -105,18 +105,18 @@ public final class DelegationStore implements AutoCloseable {
                 .max(Comparator.comparing(Delegation::notAfter));
     }
 
-    public List<Delegation> of(String dn) {
+    List<Delegation> of(String dn) {
         Instant now = clock.instant();
         return credentials.values().stream().filter(d -> d.dn().equals(dn) && d.validAt(now))
                 .sorted(Comparator.comparing(Delegation::id)).toList();
     }
 
-    public Instant terminationTime(String dn, String id) throws DelegationException {
+    Instant terminationTime(String dn, String id) throws DelegationException {
         return get(dn, id).orElseThrow(() -> new DelegationException(404, "no delegation " + id)).notAfter();
     }
 
     /** destroy: forgets the credential (and its file) and any pending request of this id. */
-    public boolean destroy(String dn, String id) {
+    boolean destroy(String dn, String id) {
         requests.remove(dn, id);
         Delegation d = credentials.remove(Delegation.key(dn, id));
         if (files != null) {

@@ -34,6 +34,7 @@ import org.gridcache.common.TransferLog;
 import org.gridcache.door.Door;
 import org.gridcache.door.DoorSettings;
 import org.gridcache.door.FakePool;
+import org.gridcache.door.TestResources;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.EphemeralRegistration;
@@ -76,13 +77,7 @@ class DoorOperationsTest {
 
     @AfterEach
     void stop() {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            try {
-                closeables.get(i).close();
-            } catch (Exception e) {
-                // best effort
-            }
-        }
+        TestResources.closeInReverse(closeables);
     }
 
     private void pool(String id, String site, String state, double load, String url) throws Exception {
