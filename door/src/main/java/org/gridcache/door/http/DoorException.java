@@ -1,6 +1,7 @@
 package org.gridcache.door.http;
 
 import java.util.Map;
+import org.gridcache.common.OriginEntry;
 
 /**
  * A request that ends in a clear HTTP status with a one-line reason for the client (never a secret, never a stack
@@ -40,5 +41,20 @@ public final class DoorException extends RuntimeException {
 
     public static DoorException badGateway(String reason) {
         return new DoorException(502, reason);
+    }
+
+    /** 403: {@code origin} is read with the user's own credential, which a door without TLS cannot take. */
+    public static DoorException cannotTakeUserCredential(OriginEntry origin) {
+        return new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
+    }
+
+    /**
+     * 401 with {@code X-Delegate-To}: the user must delegate a proxy to {@code endpoint} before the door or a pool may
+     * act for them on {@code origin}, which is {@code used} ("read", "listed and read") with the user's own credential.
+     * Clients such as gfal2 and davix delegate on this header, as with dCache's third-party copy.
+     */
+    public static DoorException delegateFirst(OriginEntry origin, String used, String endpoint) {
+        return new DoorException(401, "origin " + origin.name() + " is " + used + " with your own credential: delegate a proxy to "
+                + endpoint + " first", Map.of("X-Delegate-To", endpoint));
     }
 }

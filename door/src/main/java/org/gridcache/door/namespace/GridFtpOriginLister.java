@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -90,7 +89,7 @@ public final class GridFtpOriginLister implements OriginLister {
     private X509Credential credentialFor(GridSubject subject, OriginEntry origin) {
         String endpoint = delegationEndpoint.get();
         if (origin.credentialMode() == CredentialMode.USER && endpoint == null) {
-            throw new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
+            throw DoorException.cannotTakeUserCredential(origin);
         }
         try {
             return origin.credentialMode().choose(null, host,
@@ -100,8 +99,7 @@ public final class GridFtpOriginLister implements OriginLister {
             if (e.status() != 401) {
                 throw new DoorException(e.status(), "origin " + origin.name() + ": " + e.getMessage());
             }
-            throw new DoorException(401, "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy to "
-                    + endpoint + " first", Map.of("X-Delegate-To", endpoint));
+            throw DoorException.delegateFirst(origin, "listed and read", endpoint);
         }
     }
 

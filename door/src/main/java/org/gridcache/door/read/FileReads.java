@@ -4,7 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -136,16 +135,14 @@ public final class FileReads {
     private String requireDelegation(GridSubject subject, OriginEntry origin) {
         String endpoint = delegations.delegationEndpoint();
         if (endpoint == null) {
-            throw new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
+            throw DoorException.cannotTakeUserCredential(origin);
         }
         Optional<String> id = subject.anonymous() ? Optional.empty() : delegations.delegationOf(subject.dn());
-        return id.orElseThrow(() -> new DoorException(401,
-                "origin " + origin.name() + " is read with your own credential: delegate a proxy to " + endpoint + " first",
-                Map.of("X-Delegate-To", endpoint)));
+        return id.orElseThrow(() -> DoorException.delegateFirst(origin, "read", endpoint));
     }
 
     private DoorException noPool(ClusterSettings now) {
-        java.util.Optional<java.time.Duration> cut = pools.disconnectedFor();
+        Optional<java.time.Duration> cut = pools.disconnectedFor();
         if (cut.isPresent()) {
             return new DoorException(503, "no pool available: ZooKeeper unreachable for " + cut.get().toSeconds()
                     + " s, longer than " + ClusterSettings.ZK_GRACE + " (" + now.zkGrace().toSeconds() + " s)");
