@@ -36,12 +36,12 @@ public final class GridFtpOriginLister implements OriginLister {
     private final X509Credential host;
 
     /**
-     * {@code delegated}: a DN's delegated credential;
-     * {@code delegationEndpoint}: where to delegate (null without TLS); {@code host}: the door's host credential
-     * (null without TLS); {@code caDir}: the CA directory jGlobus trusts (null: none configured).
+     * {@code delegated}: a DN's delegated credential; {@code delegationEndpoint}: where to delegate (null without TLS);
+     * {@code host}: the door's host credential (null without TLS); {@code caDir}: the CA directory jGlobus trusts
+     * (null: none configured).
      */
-    public GridFtpOriginLister(Function<String, Optional<X509Credential>> delegated,
-                        Supplier<String> delegationEndpoint, X509Credential host, Path caDir) {
+    public GridFtpOriginLister(Function<String, Optional<X509Credential>> delegated, Supplier<String> delegationEndpoint,
+                               X509Credential host, Path caDir) {
         this.delegated = delegated;
         this.delegationEndpoint = delegationEndpoint;
         this.host = host;
