@@ -7,15 +7,30 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.gridcache.common.Json;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.security.GridTls;
+import org.gridcache.door.auth.DoorGridSecurity;
+import org.gridcache.door.http.DoorAccounting;
+import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.http.DoorServer;
+import org.gridcache.door.http.DoorServices;
+import org.gridcache.door.namespace.GridFtpOriginLister;
+import org.gridcache.door.namespace.LocalOriginLister;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.WebDavOriginLister;
+import org.gridcache.door.ops.DoorOperations;
+import org.gridcache.door.read.FileReads;
+import org.gridcache.door.read.PoolProxy;
+import org.gridcache.door.read.TicketIssuer;
+import org.gridcache.door.select.SelectionPolicies;
+import org.gridcache.door.webdav.MiltonDavServlet;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
@@ -27,7 +42,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A running WebDAV door: Jetty with Milton over the namespace of the mount table, watching {@code /pools},
  * {@code /origins} and {@code /config} in ZooKeeper and registered as {@code /doors/<id>}. Closing it stops all of
- * that but leaves the shared ZooKeeper client open.
+ * that but leaves the shared ZooKeeper client open. Assembling the parts is all it does: each lives in the package of
+ * its job (ARCHITECTURE.md, "Parts").
  */
 public final class Door implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Door.class);
@@ -65,13 +81,11 @@ public final class Door implements Closeable {
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
-        Namespace[] self = new Namespace[1];
-        GridFtpOriginLister gridftp = new GridFtpOriginLister(() -> self[0].caller(), grid::delegatedCredential,
+        GridFtpOriginLister gridftp = new GridFtpOriginLister(grid::delegatedCredential,
                 () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
-        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginClient(http), gridftp,
+        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginLister(http), gridftp,
                 config.current().listingCacheTtl());
-        self[0] = namespace;
         config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
         SelectionPolicies policies = new SelectionPolicies(() -> config.current().spillLoad(), config.current().selectionPolicy());
         config.onChange(s -> policies.set(s.selectionPolicy()));
@@ -80,8 +94,8 @@ public final class Door implements Closeable {
         FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats()),
                 config::current, ops.stats(), grid.delegations());
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
-                grid.credentialService(), ops.services(), ops.stats());
-        MiltonDavServlet milton = new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
+                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats());
+        MiltonDavServlet milton = MiltonDavServlet.over(namespace);
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);

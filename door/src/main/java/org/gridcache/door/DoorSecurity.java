@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import org.gridcache.common.security.GridTrust;
+import org.gridcache.door.auth.AuthzPolicy;
 
 /**
  * How a door secures itself. With a host credential and trust it speaks HTTPS, authenticates clients by X.509

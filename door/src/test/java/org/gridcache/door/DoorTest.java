@@ -1,5 +1,6 @@
 package org.gridcache.door;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,8 +24,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
@@ -85,19 +84,13 @@ class DoorTest {
 
     @AfterEach
     void stop() {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            try {
-                closeables.get(i).close();
-            } catch (Exception e) {
-                // best effort
-            }
-        }
+        TestResources.closeInReverse(closeables);
     }
 
     // --- listings ---
 
     @Test
-    void propfindOnFileOrigin() throws Exception {
+    void propfindListsAFileOriginWithSizesAndSubcollections() throws Exception {
         HttpResponse<String> one = propfind("/local/", "1");
         assertEquals(207, one.statusCode());
         assertTrue(one.body().contains("data.bin"), one.body());
@@ -113,7 +106,7 @@ class DoorTest {
     }
 
     @Test
-    void propfindOnWebDavOrigin() throws Exception {
+    void propfindListsAWebDavOriginAndTheMountPointsBelowIt() throws Exception {
         HttpResponse<String> root = propfind("/", "1");
         assertEquals(207, root.statusCode());
         assertTrue(root.body().contains("hello.txt"), root.body());
@@ -141,7 +134,7 @@ class DoorTest {
     }
 
     @Test
-    void originDownIs502() throws Exception {
+    void anOriginThatIsDownIs502() throws Exception {
         HttpResponse<String> r = propfind("/down/", "1");
         assertEquals(502, r.statusCode());
         assertTrue(r.body().contains("down"), r.body());
@@ -150,7 +143,7 @@ class DoorTest {
     }
 
     @Test
-    void browserGetsHtmlListing() throws Exception {
+    void aBrowserGetsAnHtmlListingWithEscapedNames() throws Exception {
         HttpResponse<String> r = get("/local/", null);
         assertEquals(200, r.statusCode());
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
@@ -166,7 +159,7 @@ class DoorTest {
     }
 
     @Test
-    void malformedPropfindIs400() throws Exception {
+    void aMalformedPropfindIs400AndDepthInfinityIs403() throws Exception {
         HttpRequest request = HttpRequest.newBuilder(uri("/local/")).header("Depth", "1")
                 .method("PROPFIND", HttpRequest.BodyPublishers.ofString("<D:propfind xmlns:D=\"DAV:\"><D:prop>")).build();
         assertEquals(400, http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
@@ -176,9 +169,9 @@ class DoorTest {
     // --- reads ---
 
     @Test
-    void getRedirectsToPoolWithTicket() throws Exception {
+    void getRedirectsToAPoolWithATicketBindingWhatTheDoorResolved() throws Exception {
         register("p1", 0.5, "http://127.0.0.1:9/pool");
-        HttpResponse<String> r = awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
+        HttpResponse<String> r = await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
         String location = r.headers().firstValue("Location").orElseThrow();
         String prefix = "http://127.0.0.1:9/pool/local/data.bin?" + Ticket.QUERY_PARAMETER + "=";
         assertTrue(location.startsWith(prefix), location);
@@ -192,9 +185,9 @@ class DoorTest {
     }
 
     @Test
-    void getOnWebDavOriginFileEncodesPath() throws Exception {
+    void aRedirectToAWebDavOriginFileCarriesItsEncodedUrl() throws Exception {
         register("p1", 0.5, "http://127.0.0.1:9");
-        HttpResponse<String> r = awaitResponse(() -> get("/file%20one.txt", null), x -> x.statusCode() == 302);
+        HttpResponse<String> r = await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> get("/file%20one.txt", null), x -> x.statusCode() == 302);
         String location = r.headers().firstValue("Location").orElseThrow();
         assertTrue(location.startsWith("http://127.0.0.1:9/file%20one.txt?"), location);
         Ticket ticket = new TicketCodec(key).verify(location.substring(location.indexOf('=') + 1), "/file one.txt", "p1", "read");
@@ -227,7 +220,7 @@ class DoorTest {
         closeables.add(() -> plain.stop(0));
         MountTable.put(zk, OriginEntry.of("plain", "/p", "http://127.0.0.1:" + plain.getAddress().getPort() + "/plain"));
         register("p1", 0.5, "http://127.0.0.1:9");
-        HttpResponse<String> r = awaitResponse(() -> get("/p/f.bin", null), x -> x.statusCode() == 302);
+        HttpResponse<String> r = await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> get("/p/f.bin", null), x -> x.statusCode() == 302);
         String location = r.headers().firstValue("Location").orElseThrow();
         Ticket ticket = new TicketCodec(key).verify(location.substring(location.indexOf('=') + 1), "/p/f.bin", "p1", "read");
         assertEquals(1234, ticket.size());
@@ -239,12 +232,12 @@ class DoorTest {
     }
 
     @Test
-    void leastLoadedPoolIsChosen() throws Exception {
+    void leastLoadedSendsEveryReadToTheIdlePool() throws Exception {
         ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, "least-loaded");
         register("busy", 5.0, "http://127.0.0.1:9/busy");
         register("idle", 0.1, "http://127.0.0.1:9/idle");
         register("middle", 2.0, "http://127.0.0.1:9/middle");
-        awaitResponse(() -> get("/local/data.bin", null),
+        await().atMost(WAIT).alias("a redirect to the idle pool").until(() -> get("/local/data.bin", null),
                 x -> x.statusCode() == 302 && x.headers().firstValue("Location").orElse("").contains("/idle/"));
         for (int i = 0; i < 10; i++) {
             assertTrue(get("/local/data.bin", null).headers().firstValue("Location").orElseThrow().contains("/idle/"));
@@ -256,7 +249,7 @@ class DoorTest {
         for (String id : List.of("pa", "pb", "pc")) {
             register(id, 0, "http://127.0.0.1:9/" + id);
         }
-        HttpResponse<String> r = awaitResponse(() -> get("/local/data.bin", null),
+        HttpResponse<String> r = await().atMost(WAIT).alias("a redirect naming three pools").until(() -> get("/local/data.bin", null),
                 x -> x.statusCode() == 302 && x.headers().allValues("Link").size() == 3);
         List<String> links = r.headers().allValues("Link");
         TicketCodec codec = new TicketCodec(key);
@@ -281,7 +274,7 @@ class DoorTest {
         }
 
         ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, "random");
-        HttpResponse<String> random = awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302
+        HttpResponse<String> random = await().atMost(WAIT).alias("the random policy asking all peers").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 302
                 && ticketPeers(x.headers().firstValue("Location").orElseThrow()).equals(List.of(Ticket.ALL_PEERS)));
         assertEquals(3, random.headers().allValues("Link").size());
     }
@@ -302,37 +295,37 @@ class DoorTest {
     void whileZooKeeperIsDownTheDoorRedirectsToTheLastKnownPoolsForTheGraceOnly() throws Exception {
         ClusterConfig.set(zk, ClusterSettings.ZK_GRACE, "3s");
         register("p1", 0, "http://127.0.0.1:9/p1");
-        awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
+        await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
         get("/local/data.bin", null); // the listing is cached now: the door needs no ZooKeeper for it
         int zkPort = ((EmbeddedZooKeeper) closeables.get(0)).port();
         closeables.get(0).close(); // the whole "ensemble"
         long stopped = System.nanoTime();
         HttpResponse<String> during = get("/local/data.bin", null);
         assertEquals(302, during.statusCode(), "within the grace: " + during.body());
-        HttpResponse<String> after = awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 503);
+        HttpResponse<String> after = await().atMost(WAIT).alias("a 503 after the grace").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 503);
         assertTrue(System.nanoTime() - stopped >= Duration.ofSeconds(3).toNanos(), "not before the grace");
         assertTrue(after.body().contains("ZooKeeper unreachable"), after.body());
 
         closeables.set(0, EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", zkPort)); // back, with its data
-        awaitResponse(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
+        await().atMost(WAIT).alias("a redirect once ZooKeeper is back").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
     }
 
     @Test
-    void noPoolIs503() throws Exception {
+    void withNoPoolAReadIs503() throws Exception {
         HttpResponse<String> r = get("/local/data.bin", null);
         assertEquals(503, r.statusCode());
         assertEquals("no pool available", r.body().strip());
     }
 
     @Test
-    void missingFileIs404() throws Exception {
+    void aMissingFileIs404() throws Exception {
         register("p1", 0, "http://127.0.0.1:9");
         assertEquals(404, get("/local/nope.bin", null).statusCode());
         assertEquals(404, get("/nope.txt", null).statusCode());
     }
 
     @Test
-    void headAnswersFromTheDoor() throws Exception {
+    void headIsAnsweredByTheDoorFromTheOriginsMetadata() throws Exception {
         HttpResponse<Void> r = http.send(HttpRequest.newBuilder(uri("/local/data.bin")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.discarding());
         assertEquals(200, r.statusCode());
@@ -343,10 +336,10 @@ class DoorTest {
     }
 
     @Test
-    void proxyForClientsThatCannotFollowRedirects() throws Exception {
+    void clientsThatCannotFollowRedirectsAreServedThroughTheDoorRangesIncluded() throws Exception {
         FakePool pool = pool("p1");
         pool.files.put("/local/data.bin", data);
-        HttpResponse<byte[]> whole = awaitBytes(() -> getBytes("/local/data.bin", "cadaver/0.24 neon/0.32", null), x -> x.statusCode() == 200);
+        HttpResponse<byte[]> whole = await().atMost(WAIT).alias("the proxied read").until(() -> getBytes("/local/data.bin", "cadaver/0.24 neon/0.32", null), x -> x.statusCode() == 200);
         assertArrayEquals(data, whole.body());
 
         HttpResponse<byte[]> part = getBytes("/local/data.bin", "cadaver/0.24", "bytes=100-199");
@@ -359,12 +352,12 @@ class DoorTest {
     }
 
     @Test
-    void proxyForEveryoneWhenRedirectOnReadIsOff() throws Exception {
+    void everyReadGoesThroughTheDoorWhenRedirectOnReadIsOff() throws Exception {
         FakePool pool = pool("p1");
         pool.files.put("/local/data.bin", data);
-        awaitBytes(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() == 302);
+        await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() == 302);
         ClusterConfig.set(zk, ClusterSettings.REDIRECT_ON_READ, "false");
-        HttpResponse<byte[]> r = awaitBytes(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() != 302);
+        HttpResponse<byte[]> r = await().atMost(WAIT).alias("the door to apply redirect.on-read=false").until(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() != 302);
         assertEquals(200, r.statusCode());
         assertArrayEquals(data, r.body());
     }
@@ -373,7 +366,7 @@ class DoorTest {
     void poolBreakingMidBodyAbortsTheClient() throws Exception {
         FakePool pool = pool("p1");
         pool.files.put("/local/data.bin", data);
-        awaitBytes(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() == 200);
+        await().atMost(WAIT).alias("the proxied read").until(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() == 200);
         pool.breakMidBody = true;
         assertThrows(IOException.class, () -> getBytes("/local/data.bin", "cadaver/0.24", null));
     }
@@ -381,7 +374,7 @@ class DoorTest {
     @Test
     void poolUnreachableInProxyModeIs502() throws Exception {
         register("gone", 0, "http://127.0.0.1:" + closedPort());
-        HttpResponse<byte[]> r = awaitBytes(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() != 503);
+        HttpResponse<byte[]> r = await().atMost(WAIT).alias("an answer once the pool is known").until(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() != 503);
         assertEquals(502, r.statusCode());
     }
 
@@ -428,7 +421,7 @@ class DoorTest {
     }
 
     @Test
-    void doorRegistersItself() throws Exception {
+    void theDoorRegistersItsUrlInZooKeeper() throws Exception {
         byte[] json = zk.getData().forPath(ZkLayout.door("door1"));
         DoorRecord record = Json.read(json, DoorRecord.class);
         assertEquals(door.url(), record.url());
@@ -475,32 +468,6 @@ class DoorTest {
         closeables.add(pool);
         register(id, 0, pool.url());
         return pool;
-    }
-
-    interface Call<T> {
-        T call() throws Exception;
-    }
-
-    /** Repeats {@code call} until {@code done} (state that ZooKeeper propagates to the door), or fails at the deadline. */
-    private static <T> T await(Call<T> call, Predicate<T> done) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        T last = null;
-        while (System.nanoTime() < deadline) {
-            last = call.call();
-            if (done.test(last)) {
-                return last;
-            }
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // pacing between polls, not synchronisation
-        }
-        throw new AssertionError("condition not reached within " + WAIT.toSeconds() + " s; last: " + last);
-    }
-
-    private static HttpResponse<String> awaitResponse(Call<HttpResponse<String>> call, Predicate<HttpResponse<String>> done) throws Exception {
-        return await(call, done);
-    }
-
-    private static HttpResponse<byte[]> awaitBytes(Call<HttpResponse<byte[]>> call, Predicate<HttpResponse<byte[]>> done) throws Exception {
-        return await(call, done);
     }
 
     private int rawStatus(String requestLine) throws IOException {

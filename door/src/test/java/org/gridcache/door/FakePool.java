@@ -18,15 +18,15 @@ import org.gridcache.common.TicketException;
  * A pool's data server for proxy tests: checks the ticket like a real pool, serves bytes by namespace path, honours
  * a single {@code Range}, and can break off mid-body.
  */
-final class FakePool implements AutoCloseable {
+public final class FakePool implements AutoCloseable {
     private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
-    final Map<String, byte[]> files = new ConcurrentHashMap<>();
-    volatile boolean breakMidBody;
+    public final Map<String, byte[]> files = new ConcurrentHashMap<>();
+    public volatile boolean breakMidBody;
     private final String id;
     private final TicketCodec codec;
     private final HttpServer server;
 
-    FakePool(String id, byte[] key) throws IOException {
+    public FakePool(String id, byte[] key) throws IOException {
         this.id = id;
         this.codec = new TicketCodec(key);
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -34,7 +34,7 @@ final class FakePool implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 

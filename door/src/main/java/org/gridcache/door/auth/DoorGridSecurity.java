@@ -1,0 +1,134 @@
+package org.gridcache.door.auth;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.security.GridTls;
+import org.gridcache.common.security.X509Authenticator;
+import org.gridcache.door.DoorSecurity;
+import org.gridcache.door.delegation.CredentialService;
+import org.gridcache.door.delegation.Delegation;
+import org.gridcache.door.delegation.DelegationService;
+import org.gridcache.door.delegation.DelegationStore;
+import org.gridcache.door.read.FileReads;
+
+/**
+ * The door's security parts, made from its {@link DoorSecurity}: the TLS context, the subject resolver, the
+ * authorization policy, and (with TLS) the delegation store with its purge timer, the delegation endpoint and the
+ * pools' credential endpoint. A plain-HTTP door gets anonymous subjects and none of the delegation parts. Who holds
+ * which key: ARCHITECTURE.md, "Trust model".
+ */
+public final class DoorGridSecurity implements AutoCloseable {
+    private static final long PURGE_SECONDS = 60;
+    private final SSLContext serverTls;
+    private final SubjectResolver subjects;
+    private final Supplier<AuthzPolicy> policy;
+    private final DelegationStore store;
+    private final DelegationService delegationService;
+    private final CredentialService credentialService;
+    private final FileReads.Delegations delegations;
+    private final ScheduledExecutorService purger;
+
+    private DoorGridSecurity(SSLContext serverTls, SubjectResolver subjects, Supplier<AuthzPolicy> policy, DelegationStore store,
+                             DelegationService delegationService, CredentialService credentialService,
+                             FileReads.Delegations delegations, ScheduledExecutorService purger) {
+        this.serverTls = serverTls;
+        this.subjects = subjects;
+        this.policy = policy;
+        this.store = store;
+        this.delegationService = delegationService;
+        this.credentialService = credentialService;
+        this.delegations = delegations;
+        this.purger = purger;
+    }
+
+    /** {@code doorUrl} is read lazily: it is known once the connector is bound. */
+    public static DoorGridSecurity start(String doorId, DoorSecurity security, TicketCodec tickets, Supplier<String> doorUrl,
+                                  Supplier<List<PoolRecord>> pools) throws IOException {
+        Supplier<AuthzPolicy> policy;
+        if (security.authz() != null) {
+            policy = new AuthzPolicyFile(security.authz(), Clock.systemUTC());
+        } else {
+            AuthzPolicy fixed = security.tls() ? AuthzPolicy.AUTHENTICATED_READ : AuthzPolicy.ALLOW_ALL;
+            policy = () -> fixed;
+        }
+        if (!security.tls()) {
+            return new DoorGridSecurity(null, SubjectResolver.ANONYMOUS, policy, null, null, null, FileReads.Delegations.NONE, null);
+        }
+        DelegationStore store = new DelegationStore(security.trust(), security.delegationDir(), security.maxDelegationLifetime(),
+                Clock.systemUTC());
+        ScheduledExecutorService purger = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "door-" + doorId + "-delegation-purge");
+            t.setDaemon(true);
+            return t;
+        });
+        purger.scheduleWithFixedDelay(store::purge, PURGE_SECONDS, PURGE_SECONDS, TimeUnit.SECONDS);
+        FileReads.Delegations delegations = new FileReads.Delegations() {
+            @Override
+            public Optional<String> delegationOf(String dn) {
+                return store.freshest(dn).map(Delegation::id);
+            }
+
+            @Override
+            public String delegationEndpoint() {
+                return doorUrl.get() + DelegationService.PATH;
+            }
+
+            @Override
+            public String credentialEndpoint() {
+                return doorUrl.get() + CredentialService.PATH;
+            }
+        };
+        return new DoorGridSecurity(GridTls.server(security.hostCredential(), security.trust()),
+                new X509SubjectResolver(new X509Authenticator(security.trust())), policy, store,
+                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
+                delegations, purger);
+    }
+
+    /** A DN's freshest delegated credential (empty on a door without TLS, or when the DN delegated none). */
+    public Optional<eu.emi.security.authn.x509.X509Credential> delegatedCredential(String dn) {
+        return store == null ? Optional.empty() : store.freshest(dn).map(Delegation::credential);
+    }
+
+    public SSLContext serverTls() {
+        return serverTls;
+    }
+
+    public SubjectResolver subjects() {
+        return subjects;
+    }
+
+    public Supplier<AuthzPolicy> policy() {
+        return policy;
+    }
+
+    public DelegationService delegationService() {
+        return delegationService;
+    }
+
+    public CredentialService credentialService() {
+        return credentialService;
+    }
+
+    public FileReads.Delegations delegations() {
+        return delegations;
+    }
+
+    @Override
+    public void close() {
+        if (purger != null) {
+            purger.shutdownNow();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+}

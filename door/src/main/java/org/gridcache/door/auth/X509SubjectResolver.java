@@ -1,0 +1,82 @@
+package org.gridcache.door.auth;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import jakarta.servlet.http.HttpServletRequest;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.HexFormat;
+import org.gridcache.common.security.AuthenticationException;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.common.security.X509Authenticator;
+import org.gridcache.door.http.DoorException;
+
+/**
+ * The subject of an HTTPS request: the client's certificate chain (from the TLS handshake) validated by canl and
+ * voms-api-java. No certificate is {@link GridSubject#ANONYMOUS}; a certificate that does not validate is a 401 with
+ * the reason. Results are cached briefly per chain (a client sends many requests on one chain), never past the
+ * chain's own expiry.
+ */
+final class X509SubjectResolver implements SubjectResolver {
+    static final String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";
+    private static final Duration CACHE = Duration.ofSeconds(60);
+    private final X509Authenticator authenticator;
+    private final Cache<String, Outcome> cache = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(CACHE).build();
+
+    private record Outcome(GridSubject subject, String refusal, long notAfterMillis) {
+    }
+
+    X509SubjectResolver(X509Authenticator authenticator) {
+        this.authenticator = authenticator;
+    }
+
+    @Override
+    public GridSubject resolve(HttpServletRequest request) {
+        X509Certificate[] chain = chain(request);
+        if (chain == null || chain.length == 0) {
+            return GridSubject.ANONYMOUS;
+        }
+        String key = fingerprint(chain);
+        Outcome outcome = cache.getIfPresent(key);
+        if (outcome == null || System.currentTimeMillis() >= outcome.notAfterMillis()) {
+            outcome = authenticate(chain);
+            cache.put(key, outcome);
+        }
+        if (outcome.refusal() != null) {
+            throw new DoorException(401, outcome.refusal());
+        }
+        return outcome.subject();
+    }
+
+    static X509Certificate[] chain(HttpServletRequest request) {
+        Object attribute = request.getAttribute(CERTIFICATE_ATTRIBUTE);
+        return attribute instanceof X509Certificate[] certs ? certs : null;
+    }
+
+    private Outcome authenticate(X509Certificate[] chain) {
+        long notAfter = Long.MAX_VALUE;
+        for (X509Certificate c : chain) {
+            notAfter = Math.min(notAfter, c.getNotAfter().getTime());
+        }
+        try {
+            return new Outcome(authenticator.authenticate(chain), null, notAfter);
+        } catch (AuthenticationException e) {
+            return new Outcome(null, e.getMessage(), notAfter);
+        }
+    }
+
+    private static String fingerprint(X509Certificate[] chain) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            for (X509Certificate c : chain) {
+                md.update(c.getEncoded());
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException | CertificateEncodingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.gridcache.door.http;
+
+import java.util.Map;
+import org.gridcache.common.OriginEntry;
+
+/**
+ * A request that ends in a clear HTTP status with a one-line reason for the client (never a secret, never a stack
+ * trace). Unchecked so that it passes through Caffeine loaders and Milton callbacks unchanged.
+ */
+public final class DoorException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+    private final transient Map<String, String> headers;
+
+    public DoorException(int status, String reason) {
+        this(status, reason, Map.of());
+    }
+
+    /** A refusal that also sets response headers (e.g. {@code X-Delegate-To} with a 401). */
+    public DoorException(int status, String reason, Map<String, String> headers) {
+        super(reason, null, false, false); // expected outcomes: no stack trace to fill
+        this.status = status;
+        this.headers = Map.copyOf(headers);
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String reason() {
+        return getMessage();
+    }
+
+    public static DoorException notFound(String path) {
+        return new DoorException(404, "not found: " + path);
+    }
+
+    public static DoorException badGateway(String reason) {
+        return new DoorException(502, reason);
+    }
+
+    /** 403: {@code origin} is read with the user's own credential, which a door without TLS cannot take. */
+    public static DoorException cannotTakeUserCredential(OriginEntry origin) {
+        return new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
+    }
+
+    /**
+     * 401 with {@code X-Delegate-To}: the user must delegate a proxy to {@code endpoint} before the door or a pool may
+     * act for them on {@code origin}, which is {@code used} ("read", "listed and read") with the user's own credential.
+     * Clients such as gfal2 and davix delegate on this header, as with dCache's third-party copy.
+     */
+    public static DoorException delegateFirst(OriginEntry origin, String used, String endpoint) {
+        return new DoorException(401, "origin " + origin.name() + " is " + used + " with your own credential: delegate a proxy to "
+                + endpoint + " first", Map.of("X-Delegate-To", endpoint));
+    }
+}

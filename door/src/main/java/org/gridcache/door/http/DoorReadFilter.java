@@ -1,0 +1,202 @@
+package org.gridcache.door.http;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.UrlCodec;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.auth.AuthzPolicy;
+import org.gridcache.door.auth.SubjectResolver;
+import org.gridcache.door.delegation.CredentialService;
+import org.gridcache.door.delegation.DelegationService;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.NamespaceEntry;
+import org.gridcache.door.ops.DoorStats;
+import org.gridcache.door.read.FileReads;
+import org.gridcache.door.webdav.HtmlListing;
+import org.gridcache.door.webdav.PropfindRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The door's front: every request passes here before Milton. It parses the path (400 for traversal tricks), keeps
+ * {@code /.gridcache/} for the door's own services, refuses write methods (405: the door is read-only for now),
+ * answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
+ * redirect is a broken servlet forward and its Range handling is buggy) and resolves PROPFIND targets up front so
+ * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton. The subject it resolves goes
+ * explicitly to every namespace lookup (ARCHITECTURE.md, "Flows").
+ */
+public final class DoorReadFilter extends HttpFilter {
+    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND";
+    public static final String SERVICES = "/.gridcache";
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
+    private static final Set<String> READ_METHODS = Set.of("OPTIONS", "GET", "HEAD", "PROPFIND");
+    /** Attribute holding the {@link GridSubject} of the request: Milton's resources list the namespace as that subject. */
+    public static final String SUBJECT_ATTRIBUTE = GridSubject.class.getName();
+    private final transient Namespace namespace;
+    private final transient FileReads files;
+    private final transient SubjectResolver subjects;
+    private final transient Supplier<AuthzPolicy> policy;
+    private final transient DelegationService delegation;
+    private final transient CredentialService credentials;
+    private final transient DoorServices services;
+    private final transient DoorStats stats;
+
+    /** {@code delegation} and {@code credentials} are null on a door without TLS. */
+    public DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, Supplier<AuthzPolicy> policy,
+                   DelegationService delegation, CredentialService credentials, DoorServices services, DoorStats stats) {
+        this.namespace = namespace;
+        this.files = files;
+        this.subjects = subjects;
+        this.policy = policy;
+        this.delegation = delegation;
+        this.credentials = credentials;
+        this.services = services;
+        this.stats = stats;
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        String method = request.getMethod();
+        String path = null;
+        GridSubject subject = GridSubject.ANONYMOUS;
+        try {
+            path = namespacePath(request);
+            subject = subjects.resolve(request);
+            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
+            if (GridPath.isUnder(path, SERVICES)) {
+                doorService(request, response, path, subject);
+                return;
+            }
+            if (!READ_METHODS.contains(method)) {
+                throw new DoorException(405, method + " is not allowed: this door is read-only");
+            }
+            switch (method) {
+                case "OPTIONS" -> options(response);
+                case "PROPFIND" -> {
+                    authorize(subject, path, AuthzPolicy.Right.LIST);
+                    propfind(request, response, chain, path, subject);
+                }
+                default -> read(request, response, path, subject);
+            }
+        } catch (DoorException e) {
+            LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
+            if (e.status() == 401) {
+                stats.authenticationFailure(e.reason());
+            }
+            // refused before its body was read: Jetty closes the connection after the reply, so say so, or a client
+            // may send its next request on it and see no answer
+            Replies.failure(response, e, hasUnreadBody(request));
+        } catch (RuntimeException e) {
+            LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
+            Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
+        }
+    }
+
+    private static boolean hasUnreadBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    }
+
+    /** The decoded, normalised namespace path of the request, or a 400. */
+    static String namespacePath(HttpServletRequest request) {
+        String raw = request.getRequestURI();
+        String context = request.getContextPath();
+        if (context != null && !context.isEmpty() && raw.startsWith(context)) {
+            raw = raw.substring(context.length());
+        }
+        try {
+            return GridPath.normalize(UrlCodec.decode(raw));
+        } catch (IllegalArgumentException e) {
+            throw new DoorException(400, "bad path: " + e.getMessage());
+        }
+    }
+
+    /** Delegation and credential hand-off (on a TLS door), else health, metrics, status and the pools API. */
+    private void doorService(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject)
+            throws IOException {
+        if (delegation != null && GridPath.isUnder(path, DelegationService.PATH)) {
+            delegation.handle(request, response, path, subject);
+            return;
+        }
+        if (credentials != null && path.equals(CredentialService.PATH)) {
+            credentials.handle(request, response, subject);
+            return;
+        }
+        services.serve(request, response, path);
+    }
+
+    /**
+     * The policy's verdict. A refused anonymous client gets 401 (it may come back with a certificate), a refused
+     * authenticated one 403.
+     */
+    private void authorize(GridSubject subject, String path, AuthzPolicy.Right... anyOf) {
+        AuthzPolicy p = policy.get();
+        for (AuthzPolicy.Right right : anyOf) {
+            if (p.allows(subject, path, right)) {
+                return;
+            }
+        }
+        String wanted = anyOf.length == 1 ? anyOf[0].name().toLowerCase(java.util.Locale.ROOT) : "access";
+        if (subject.anonymous()) {
+            throw new DoorException(401, "authentication required: present an X.509 certificate or proxy to " + wanted + " " + path);
+        }
+        throw new DoorException(403, subject.name() + " may not " + wanted + " " + path);
+    }
+
+    private static void options(HttpServletResponse response) {
+        response.setStatus(200);
+        response.setHeader("DAV", "1");
+        response.setHeader("Allow", ALLOW);
+        response.setHeader("MS-Author-Via", "DAV");
+        response.setContentLength(0);
+    }
+
+    private void read(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
+        authorize(subject, path, AuthzPolicy.Right.READ, AuthzPolicy.Right.LIST); // before asking the origin anything
+        NamespaceEntry entry = namespace.stat(subject, path);
+        if (entry.collection()) {
+            authorize(subject, path, AuthzPolicy.Right.LIST);
+            listing(request, response, path, subject);
+            return;
+        }
+        authorize(subject, path, AuthzPolicy.Right.READ);
+        if (request.getMethod().equals("HEAD")) {
+            files.head(entry, response);
+            return;
+        }
+        OriginEntry origin = namespace.originOf(path).orElseThrow(() -> DoorException.notFound(path));
+        files.get(request, response, origin, entry, subject);
+    }
+
+    private void listing(HttpServletRequest request, HttpServletResponse response, String dir, GridSubject subject)
+            throws IOException {
+        byte[] html = HtmlListing.render(dir, namespace.list(subject, dir)).getBytes(StandardCharsets.UTF_8);
+        response.setStatus(200);
+        response.setContentType("text/html; charset=utf-8");
+        response.setContentLength(html.length);
+        if (request.getMethod().equals("GET")) {
+            response.getOutputStream().write(html);
+        }
+    }
+
+    /** Resolves the target (and for Depth 1 its listing) now, so Milton works from the cache and failures are ours. */
+    private void propfind(HttpServletRequest request, HttpServletResponse response, FilterChain chain, String path,
+                          GridSubject subject) throws IOException, ServletException {
+        PropfindRequest checked = PropfindRequest.check(request);
+        NamespaceEntry entry = namespace.stat(subject, path);
+        if (entry.collection() && checked.depth() == 1) {
+            namespace.list(subject, path);
+        }
+        chain.doFilter(checked, response);
+    }
+}

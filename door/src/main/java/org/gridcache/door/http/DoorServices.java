@@ -1,0 +1,99 @@
+package org.gridcache.door.http;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.Json;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.door.ops.DoorOperations;
+import org.gridcache.door.ops.StatusPage;
+import org.gridcache.zk.PoolDirectory;
+
+/**
+ * The door's own services under {@code /.gridcache/} (ARCHITECTURE.md, "Parts"), never looked up in an origin: {@code health},
+ * {@code metrics} (Prometheus text), {@code status} (an HTML page that refreshes itself) and
+ * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller).
+ */
+public final class DoorServices {
+    static final String PREFIX = DoorReadFilter.SERVICES;
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private final DoorOperations operations;
+    private final PoolDirectory pools;
+    private final Supplier<ClusterSettings> settings;
+
+    public DoorServices(DoorOperations operations, PoolDirectory pools, Supplier<ClusterSettings> settings) {
+        this.operations = operations;
+        this.pools = pools;
+        this.settings = settings;
+    }
+
+    void serve(HttpServletRequest request, HttpServletResponse response, String path) throws IOException {
+        String type = switch (path) {
+            case PREFIX + "/health" -> "text/plain; charset=utf-8";
+            case PREFIX + "/metrics" -> PROMETHEUS_TEXT;
+            case PREFIX + "/status" -> "text/html; charset=utf-8";
+            case PREFIX + "/api/v1/pools" -> "application/json";
+            default -> throw new DoorException(404, "no such door service: " + path
+                    + " (try " + PREFIX + "/status, " + PREFIX + "/metrics or " + PREFIX + "/api/v1/pools)");
+        };
+        String method = request.getMethod();
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            throw new DoorException(405, method + " is not allowed on " + path + " (GET or HEAD)");
+        }
+        String body = switch (path) {
+            case PREFIX + "/health" -> "ok\n";
+            case PREFIX + "/metrics" -> operations.scrape();
+            case PREFIX + "/status" -> StatusPage.render(operations, pools.live(), pools.selectable().size(), settings.get());
+            default -> Json.string(poolsFor(request.getRemoteAddr())) + "\n";
+        };
+        send(request, response, type, body);
+    }
+
+    private static void send(HttpServletRequest request, HttpServletResponse response, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        response.setStatus(200);
+        response.setContentType(type);
+        response.setHeader("Cache-Control", "no-store");
+        response.setContentLength(bytes.length);
+        if (request.getMethod().equals("GET")) {
+            response.getOutputStream().write(bytes);
+        }
+    }
+
+    /** One pool as the API shows it; {@code hitRate} null before its first transfer. */
+    record PoolView(String id, String url, String site, String state, boolean nearest, double load, int activeMovers,
+                    long bytesPerSecOut, long freeBytes, long capacityBytes, long hits, long misses, Double hitRate) {
+        static PoolView of(PoolRecord p, boolean nearest) {
+            return new PoolView(p.id(), p.url(), p.site(), p.state(), nearest, p.load(), p.activeMovers(), p.bytesPerSecOut(),
+                    p.freeBytes(), p.capacityBytes(), p.hits(), p.misses(), p.hitRate() < 0 ? null : p.hitRate());
+        }
+    }
+
+    /** The answer of {@code /api/v1/pools}: who asked, from which site, under which policy, and the pools. */
+    record PoolsAnswer(String client, String site, String policy, List<PoolView> pools) {
+    }
+
+    /**
+     * Live pools, nearest first for a client at {@code address}: pools at the client's site (by the cluster setting
+     * {@code door.site-map}) before the others, each group least loaded first; draining pools last, as no read goes
+     * there.
+     */
+    PoolsAnswer poolsFor(String address) {
+        ClusterSettings now = settings.get();
+        Optional<String> site = now.siteMap().siteOf(address);
+        List<PoolView> ordered = pools.live().stream()
+                .sorted(Comparator.comparing((PoolRecord p) -> p.draining())
+                        .thenComparing(p -> !(site.isPresent() && site.get().equals(p.site())))
+                        .thenComparingDouble(PoolRecord::load)
+                        .thenComparing(PoolRecord::id))
+                .map(p -> PoolView.of(p, site.isPresent() && site.get().equals(p.site())))
+                .toList();
+        return new PoolsAnswer(address, site.orElse(null), now.selectionPolicy(), ordered);
+    }
+}

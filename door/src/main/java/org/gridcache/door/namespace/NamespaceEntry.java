@@ -1,0 +1,23 @@
+package org.gridcache.door.namespace;
+
+/**
+ * One file or collection of the namespace as the origin describes it. {@code size} and {@code mtimeMillis} are -1
+ * when the origin does not say; {@code etag} and {@code contentType} may be null.
+ */
+public record NamespaceEntry(String path, String name, boolean collection, long size, long mtimeMillis, String etag,
+                             String contentType) {
+
+    /** A collection that exists only because mount points lie below it (or a mount point itself). */
+    public static NamespaceEntry virtualCollection(String path, String name) {
+        return new NamespaceEntry(path, name, true, -1, -1, null, null);
+    }
+
+    public NamespaceEntry at(String newPath, String newName) {
+        return new NamespaceEntry(newPath, newName, collection, size, mtimeMillis, etag, contentType);
+    }
+
+    /** Epoch seconds for tickets, -1 when unknown. */
+    public long mtimeSeconds() {
+        return mtimeMillis < 0 ? -1 : mtimeMillis / 1000;
+    }
+}

@@ -1,0 +1,18 @@
+package org.gridcache.door.namespace;
+
+import java.util.List;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+
+/**
+ * Reads an origin's metadata: one entry, or the children of a collection, for the subject of the request (origins
+ * read with the user's own credential answer per subject). Namespace paths given here are normalised and lie below
+ * {@code origin.prefix()}. Failures are {@link DoorException}s: 404 for absent, 403 for refused, 502 for an origin
+ * that is down or answers nonsense.
+ */
+public interface OriginLister {
+    NamespaceEntry stat(GridSubject subject, OriginEntry origin, String path);
+
+    List<NamespaceEntry> list(GridSubject subject, OriginEntry origin, String dir);
+}

@@ -1,0 +1,169 @@
+package org.gridcache.door.ops;
+
+import io.micrometer.core.instrument.Gauge;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.ByteSize;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.Mbeans;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.door.Door;
+import org.gridcache.zk.ClusterConfig;
+import org.gridcache.zk.PoolDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What an admin sees of a door (issue 6): its counters, the MXBeans {@code type=Door} and {@code type=Cluster}, the
+ * Prometheus registry behind {@code /.gridcache/metrics}, and the services under {@code /.gridcache/}.
+ */
+public final class DoorOperations implements DoorMXBean, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DoorOperations.class);
+    private final String id;
+    private final PoolDirectory pools;
+    private final ClusterConfig config;
+    private final CuratorFramework zk;
+    private final DoorStats stats;
+    private final List<AutoCloseable> registrations = new ArrayList<>();
+    private volatile String url = "";
+    private volatile IntSupplier openConnections = () -> 0;
+
+    public DoorOperations(String id, PoolDirectory pools, ClusterConfig config, CuratorFramework zk) {
+        this.id = id;
+        this.pools = pools;
+        this.config = config;
+        this.zk = zk;
+        this.stats = new DoorStats(id);
+        Gauge.builder("gridcache.door.open.connections", this, d -> d.getOpenConnections())
+                .description("client connections open now").register(stats.registry());
+        Gauge.builder("gridcache.door.pools.live", pools, p -> p.live().size())
+                .description("pools registered in ZooKeeper").register(stats.registry());
+        Gauge.builder("gridcache.door.pools.selectable", pools, p -> p.selectable().size())
+                .description("pools a new read may go to").register(stats.registry());
+        registrations.add(Mbeans.register("type=Door", DoorMXBean.class, this));
+        // an MXBean object may be registered once only: the cluster view is an object of its own
+        registrations.add(Mbeans.register("type=Cluster", ClusterMXBean.class, new ClusterView()));
+    }
+
+    public DoorStats stats() {
+        return stats;
+    }
+
+    /** Called once the door listens. */
+    public void serving(String url, IntSupplier openConnections) {
+        this.url = url;
+        this.openConnections = openConnections;
+    }
+
+    public String scrape() {
+        return stats.registry().scrape();
+    }
+
+    // --- DoorMXBean ---
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public String getUrl() {
+        return url;
+    }
+
+    @Override
+    public java.util.Map<String, Long> getRequests() {
+        return stats.requests();
+    }
+
+    @Override
+    public long getRequestsTotal() {
+        return stats.requestsTotal();
+    }
+
+    @Override
+    public long getRedirects() {
+        return stats.redirects();
+    }
+
+    @Override
+    public long getProxiedBytes() {
+        return stats.proxiedBytes();
+    }
+
+    @Override
+    public int getOpenConnections() {
+        return openConnections.getAsInt();
+    }
+
+    @Override
+    public java.util.Map<String, Long> getAuthenticationFailures() {
+        return stats.authenticationFailures();
+    }
+
+    static String line(PoolRecord p) {
+        double rate = p.hitRate();
+        return String.format(Locale.ROOT, "%s site=%s state=%s load=%.2f transfers=%d free=%s of %s hit-rate=%s url=%s",
+                p.id(), p.site(), p.state(), p.load(), p.activeMovers(), ByteSize.format(p.freeBytes()),
+                ByteSize.format(p.capacityBytes()), rate < 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", rate * 100), p.url());
+    }
+
+    /** {@code type=Cluster}: the pools this door sees, the selection policy. */
+    private final class ClusterView implements ClusterMXBean {
+
+        @Override
+        public String[] getPools() {
+            return pools.live().stream().sorted(java.util.Comparator.comparing(PoolRecord::id)).map(DoorOperations::line)
+                    .toArray(String[]::new);
+        }
+
+        @Override
+        public int getLivePools() {
+            return pools.live().size();
+        }
+
+        @Override
+        public int getSelectablePools() {
+            return pools.selectable().size();
+        }
+
+        @Override
+        public String getPolicy() {
+            return config.current().selectionPolicy();
+        }
+
+        @Override
+        public void setPolicy(String policy) {
+            String name = policy == null ? "" : policy.trim();
+            ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, name); // IllegalArgumentException names the known ones
+            try {
+                ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, name);
+            } catch (IllegalArgumentException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot write /config in ZooKeeper: " + e.getMessage());
+            }
+            LOG.info("selection policy set to {} through JMX of door {}", name, id);
+        }
+
+        @Override
+        public String[] getPolicies() {
+            return ClusterSettings.POLICIES.toArray(String[]::new);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable r : registrations) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                LOG.debug("unregistering: {}", e.toString());
+            }
+        }
+        stats.registry().close();
+    }
+}

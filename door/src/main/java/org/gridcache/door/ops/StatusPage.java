@@ -1,0 +1,85 @@
+package org.gridcache.door.ops;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import org.gridcache.common.ByteSize;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.door.webdav.HtmlListing;
+
+/**
+ * {@code /.gridcache/status}: one HTML page for people (what Shoal's web page gave its users) that reloads itself
+ * every few seconds: the pools with their state, load, free space and hit rate, the policy in force, this door's
+ * traffic. No script, no external resource: it works in any browser and in a text one.
+ */
+public final class StatusPage {
+    static final int REFRESH_SECONDS = 5;
+
+    private StatusPage() {
+    }
+
+    public static String render(DoorOperations door, List<PoolRecord> live, int selectable, ClusterSettings settings) {
+        long hits = live.stream().mapToLong(PoolRecord::hits).sum();
+        long misses = live.stream().mapToLong(PoolRecord::misses).sum();
+        StringBuilder html = new StringBuilder(4096);
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta http-equiv=\"refresh\" content=\"").append(REFRESH_SECONDS).append("\">")
+                .append("<title>gridcache status</title>\n<style>")
+                .append("body{font-family:sans-serif;margin:1.5em;color:#222}h1{margin-bottom:.2em}")
+                .append("table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{padding:.3em .8em;border-bottom:1px solid #ddd}")
+                .append("th{text-align:left;background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}")
+                .append(".enabled{color:#17692b}.draining{color:#a33}.readonly{color:#a66f00}")
+                .append(".bar{width:8em;height:.8em;background:#e6e6e6;display:inline-block;vertical-align:middle}")
+                .append(".bar span{display:block;height:100%;background:#4a7fc1}.muted{color:#777}")
+                .append("</style></head>\n<body>\n<h1>gridcache status</h1>\n<p class=\"muted\">door ")
+                .append(HtmlListing.escape(door.getId())).append(" &middot; updated ")
+                .append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append(" &middot; refreshes every ")
+                .append(REFRESH_SECONDS).append(" s</p>\n<ul>\n<li>Selection policy in force: <b id=\"policy\">")
+                .append(HtmlListing.escape(settings.selectionPolicy())).append("</b></li>\n<li>Pools: <b id=\"live\">")
+                .append(live.size()).append("</b> live, <b id=\"selectable\">").append(selectable).append("</b> taking new reads</li>\n")
+                .append("<li>Hit rate of all pools: <b id=\"hit-rate\">").append(rate(hits, misses)).append("</b> (")
+                .append(hits).append(" hits, ").append(misses).append(" misses)</li>\n</ul>\n")
+                .append("<h2>Pools</h2>\n<table id=\"pools\">\n<tr><th>Pool</th><th>Site</th><th>State</th><th>Load</th>")
+                .append("<th>Transfers</th><th>Out</th><th>Free</th><th>Used</th><th>Hit rate</th><th>URL</th></tr>\n");
+        if (live.isEmpty()) {
+            html.append("<tr><td colspan=\"10\">no pool registered: reads get 503</td></tr>\n");
+        }
+        for (PoolRecord p : live.stream().sorted(Comparator.comparing(PoolRecord::id)).toList()) {
+            long used = p.capacityBytes() - p.freeBytes();
+            double usedFraction = p.capacityBytes() > 0 ? (double) used / p.capacityBytes() : 0;
+            html.append("<tr class=\"pool\" data-pool=\"").append(HtmlListing.escape(p.id())).append("\"><td>")
+                    .append(HtmlListing.escape(p.id())).append("</td><td>").append(HtmlListing.escape(String.valueOf(p.site())))
+                    .append("</td><td class=\"").append(HtmlListing.escape(p.state())).append("\">").append(HtmlListing.escape(p.state()))
+                    .append("</td><td class=\"n\">").append(String.format(Locale.ROOT, "%.2f", p.load()))
+                    .append("</td><td class=\"n\">").append(p.activeMovers())
+                    .append("</td><td class=\"n\">").append(ByteSize.format(p.bytesPerSecOut())).append("/s")
+                    .append("</td><td class=\"n\">").append(ByteSize.format(p.freeBytes())).append(" of ")
+                    .append(ByteSize.format(p.capacityBytes()))
+                    .append("</td><td><span class=\"bar\" title=\"").append(String.format(Locale.ROOT, "%.1f%%", usedFraction * 100))
+                    .append("\"><span style=\"width:").append(String.format(Locale.ROOT, "%.1f", usedFraction * 100))
+                    .append("%\"></span></span></td><td class=\"n\">").append(rate(p.hits(), p.misses()))
+                    .append("</td><td><a href=\"").append(HtmlListing.escape(p.url())).append("/.gridcache/metrics\">")
+                    .append(HtmlListing.escape(p.url())).append("</a></td></tr>\n");
+        }
+        html.append("</table>\n<h2>This door</h2>\n<table id=\"door\">\n")
+                .append(row("Requests", String.valueOf(door.getRequestsTotal())))
+                .append(row("Redirects to pools", String.valueOf(door.getRedirects())))
+                .append(row("Bytes streamed by the door", ByteSize.format(door.getProxiedBytes())))
+                .append(row("Open connections", String.valueOf(door.getOpenConnections())))
+                .append("</table>\n<p class=\"muted\">Machine-readable: <a href=\"api/v1/pools\">api/v1/pools</a> (JSON), ")
+                .append("<a href=\"metrics\">metrics</a> (Prometheus).</p>\n</body></html>\n");
+        return html.toString();
+    }
+
+    private static String row(String name, String value) {
+        return "<tr><th>" + name + "</th><td class=\"n\">" + HtmlListing.escape(value) + "</td></tr>\n";
+    }
+
+    private static String rate(long hits, long misses) {
+        long total = hits + misses;
+        return total == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * hits / total);
+    }
+}

@@ -1,0 +1,162 @@
+package org.gridcache.door.read;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.http.HttpHeader;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.common.TransferLog;
+import org.gridcache.common.TransferRecord;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.ops.DoorStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proxy mode (ARCHITECTURE.md, "Flows", a proxied read): for clients that cannot follow a redirect, the door GETs the ticketed pool URL itself
+ * and relays status, the headers that describe the body, and the body, streaming through a small buffer (never a
+ * whole file in memory). If the pool breaks off mid-body the client's connection is aborted, so the client sees an
+ * error rather than a short file that looks complete.
+ */
+public final class PoolProxy {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolProxy.class);
+    private static final List<HttpHeader> RELAYED = List.of(HttpHeader.CONTENT_LENGTH, HttpHeader.CONTENT_RANGE,
+            HttpHeader.CONTENT_TYPE, HttpHeader.LAST_MODIFIED, HttpHeader.ETAG, HttpHeader.ACCEPT_RANGES);
+    private static final long HEADERS_TIMEOUT_SECONDS = 60; // a pool missing a file may first fetch from the origin
+    private static final long IDLE_TIMEOUT_SECONDS = 120;
+    private static final int BUFFER = 64 * 1024;
+    private final HttpClient http;
+    private final String doorId;
+    private final DoorStats stats;
+
+    public PoolProxy(HttpClient http, String doorId, DoorStats stats) {
+        this.http = http;
+        this.doorId = doorId;
+        this.stats = stats;
+    }
+
+    /** Streams the pool's answer and writes the transfer record of the door ("node": "door"). */
+    void stream(HttpServletRequest client, HttpServletResponse response, PoolRecord pool, String poolUrl, String path,
+                GridSubject subject) throws IOException {
+        long start = System.nanoTime();
+        long[] relayed = {0};
+        int[] status = {0};
+        String[] source = {null};
+        boolean complete = false;
+        try {
+            relay(client, response, pool, poolUrl, relayed, status, source);
+            complete = true;
+        } finally {
+            stats.proxied(relayed[0]);
+            TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "door", doorId,
+                    subject.name(), subject.vo(), client.getRemoteAddr(), client.getMethod(), path, relayed[0],
+                    (System.nanoTime() - start) / 1_000_000, source[0], 0, status[0], complete, pool.id()));
+        }
+    }
+
+    private void relay(HttpServletRequest client, HttpServletResponse response, PoolRecord pool, String poolUrl,
+                       long[] relayed, int[] status, String[] source) throws IOException {
+        Request request = http.newRequest(poolUrl).followRedirects(false).idleTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        copyRequestHeader(client, request, HttpHeader.RANGE);
+        copyRequestHeader(client, request, HttpHeader.IF_RANGE);
+        InputStreamResponseListener listener = new InputStreamResponseListener();
+        request.send(listener);
+        Response answer = awaitHeaders(request, listener, pool);
+        status[0] = answer.getStatus();
+        String cache = answer.getHeaders().get("X-Cache");
+        source[0] = cache == null ? null : cache.toLowerCase(Locale.ROOT);
+        response.setStatus(answer.getStatus());
+        for (HttpHeader header : RELAYED) {
+            String value = answer.getHeaders().get(header);
+            if (value != null) {
+                response.setHeader(header.asString(), value);
+            }
+        }
+        try {
+            relayBody(listener, response, pool, relayed);
+        } catch (PoolBrokeOffException e) {
+            abortClient(client, e);
+        }
+    }
+
+    /** Drops the client connection (no last chunk, no missing bytes pretended away); falls back to throwing. */
+    private static void abortClient(HttpServletRequest client, PoolBrokeOffException e) throws IOException {
+        ServletContextRequest request = ServletContextRequest.getServletContextRequest(client);
+        if (request == null) {
+            throw e;
+        }
+        request.getServletChannel().abort(e);
+    }
+
+    private static void copyRequestHeader(HttpServletRequest client, Request request, HttpHeader header) {
+        String value = client.getHeader(header.asString());
+        if (value != null) {
+            request.headers(h -> h.put(header, value));
+        }
+    }
+
+    private static Response awaitHeaders(Request request, InputStreamResponseListener listener, PoolRecord pool) {
+        try {
+            return listener.get(HEADERS_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            request.abort(e);
+            throw DoorException.badGateway("interrupted while waiting for pool " + pool.id());
+        } catch (TimeoutException e) {
+            request.abort(e);
+            throw DoorException.badGateway("pool " + pool.id() + " did not answer within " + HEADERS_TIMEOUT_SECONDS + " s");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw DoorException.badGateway("pool " + pool.id() + " unreachable (" + cause.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static void relayBody(InputStreamResponseListener listener, HttpServletResponse response, PoolRecord pool,
+                                  long[] count) throws IOException {
+        byte[] buffer = new byte[BUFFER];
+        long relayed = 0;
+        try (InputStream in = listener.getInputStream()) {
+            OutputStream out = response.getOutputStream();
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buffer);
+                } catch (IOException e) {
+                    LOG.warn("pool {} broke off after {} bytes ({}); aborting the client's connection", pool.id(), relayed,
+                            e.getClass().getSimpleName());
+                    throw new PoolBrokeOffException(pool.id(), e);
+                }
+                if (n < 0) {
+                    break;
+                }
+                out.write(buffer, 0, n); // a client that went away throws here; closing `in` then aborts the pool request
+                relayed += n;
+                count[0] = relayed;
+            }
+        }
+    }
+
+    /** The pool's body ended early; the client connection must be aborted, never ended cleanly. */
+    static final class PoolBrokeOffException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        PoolBrokeOffException(String pool, Throwable cause) {
+            super("pool " + pool + " broke off mid-body", cause);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.gridcache.door.webdav;
+
+import io.milton.http.HttpManager;
+import io.milton.servlet.MiltonServlet;
+import io.milton.servlet.ServletRequest;
+import io.milton.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.Replies;
+import org.gridcache.door.namespace.Namespace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands a request to Milton's {@link HttpManager}, as {@link MiltonServlet} does, but with a manager built in code
+ * around this door's namespace (Milton's own servlet instantiates its factory reflectively, one per JVM).
+ */
+public final class MiltonDavServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(MiltonDavServlet.class);
+    private final transient HttpManager manager;
+
+    private MiltonDavServlet(HttpManager manager) {
+        this.manager = manager;
+    }
+
+    /** Milton over {@code namespace}, for the PROPFINDs the filter let through. */
+    public static MiltonDavServlet over(Namespace namespace) {
+        return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        MiltonServlet.setThreadlocals(request, response);
+        try {
+            manager.process(new ServletRequest(request, getServletContext()), new ServletResponse(response));
+        } catch (DoorException e) {
+            // an origin failed between the filter's check and Milton's walk (the cache expired meanwhile)
+            LOG.info("{} {} -> {} {}", request.getMethod(), request.getRequestURI(), e.status(), e.reason());
+            Replies.failure(response, e);
+        } finally {
+            MiltonServlet.clearThreadlocals();
+        }
+        response.flushBuffer();
+    }
+}

@@ -1,0 +1,53 @@
+package org.gridcache.door.delegation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.KeyPair;
+import org.gridcache.door.MutableClock;
+import org.junit.jupiter.api.Test;
+
+/** Certificate requests awaiting their signed proxy: reuse while fresh, expiry, ids. */
+class ProxyRequestsTest {
+    private final MutableClock clock = new MutableClock();
+    private final ProxyRequests requests = new ProxyRequests(clock);
+
+    @Test
+    void aPendingRequestIsHandedOutAgainUntilItsLifetimeEndsThenANewOneWithANewKey() throws Exception {
+        String first = requests.current(DelegationFixtures.ALICE, "a");
+        assertTrue(first.contains("BEGIN CERTIFICATE REQUEST"), first);
+        KeyPair keys = requests.keysOf(DelegationFixtures.ALICE, "a").orElseThrow();
+        clock.advance(ProxyRequests.LIFETIME.toMillis() - 1);
+        assertEquals(first, requests.current(DelegationFixtures.ALICE, "a"), "still fresh: the same request");
+        clock.advance(1);
+        assertNotEquals(first, requests.current(DelegationFixtures.ALICE, "a"), "stale: a new request");
+        assertNotEquals(keys.getPublic(), requests.keysOf(DelegationFixtures.ALICE, "a").orElseThrow().getPublic());
+    }
+
+    @Test
+    void requestsArePerDnAndIdAndPurgedOnceStale() throws Exception {
+        requests.create(DelegationFixtures.ALICE, "a");
+        clock.advance(ProxyRequests.LIFETIME.toMillis() / 2);
+        requests.create(DelegationFixtures.BOB, "a");
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "b").isEmpty(), "another id");
+        assertTrue(requests.keysOf("/DC=org/DC=example/CN=Carol", "a").isEmpty(), "another DN");
+        clock.advance(ProxyRequests.LIFETIME.toMillis() / 2);
+        requests.purge();
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "a").isEmpty(), "Alice's is an hour old");
+        assertTrue(requests.keysOf(DelegationFixtures.BOB, "a").isPresent(), "Bob's is half an hour old");
+        assertEquals(1, requests.size());
+    }
+
+    @Test
+    void idsAreShortWordsAndFreshIdsAreValidOnes() throws Exception {
+        for (String bad : new String[] {"../x", "", "a b", "x".repeat(65), null}) {
+            assertEquals(400, assertThrows(DelegationException.class, () -> ProxyRequests.checkId(bad)).status(), String.valueOf(bad));
+        }
+        assertEquals("my-id_1.0", ProxyRequests.checkId("my-id_1.0"));
+        String id = requests.newId();
+        assertEquals(id, ProxyRequests.checkId(id));
+        assertNotEquals(id, requests.newId());
+    }
+}
