@@ -3,8 +3,8 @@ package org.gridcache.simulator;
 import java.util.List;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
-import org.gridcache.door.PoolSelector;
-import org.gridcache.door.SelectionPolicies;
+import org.gridcache.door.select.PoolSelector;
+import org.gridcache.door.select.SelectionPolicies;
 
 /**
  * The door's selection policies, made as the door makes them (ARCHITECTURE.md, "Choosing a pool"): through

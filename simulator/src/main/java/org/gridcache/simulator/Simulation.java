@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
-import org.gridcache.door.PoolSelector;
-import org.gridcache.door.PoolSelector.Choice;
+import org.gridcache.door.select.PoolSelector;
+import org.gridcache.door.select.PoolSelector.Choice;
 
 /**
  * One policy replaying one trace on a fresh cluster, one read per step. The door's part is the real policy; the
