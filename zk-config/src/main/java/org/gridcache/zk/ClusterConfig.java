@@ -137,6 +137,15 @@ public final class ClusterConfig implements Closeable {
         update(client, map -> map.put(key, value));
     }
 
+    /** {@link #set(CuratorFramework, String, String)} by declaration, for code that names {@code ClusterSettings.Keys}. */
+    public static void set(CuratorFramework client, ClusterSettings.Setting<?> setting, String value) throws Exception {
+        set(client, setting.key(), value);
+    }
+
+    public static boolean unset(CuratorFramework client, ClusterSettings.Setting<?> setting) throws Exception {
+        return unset(client, setting.key());
+    }
+
     public static boolean unset(CuratorFramework client, String key) throws Exception {
         boolean[] had = new boolean[1];
         update(client, map -> had[0] = map.remove(key) != null);

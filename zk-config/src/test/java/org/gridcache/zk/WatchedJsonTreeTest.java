@@ -122,4 +122,16 @@ class WatchedJsonTreeTest {
         assertThrows(NullPointerException.class, () -> new WatchedJsonTree<byte[]>(client, "/origins", WatchedJsonTree.Scope.CHILDREN,
                 "origin", null, m -> { }));
     }
+
+    @Test
+    void clusterConfigReadsATypedSettingSetByItsDeclaration() throws Exception {
+        try (ClusterConfig config = new ClusterConfig(client).start(WAIT)) {
+            ClusterConfig.set(client, org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY, "random");
+            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY)
+                    == org.gridcache.common.SelectionPolicy.RANDOM);
+            assertTrue(ClusterConfig.unset(client, org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY));
+            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY)
+                    == org.gridcache.common.SelectionPolicy.AFFINITY);
+        }
+    }
 }
