@@ -1,19 +1,109 @@
 package org.gridcache.common;
 
+import static org.gridcache.common.ClusterSettings.Apply.LIVE;
+
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.gridcache.common.SettingTypes.Type;
 
 /**
- * The cluster-wide settings kept in ZooKeeper under {@code /config}: the known keys, their defaults and their
- * validation, and an immutable snapshot of the values in force. Unknown keys are refused so that typos show.
+ * The cluster-wide settings kept in ZooKeeper under {@code /config} (ARCHITECTURE.md, "Settings"): every key is one
+ * declaration in {@link Keys}, and a {@code ClusterSettings} is an immutable snapshot whose values were parsed once,
+ * when it was built, so readers on the request path only look them up. Unknown keys are refused so that typos show.
  */
 public final class ClusterSettings {
+    /** Whether a node applies a new value at once or only when it starts again. */
+    public enum Apply { LIVE, RESTART }
+
+    /** One known setting: its type, its default (as an admin would write it), when it applies and what it does. */
+    public record Setting<T>(String key, Type<T> type, String defaultValue, Apply apply, String description) {
+        /** The value of {@code value}; the message names the value, the key and the reason, as the CLI shows it. */
+        public T parse(String value) {
+            try {
+                return type.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("invalid value '" + value + "' for " + key + ": " + e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return key;
+        }
+    }
+
+    /**
+     * Every setting, one declaration each. All are {@link Apply#LIVE}: doors and pools read them from the current
+     * snapshot on each use (or on {@code ClusterConfig.onChange}), and a GridFTP fetch takes its options when it starts.
+     */
+    public static final class Keys {
+        private static final Map<String, Setting<?>> KNOWN = new LinkedHashMap<>();
+        private static final Map<Setting<?>, Object> DEFAULTS = new HashMap<>();
+
+        public static final Setting<Boolean> REDIRECT_ON_READ = define("redirect.on-read", SettingTypes.BOOLEAN, "true", LIVE,
+                "false: the door streams every read itself instead of redirecting (dCache's webdav.redirect.on-read)");
+        public static final Setting<Duration> TICKET_LIFETIME = define("ticket.lifetime", SettingTypes.POSITIVE_DURATION, "60s", LIVE,
+                "how long a read ticket stays valid (reusable until then)");
+        public static final Setting<List<Pattern>> PROXY_USER_AGENTS = define("door.proxy-user-agents", SettingTypes.PATTERNS,
+                "^cadaver/,^davfs2/,^litmus/,^neon/,^Microsoft-WebDAV-MiniRedir/", LIVE,
+                "comma-separated regular expressions of User-Agents that cannot follow redirects: the door proxies for them");
+        public static final Setting<Duration> LISTING_CACHE_TTL = define("door.listing-cache-ttl", SettingTypes.DURATION, "10s", LIVE,
+                "how long the door caches an origin's listing and file metadata");
+        public static final Setting<Double> WATERMARK_HIGH = define("pool.watermark.high", SettingTypes.FRACTION, "0.95", LIVE,
+                "pool eviction starts when the store exceeds this fraction of its capacity");
+        public static final Setting<Double> WATERMARK_LOW = define("pool.watermark.low", SettingTypes.FRACTION, "0.90", LIVE,
+                "pool eviction stops when the store is back under this fraction");
+        public static final Setting<Long> WRITE_BEHIND = define("pool.write-behind", SettingTypes.BYTE_SIZE, "1G", LIVE,
+                "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
+                + "served at network speed while the disk catches up; above it, origin reads pause");
+        public static final Setting<SelectionPolicy> SELECTION_POLICY = define("selection.policy", SettingTypes.SELECTION_POLICY,
+                "affinity", LIVE, "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
+                + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "
+                + "spilling past loaded pools; a missing pool pulls from the pools ranked above it)");
+        public static final Setting<SiteMap> SITE_MAP = define("door.site-map", SettingTypes.SITE_MAP, "", LIVE,
+                "comma-separated CIDR=site: the site of a client by its address, for nearest-first pool lists "
+                + "(e.g. 10.0.0.0/8=cern,127.0.0.0/8=local)");
+        public static final Setting<Duration> PERMISSION_CACHE_TTL = define("pool.permission-cache-ttl", SettingTypes.DURATION, "5m",
+                LIVE, "how long a pool trusts that a subject may read a file before it asks the origin again (0: always ask)");
+        public static final Setting<Duration> PEER_TIMEOUT = define("selection.peer-timeout", SettingTypes.POSITIVE_DURATION, "2s",
+                LIVE, "how long a missing pool waits for its peers to say whether they hold a file before it goes to the origin");
+        public static final Setting<Double> SPILL_LOAD = define("selection.spill-load", SettingTypes.NON_NEGATIVE, "16", LIVE,
+                "affinity: a pool whose published load (active movers + bytes/s out / 100 MB/s) is above "
+                + "this is passed over for the next-ranked one, so a hot file gains copies");
+        public static final Setting<Duration> ZK_GRACE = define("door.zk-grace", SettingTypes.DURATION, "5m", LIVE,
+                "how long a door keeps redirecting to the pools it last knew while ZooKeeper is unreachable; "
+                + "after that it answers 503");
+        public static final Setting<Integer> GRIDFTP_STREAMS = define("gridftp.streams", SettingTypes.STREAMS, "1", LIVE,
+                "parallel TCP streams of a pool's GridFTP fetch: 1 is stream mode, more is MODE E (1-64)");
+        public static final Setting<Boolean> GRIDFTP_DCAU = define("gridftp.dcau", SettingTypes.BOOLEAN, "true", LIVE,
+                "whether GridFTP data channels are authenticated with the user's credential (DCAU A, else N)");
+        public static final Setting<GridFtpProtection> GRIDFTP_PROTECTION = define("gridftp.protection",
+                SettingTypes.GRIDFTP_PROTECTION, "clear", LIVE, "GridFTP data channel protection: clear, safe (integrity) or "
+                + "private (encrypted); safe and private need gridftp.dcau=true");
+        public static final Setting<GridFtpChecksum> GRIDFTP_CHECKSUM = define("gridftp.checksum", SettingTypes.GRIDFTP_CHECKSUM,
+                "adler32", LIVE, "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
+                + "adler32, md5 (the other is tried when the server lacks one) or none");
+        public static final Setting<Duration> GRIDFTP_TIMEOUT = define("gridftp.timeout", SettingTypes.DURATION, "60s", LIVE,
+                "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
+                + "before the pool gives the fetch up (502)");
+
+        private Keys() {
+        }
+
+        private static <T> Setting<T> define(String key, Type<T> type, String def, Apply apply, String description) {
+            Setting<T> setting = new Setting<>(key, type, def, apply, description);
+            DEFAULTS.put(setting, setting.parse(def)); // a bad default fails here, not in the first node that reads it
+            KNOWN.put(key, setting);
+            return setting;
+        }
+    }
+
+    // The key names as strings, for the door and pool code written before Keys; new code names a Keys constant.
     public static final String REDIRECT_ON_READ = "redirect.on-read";
     public static final String TICKET_LIFETIME = "ticket.lifetime";
     public static final String PROXY_USER_AGENTS = "door.proxy-user-agents";
@@ -27,290 +117,149 @@ public final class ClusterSettings {
     public static final String PEER_TIMEOUT = "selection.peer-timeout";
     public static final String SPILL_LOAD = "selection.spill-load";
     public static final String ZK_GRACE = "door.zk-grace";
-    /** The values of {@link #SELECTION_POLICY}. */
-    public static final List<String> POLICIES = List.of("random", "least-loaded", "affinity");
     public static final String GRIDFTP_STREAMS = "gridftp.streams";
     public static final String GRIDFTP_DCAU = "gridftp.dcau";
     public static final String GRIDFTP_PROTECTION = "gridftp.protection";
     public static final String GRIDFTP_CHECKSUM = "gridftp.checksum";
     public static final String GRIDFTP_TIMEOUT = "gridftp.timeout";
+    /** The values of {@link Keys#SELECTION_POLICY}, as admins write them. */
+    public static final List<String> POLICIES = SelectionPolicy.labels();
 
-    /** One known setting: its default and a check that throws {@link IllegalArgumentException} with a reason. */
-    public record Setting(String key, String defaultValue, String description, Consumer<String> check) {
-    }
-
-    private static final Map<String, Setting> KNOWN = new LinkedHashMap<>();
-
-    static {
-        define(REDIRECT_ON_READ, "true", "false: the door streams every read itself instead of redirecting (dCache's webdav.redirect.on-read)",
-                ClusterSettings::parseBoolean);
-        define(TICKET_LIFETIME, "60s", "how long a read ticket stays valid (reusable until then)", v -> positive(parseDuration(v)));
-        define(PROXY_USER_AGENTS, "^cadaver/,^davfs2/,^litmus/,^neon/,^Microsoft-WebDAV-MiniRedir/",
-                "comma-separated regular expressions of User-Agents that cannot follow redirects: the door proxies for them",
-                ClusterSettings::parsePatterns);
-        define(LISTING_CACHE_TTL, "10s", "how long the door caches an origin's listing and file metadata", v -> parseDuration(v));
-        define(WATERMARK_HIGH, "0.95", "pool eviction starts when the store exceeds this fraction of its capacity", ClusterSettings::fraction);
-        define(WATERMARK_LOW, "0.90", "pool eviction stops when the store is back under this fraction", ClusterSettings::fraction);
-        define(WRITE_BEHIND, "1G", "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
-                + "served at network speed while the disk catches up; above it, origin reads pause", v -> ByteSize.parse(v));
-        define(SELECTION_POLICY, "affinity", "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
-                + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "
-                + "spilling past loaded pools; a missing pool pulls from the pools ranked above it)", ClusterSettings::policy);
-        define(SITE_MAP, "", "comma-separated CIDR=site: the site of a client by its address, for nearest-first pool lists "
-                + "(e.g. 10.0.0.0/8=cern,127.0.0.0/8=local)", SiteMap::parse);
-        define(PERMISSION_CACHE_TTL, "5m", "how long a pool trusts that a subject may read a file before it asks the origin again (0: always ask)",
-                v -> parseDuration(v));
-        define(PEER_TIMEOUT, "2s", "how long a missing pool waits for its peers to say whether they hold a file before it "
-                + "goes to the origin", v -> positive(parseDuration(v)));
-        define(SPILL_LOAD, "16", "affinity: a pool whose published load (active movers + bytes/s out / 100 MB/s) is above "
-                + "this is passed over for the next-ranked one, so a hot file gains copies", ClusterSettings::nonNegative);
-        define(ZK_GRACE, "5m", "how long a door keeps redirecting to the pools it last knew while ZooKeeper is unreachable; "
-                + "after that it answers 503", v -> parseDuration(v));
-        define(GRIDFTP_STREAMS, "1", "parallel TCP streams of a pool's GridFTP fetch: 1 is stream mode, more is MODE E (1-64)",
-                ClusterSettings::streams);
-        define(GRIDFTP_DCAU, "true", "whether GridFTP data channels are authenticated with the user's credential (DCAU A, else N)",
-                ClusterSettings::parseBoolean);
-        define(GRIDFTP_PROTECTION, "clear", "GridFTP data channel protection: clear, safe (integrity) or private (encrypted); "
-                + "safe and private need gridftp.dcau=true", ClusterSettings::protection);
-        define(GRIDFTP_CHECKSUM, "adler32", "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
-                + "adler32, md5 (the other is tried when the server lacks one) or none", ClusterSettings::checksum);
-        define(GRIDFTP_TIMEOUT, "60s", "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
-                + "before the pool gives the fetch up (502)", v -> parseDuration(v));
-    }
-
-    private static void define(String key, String def, String description, Consumer<String> check) {
-        KNOWN.put(key, new Setting(key, def, description, check));
-    }
-
+    /** The explicit values, as stored. */
     private final Map<String, String> values;
-    /** Compiled once per snapshot: the door matches them on every read. */
-    private final List<Pattern> proxyUserAgents;
-    private final SiteMap siteMap;
+    /** Every known key's value, explicit or default, parsed. */
+    private final Map<Setting<?>, Object> parsed;
 
-    private ClusterSettings(Map<String, String> values) {
+    private ClusterSettings(Map<String, String> values, Map<Setting<?>, Object> explicit) {
         this.values = values;
-        this.proxyUserAgents = parsePatterns(get(PROXY_USER_AGENTS));
-        this.siteMap = SiteMap.parse(get(SITE_MAP));
+        Map<Setting<?>, Object> all = new HashMap<>(Keys.DEFAULTS);
+        all.putAll(explicit);
+        this.parsed = Map.copyOf(all);
     }
 
     public static ClusterSettings defaults() {
-        return new ClusterSettings(Map.of());
+        return new ClusterSettings(Map.of(), Map.of());
     }
 
     /** A snapshot of {@code raw}; throws when any value is unknown or invalid, so callers can keep the last good one. */
     public static ClusterSettings of(Map<String, String> raw) {
-        raw.forEach(ClusterSettings::validate);
-        return new ClusterSettings(Map.copyOf(raw));
+        Map<Setting<?>, Object> explicit = new HashMap<>();
+        raw.forEach((key, value) -> explicit.put(setting(key), setting(key).parse(value)));
+        return new ClusterSettings(Map.copyOf(raw), explicit);
     }
 
-    public static Map<String, Setting> known() {
-        return Collections.unmodifiableMap(KNOWN);
+    public static Map<String, Setting<?>> known() {
+        return Collections.unmodifiableMap(Keys.KNOWN);
+    }
+
+    /** The declaration of {@code key}; throws, listing the known keys, when there is none. */
+    public static Setting<?> setting(String key) {
+        Setting<?> setting = Keys.KNOWN.get(key);
+        if (setting == null) {
+            throw new IllegalArgumentException("unknown setting '" + key + "' (known: " + String.join(", ", Keys.KNOWN.keySet()) + ")");
+        }
+        return setting;
     }
 
     public static void validate(String key, String value) {
-        Setting setting = KNOWN.get(key);
-        if (setting == null) {
-            throw new IllegalArgumentException("unknown setting '" + key + "' (known: " + String.join(", ", KNOWN.keySet()) + ")");
-        }
-        try {
-            setting.check().accept(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid value '" + value + "' for " + key + ": " + e.getMessage());
-        }
+        setting(key).parse(value);
     }
 
+    /** The value in force, parsed when this snapshot was built. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Setting<T> setting) {
+        return (T) parsed.get(setting);
+    }
+
+    /** The value in force as written (explicit or default): what {@code gridcache config list} and JMX show. */
     public String get(String key) {
         String v = values.get(key);
-        return v != null ? v : KNOWN.get(key).defaultValue();
+        return v != null ? v : setting(key).defaultValue();
     }
 
     public Map<String, String> explicitValues() {
         return values;
     }
 
+    /** "60s", "500ms", "2m", "1h", or a plain number of seconds. */
+    public static Duration parseDuration(String v) {
+        return SettingTypes.parseDuration(v);
+    }
+
+    // One-line accessors kept for door and pool code written before get(Keys.X); they return the old types.
+
     public boolean redirectOnRead() {
-        return parseBoolean(get(REDIRECT_ON_READ));
+        return get(Keys.REDIRECT_ON_READ);
     }
 
     public Duration ticketLifetime() {
-        return parseDuration(get(TICKET_LIFETIME));
+        return get(Keys.TICKET_LIFETIME);
     }
 
     public List<Pattern> proxyUserAgents() {
-        return proxyUserAgents;
+        return get(Keys.PROXY_USER_AGENTS);
     }
 
     public Duration listingCacheTtl() {
-        return parseDuration(get(LISTING_CACHE_TTL));
+        return get(Keys.LISTING_CACHE_TTL);
     }
 
     public double watermarkHigh() {
-        return fraction(get(WATERMARK_HIGH));
+        return get(Keys.WATERMARK_HIGH);
     }
 
     public double watermarkLow() {
-        return fraction(get(WATERMARK_LOW));
+        return get(Keys.WATERMARK_LOW);
     }
 
     public long writeBehindBytes() {
-        return ByteSize.parse(get(WRITE_BEHIND));
+        return get(Keys.WRITE_BEHIND);
     }
 
-    /** random, least-loaded or affinity. */
+    /** random, least-loaded or affinity; {@code get(Keys.SELECTION_POLICY)} is the enum. */
     public String selectionPolicy() {
-        return policy(get(SELECTION_POLICY));
+        return get(Keys.SELECTION_POLICY).label();
     }
 
     public SiteMap siteMap() {
-        return siteMap;
+        return get(Keys.SITE_MAP);
     }
 
     public Duration permissionCacheTtl() {
-        return parseDuration(get(PERMISSION_CACHE_TTL));
+        return get(Keys.PERMISSION_CACHE_TTL);
     }
 
     public Duration peerTimeout() {
-        return parseDuration(get(PEER_TIMEOUT));
+        return get(Keys.PEER_TIMEOUT);
     }
 
     public double spillLoad() {
-        return nonNegative(get(SPILL_LOAD));
+        return get(Keys.SPILL_LOAD);
     }
 
     public Duration zkGrace() {
-        return parseDuration(get(ZK_GRACE));
-    }
-
-    private static String policy(String v) {
-        String p = v.trim().toLowerCase(Locale.ROOT);
-        if (!POLICIES.contains(p)) {
-            throw new IllegalArgumentException("unknown policy (known: " + String.join(", ", POLICIES) + ")");
-        }
-        return p;
+        return get(Keys.ZK_GRACE);
     }
 
     public int gridftpStreams() {
-        return streams(get(GRIDFTP_STREAMS));
+        return get(Keys.GRIDFTP_STREAMS);
     }
 
     public boolean gridftpDcau() {
-        return parseBoolean(get(GRIDFTP_DCAU));
+        return get(Keys.GRIDFTP_DCAU);
     }
 
-    /** clear, safe or private. */
+    /** clear, safe or private; {@code get(Keys.GRIDFTP_PROTECTION)} is the enum. */
     public String gridftpProtection() {
-        return protection(get(GRIDFTP_PROTECTION));
+        return get(Keys.GRIDFTP_PROTECTION).label();
     }
 
     public Duration gridftpTimeout() {
-        return parseDuration(get(GRIDFTP_TIMEOUT));
+        return get(Keys.GRIDFTP_TIMEOUT);
     }
 
-    /** adler32, md5 or none. */
+    /** adler32, md5 or none; {@code get(Keys.GRIDFTP_CHECKSUM)} is the enum. */
     public String gridftpChecksum() {
-        return checksum(get(GRIDFTP_CHECKSUM));
-    }
-
-    private static int streams(String v) {
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n < 1 || n > 64) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a number of streams from 1 to 64");
-        }
-    }
-
-    private static String protection(String v) {
-        String p = v.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("clear", "safe", "private").contains(p)) {
-            throw new IllegalArgumentException("expected clear, safe or private");
-        }
-        return p;
-    }
-
-    private static double nonNegative(String v) {
-        try {
-            double d = Double.parseDouble(v.trim());
-            if (!(d >= 0) || Double.isInfinite(d)) {
-                throw new NumberFormatException();
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a number >= 0");
-        }
-    }
-
-    private static String checksum(String v) {
-        String c = v.trim().toLowerCase(Locale.ROOT);
-        if (!List.of("adler32", "md5", "none").contains(c)) {
-            throw new IllegalArgumentException("expected adler32, md5 or none");
-        }
-        return c;
-    }
-
-    static boolean parseBoolean(String v) {
-        return switch (v.trim().toLowerCase(Locale.ROOT)) {
-            case "true", "yes", "on" -> true;
-            case "false", "no", "off" -> false;
-            default -> throw new IllegalArgumentException("expected true or false");
-        };
-    }
-
-    /** "60s", "500ms", "2m", "1h", or a plain number of seconds. */
-    public static Duration parseDuration(String v) {
-        String s = v.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (s.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            }
-            char unit = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
-            String n = Character.isDigit(unit) ? s : s.substring(0, s.length() - 1);
-            long amount = Long.parseLong(n);
-            if (amount < 0) {
-                throw new NumberFormatException();
-            }
-            return switch (unit) {
-                case 's' -> Duration.ofSeconds(amount);
-                case 'm' -> Duration.ofMinutes(amount);
-                case 'h' -> Duration.ofHours(amount);
-                default -> {
-                    if (!Character.isDigit(unit)) {
-                        throw new NumberFormatException();
-                    }
-                    yield Duration.ofSeconds(amount);
-                }
-            };
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a duration such as 60s, 500ms, 2m");
-        }
-    }
-
-    private static void positive(Duration d) {
-        if (d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException("must be positive");
-        }
-    }
-
-    private static List<Pattern> parsePatterns(String v) {
-        try {
-            return java.util.Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Pattern::compile).toList();
-        } catch (java.util.regex.PatternSyntaxException e) {
-            throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
-        }
-    }
-
-    private static double fraction(String v) {
-        try {
-            double d = Double.parseDouble(v.trim());
-            if (!(d > 0 && d <= 1)) {
-                throw new NumberFormatException();
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a fraction in (0, 1]");
-        }
+        return get(Keys.GRIDFTP_CHECKSUM).label();
     }
 }

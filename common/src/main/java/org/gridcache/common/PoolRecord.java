@@ -1,7 +1,7 @@
 package org.gridcache.common;
 
 /**
- * What a pool publishes in its ephemeral znode {@code /pools/<id>} (DESIGN.md §4). {@code load} is the pool's own
+ * What a pool publishes in its ephemeral znode {@code /pools/<id>} (ARCHITECTURE.md, "ZooKeeper layout"). {@code load} is the pool's own
  * summary (active movers weighted with outgoing bandwidth); doors rank pools by it. {@code state} says whether the
  * pool takes new transfers ({@link #ENABLED}), none ({@link #DRAINING}: finishing the current ones for maintenance)
  * or only hits ({@link #READONLY}: it fetches nothing new); {@code hits} and {@code misses} count its transfers since

@@ -60,4 +60,44 @@ class ClusterSettingsTest {
         assertThrows(IllegalArgumentException.class, () -> OriginEntry.of("se", "/se", "gsiftp:///data", null));
         assertThrows(IllegalArgumentException.class, () -> OriginEntry.of("se", "/se", "ftp://se/data", null));
     }
+
+    @Test
+    void typedKeysReturnParsedValuesAndTheOldAccessorsAgree() {
+        ClusterSettings set = ClusterSettings.of(Map.of(ClusterSettings.SELECTION_POLICY, "Least-Loaded",
+                ClusterSettings.GRIDFTP_CHECKSUM, "none", ClusterSettings.TICKET_LIFETIME, "2m", ClusterSettings.WRITE_BEHIND, "64K"));
+        assertEquals(SelectionPolicy.LEAST_LOADED, set.get(ClusterSettings.Keys.SELECTION_POLICY));
+        assertEquals("least-loaded", set.selectionPolicy());
+        assertEquals(GridFtpChecksum.NONE, set.get(ClusterSettings.Keys.GRIDFTP_CHECKSUM));
+        assertEquals(GridFtpProtection.CLEAR, set.get(ClusterSettings.Keys.GRIDFTP_PROTECTION));
+        assertEquals(java.time.Duration.ofMinutes(2), set.get(ClusterSettings.Keys.TICKET_LIFETIME));
+        assertEquals(64 * 1024L, set.get(ClusterSettings.Keys.WRITE_BEHIND));
+        assertEquals("Least-Loaded", set.get(ClusterSettings.SELECTION_POLICY), "the string form is the value as written");
+        assertEquals("60s", set.get(ClusterSettings.GRIDFTP_TIMEOUT));
+        assertEquals(ClusterSettings.POLICIES, java.util.List.of("random", "least-loaded", "affinity"));
+    }
+
+    @Test
+    void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
+        assertEquals(18, ClusterSettings.known().size());
+        ClusterSettings.known().forEach((key, setting) -> {
+            assertEquals(key, setting.key());
+            assertTrue(setting.apply() != null && !setting.description().isBlank(), key);
+            ClusterSettings.validate(key, setting.defaultValue());
+        });
+        assertEquals("door.zk-grace", "" + ClusterSettings.Keys.ZK_GRACE, "a key reads as its name in messages");
+    }
+
+    @Test
+    void refusalsKeepTheirWording() {
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.of(Map.of("selection.polcy", "random")));
+        assertTrue(unknown.getMessage().startsWith("unknown setting 'selection.polcy' (known: redirect.on-read, "), unknown.getMessage());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate(ClusterSettings.TICKET_LIFETIME, "0s"));
+        assertEquals("invalid value '0s' for ticket.lifetime: must be positive", bad.getMessage());
+        IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "fastest"));
+        assertEquals("invalid value 'fastest' for selection.policy: unknown policy (known: random, least-loaded, affinity)",
+                policy.getMessage());
+    }
 }

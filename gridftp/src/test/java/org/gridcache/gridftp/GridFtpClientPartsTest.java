@@ -23,7 +23,7 @@ class GridFtpClientPartsTest {
         byte[] file = new byte[10_000];
         new Random(1).nextBytes(file);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> out.write(d, 0, n));
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> out.write(d, 0, n));
         int[] order = {3, 0, 2, 4, 1, 9, 5, 8, 6, 7};
         for (int block : order) {
             sink.write(new Buffer(Arrays.copyOfRange(file, block * 1000, block * 1000 + 1000), 1000, block * 1000L));
@@ -36,7 +36,7 @@ class GridFtpClientPartsTest {
     @Test
     void streamModeBlocksWithoutOffsetsAreAppended() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> out.write(d, 0, n));
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> out.write(d, 0, n));
         sink.write(new Buffer(new byte[] {1, 2}, 2));
         sink.write(new Buffer(new byte[] {3}, 1));
         assertArrayEquals(new byte[] {1, 2, 3}, out.toByteArray());
@@ -45,12 +45,12 @@ class GridFtpClientPartsTest {
     @Test
     void partialRetrieveOffsetsMayBeAbsoluteOrRelative() throws IOException {
         ByteArrayOutputStream abs = new ByteArrayOutputStream();
-        GridFtpConnection.InOrderSink absolute = new GridFtpConnection.InOrderSink(5000, (d, n) -> abs.write(d, 0, n));
+        ModeEReorderBuffer absolute = new ModeEReorderBuffer(5000, (d, n) -> abs.write(d, 0, n));
         absolute.write(new Buffer(new byte[] {1}, 1, 5000));
         absolute.write(new Buffer(new byte[] {2}, 1, 5001));
         assertArrayEquals(new byte[] {1, 2}, abs.toByteArray());
         ByteArrayOutputStream rel = new ByteArrayOutputStream();
-        GridFtpConnection.InOrderSink relative = new GridFtpConnection.InOrderSink(5000, (d, n) -> rel.write(d, 0, n));
+        ModeEReorderBuffer relative = new ModeEReorderBuffer(5000, (d, n) -> rel.write(d, 0, n));
         relative.write(new Buffer(new byte[] {2}, 1, 1));
         relative.write(new Buffer(new byte[] {1}, 1, 0));
         assertArrayEquals(new byte[] {1, 2}, rel.toByteArray());
@@ -59,8 +59,8 @@ class GridFtpClientPartsTest {
     @Test
     void aStreamFarAheadOfTheGapWaitsUntilTheGapIsFilled() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> out.write(d, 0, n));
-        int block = (int) (GridFtpConnection.MAX_REORDER_BYTES / 2) + 1;
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> out.write(d, 0, n));
+        int block = (int) (ModeEReorderBuffer.MAX_REORDER_BYTES / 2) + 1;
         sink.write(new Buffer(new byte[block], block, 1)); // waits below the limit
         CountDownLatch returned = new CountDownLatch(1);
         AtomicReference<Throwable> error = new AtomicReference<>();
@@ -84,7 +84,7 @@ class GridFtpClientPartsTest {
 
     @Test
     void aReceiverFailureStopsTheTransfer() {
-        GridFtpConnection.InOrderSink sink = new GridFtpConnection.InOrderSink(0, (d, n) -> {
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> {
             throw new IOException("store full");
         });
         assertThrows(IOException.class, () -> sink.write(new Buffer(new byte[] {1}, 1, 0)));
@@ -110,9 +110,9 @@ class GridFtpClientPartsTest {
 
     @Test
     void mlsxModifyFactsAreUtc() {
-        assertEquals(1_700_000_000_000L, GridFtpConnection.parseModify("20231114221320"));
-        assertEquals(1_700_000_000_250L, GridFtpConnection.parseModify("20231114221320.25"));
-        assertEquals(-1, GridFtpConnection.parseModify("garbage"));
+        assertEquals(1_700_000_000_000L, MlsxParser.parseModify("20231114221320"));
+        assertEquals(1_700_000_000_250L, MlsxParser.parseModify("20231114221320.25"));
+        assertEquals(-1, MlsxParser.parseModify("garbage"));
     }
 
     @Test
@@ -121,10 +121,10 @@ class GridFtpClientPartsTest {
         byte[] one = {0x04, 0x12, 0x30, 0x10, 0x02, 0x01, 0x01, 0x30, 0x0b, 0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01, 0x00};
         one[1] = (byte) (one.length - 2);
         one[3] = (byte) (one.length - 4);
-        assertEquals(1, GridFtpConnection.pathLenConstraint(one));
+        assertEquals(1, ProxyCertInfo.pathLenConstraint(one));
         byte[] none = {0x04, 0x0f, 0x30, 0x0d, 0x30, 0x0b, 0x06, 0x09, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01, 0x00};
-        assertEquals(-1, GridFtpConnection.pathLenConstraint(none));
-        assertEquals(Integer.MAX_VALUE, GridFtpConnection.proxiesAllowedBelow(new java.security.cert.X509Certificate[0]));
+        assertEquals(-1, ProxyCertInfo.pathLenConstraint(none));
+        assertEquals(Integer.MAX_VALUE, ProxyCertInfo.proxiesAllowedBelow(new java.security.cert.X509Certificate[0]));
     }
 
     @Test

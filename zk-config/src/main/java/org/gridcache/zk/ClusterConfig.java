@@ -9,12 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.gridcache.common.ClusterSettings;
@@ -30,33 +26,23 @@ public final class ClusterConfig implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterConfig.class);
     private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() { };
     private final CuratorFramework client;
-    private final CuratorCache cache;
+    /** Decoded and checked key by key in {@link #apply}, which keeps last good values: the tree passes the bytes on. */
+    private final WatchedJsonTree<byte[]> tree;
     private final CopyOnWriteArrayList<Consumer<ClusterSettings>> listeners = new CopyOnWriteArrayList<>();
     private volatile ClusterSettings current = ClusterSettings.defaults();
     private volatile String lastError;
 
     public ClusterConfig(CuratorFramework client) {
         this.client = client;
-        this.cache = CuratorCache.build(client, ZkLayout.CONFIG, CuratorCache.Options.SINGLE_NODE_CACHE);
+        this.tree = new WatchedJsonTree<>(client, ZkLayout.CONFIG, WatchedJsonTree.Scope.NODE, "settings", data -> data,
+                nodes -> apply(nodes.get(ZkLayout.CONFIG)));
     }
 
+    /** Waits for the first reading of {@code /config}; throws {@link IllegalStateException} when it takes longer. */
     public ClusterConfig start(Duration initialWait) throws InterruptedException {
-        CountDownLatch initialized = new CountDownLatch(1);
-        cache.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, oldData, data) -> reload())
-                .forInitialized(() -> {
-                    reload();
-                    initialized.countDown();
-                })
-                .build());
-        cache.start();
-        initialized.await(initialWait.toMillis(), TimeUnit.MILLISECONDS);
+        tree.start(initialWait);
         ConfigManagement.add(this);
         return this;
-    }
-
-    private void reload() {
-        apply(cache.get(ZkLayout.CONFIG).map(d -> d.getData()).orElse(null));
     }
 
     /**
@@ -129,7 +115,7 @@ public final class ClusterConfig implements Closeable {
     @Override
     public void close() {
         ConfigManagement.remove(this);
-        cache.close();
+        tree.close();
     }
 
     private static Map<String, String> parse(byte[] data) {
@@ -149,6 +135,15 @@ public final class ClusterConfig implements Closeable {
     public static void set(CuratorFramework client, String key, String value) throws Exception {
         ClusterSettings.validate(key, value);
         update(client, map -> map.put(key, value));
+    }
+
+    /** {@link #set(CuratorFramework, String, String)} by declaration, for code that names {@code ClusterSettings.Keys}. */
+    public static void set(CuratorFramework client, ClusterSettings.Setting<?> setting, String value) throws Exception {
+        set(client, setting.key(), value);
+    }
+
+    public static boolean unset(CuratorFramework client, ClusterSettings.Setting<?> setting) throws Exception {
+        return unset(client, setting.key());
     }
 
     public static boolean unset(CuratorFramework client, String key) throws Exception {

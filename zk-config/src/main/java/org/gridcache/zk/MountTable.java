@@ -5,19 +5,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.Json;
 import org.gridcache.common.OriginEntry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The namespace's mount table ({@code /origins}): which origin serves which path prefix. Watched live; a path
@@ -25,38 +20,23 @@ import org.slf4j.LoggerFactory;
  * {@code gridcache origins …}.
  */
 public final class MountTable implements Closeable {
-    private static final Logger LOG = LoggerFactory.getLogger(MountTable.class);
-    private final CuratorCache cache;
+    private final WatchedJsonTree<OriginEntry> tree;
     /** Sorted by descending prefix length, so the first match is the longest. */
     private volatile List<OriginEntry> entries = List.of();
 
     public MountTable(CuratorFramework client) {
-        this.cache = CuratorCache.build(client, ZkLayout.ORIGINS);
+        this.tree = new WatchedJsonTree<>(client, ZkLayout.ORIGINS, WatchedJsonTree.Scope.CHILDREN, "origin",
+                data -> Json.read(data, OriginEntry.class), this::rebuild);
     }
 
+    /** Waits for the first reading of {@code /origins}; throws {@link IllegalStateException} when it takes longer. */
     public MountTable start(Duration initialWait) throws InterruptedException {
-        CountDownLatch initialized = new CountDownLatch(1);
-        cache.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, oldData, data) -> rebuild())
-                .forInitialized(() -> {
-                    rebuild();
-                    initialized.countDown();
-                })
-                .build());
-        cache.start();
-        initialized.await(initialWait.toMillis(), TimeUnit.MILLISECONDS);
+        tree.start(initialWait);
         return this;
     }
 
-    private void rebuild() {
-        List<OriginEntry> next = new ArrayList<>();
-        cache.stream().filter(d -> d.getPath().startsWith(ZkLayout.ORIGINS + "/")).forEach(d -> {
-            try {
-                next.add(Json.read(d.getData(), OriginEntry.class));
-            } catch (IllegalArgumentException e) {
-                LOG.error("ignoring origin {}: {}", d.getPath(), e.getMessage());
-            }
-        });
+    private void rebuild(Map<String, OriginEntry> nodes) {
+        List<OriginEntry> next = new ArrayList<>(nodes.values());
         next.sort(Comparator.comparingInt((OriginEntry e) -> e.prefix().length()).reversed());
         entries = List.copyOf(next);
     }
@@ -97,7 +77,7 @@ public final class MountTable implements Closeable {
 
     @Override
     public void close() {
-        cache.close();
+        tree.close();
     }
 
     // --- admin operations (gridcache origins …) ---

@@ -3,15 +3,10 @@ package org.gridcache.zk;
 import java.io.Closeable;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.gridcache.common.Json;
@@ -29,7 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PoolDirectory implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolDirectory.class);
-    private final CuratorCache cache;
+    private final WatchedJsonTree<PoolRecord> tree;
     private final CuratorFramework client;
     private final Clock clock;
     private final ConnectionStateListener connection = this::connectionChanged;
@@ -46,7 +41,8 @@ public final class PoolDirectory implements Closeable {
     PoolDirectory(CuratorFramework client, Clock clock) {
         this.client = client;
         this.clock = clock;
-        this.cache = CuratorCache.build(client, ZkLayout.POOLS);
+        this.tree = new WatchedJsonTree<>(client, ZkLayout.POOLS, WatchedJsonTree.Scope.CHILDREN, "pool",
+                data -> Json.read(data, PoolRecord.class), this::rebuild);
     }
 
     /** How long the last known pools stay usable while ZooKeeper is unreachable. */
@@ -67,38 +63,24 @@ public final class PoolDirectory implements Closeable {
         }
     }
 
+    /** Waits for the first reading of {@code /pools}; throws {@link IllegalStateException} when it takes longer. */
     public PoolDirectory start(Duration initialWait) throws InterruptedException {
         client.getConnectionStateListenable().addListener(connection);
-        CountDownLatch initialized = new CountDownLatch(1);
-        cache.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, oldData, data) -> rebuild())
-                .forInitialized(() -> {
-                    rebuild();
-                    initialized.countDown();
-                })
-                .build());
-        cache.start();
-        initialized.await(initialWait.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            tree.start(initialWait);
+        } catch (IllegalStateException e) {
+            client.getConnectionStateListenable().removeListener(connection);
+            throw e;
+        }
         return this;
     }
 
-    private void rebuild() {
-        List<PoolRecord> next = new ArrayList<>();
-        cache.stream()
-                .filter(d -> d.getPath().startsWith(ZkLayout.POOLS + "/"))
-                .forEach(d -> parse(d, next));
+    private void rebuild(Map<String, PoolRecord> nodes) {
+        List<PoolRecord> next = List.copyOf(nodes.values());
         List<PoolRecord> enabled = next.stream().filter(p -> PoolRecord.ENABLED.equals(p.state())).toList();
         // read-only pools serve hits only: chosen when no enabled pool is left; draining pools never
         selectable = !enabled.isEmpty() ? enabled : next.stream().filter(PoolRecord::readOnly).toList();
         pools = List.copyOf(next);
-    }
-
-    private static void parse(ChildData data, List<PoolRecord> into) {
-        try {
-            into.add(Json.read(data.getData(), PoolRecord.class));
-        } catch (IllegalArgumentException e) {
-            LOG.error("ignoring pool {}: {}", data.getPath(), e.getMessage());
-        }
     }
 
     /**
@@ -131,6 +113,6 @@ public final class PoolDirectory implements Closeable {
     @Override
     public void close() {
         client.getConnectionStateListenable().removeListener(connection);
-        cache.close();
+        tree.close();
     }
 }

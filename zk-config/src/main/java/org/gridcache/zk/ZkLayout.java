@@ -1,6 +1,6 @@
 package org.gridcache.zk;
 
-/** The znodes of DESIGN.md §4, relative to the chroot (Curator namespace, default {@code gridcache}). */
+/** The znodes of ARCHITECTURE.md, "ZooKeeper layout", relative to the chroot (Curator namespace, default {@code gridcache}). */
 public final class ZkLayout {
     public static final String DEFAULT_NAMESPACE = "gridcache";
     public static final String POOLS = "/pools";

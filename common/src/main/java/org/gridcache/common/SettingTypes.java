@@ -1,0 +1,139 @@
+package org.gridcache.common;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The value types of cluster settings (ARCHITECTURE.md, "Settings"): each turns an admin's string into a value or
+ * throws {@link IllegalArgumentException} with the reason alone; {@link ClusterSettings} adds the key and the value to
+ * the message, so that every refusal reads the same.
+ */
+public final class SettingTypes {
+    /** Parses a setting's string; throws {@link IllegalArgumentException} with a reason. */
+    @FunctionalInterface
+    public interface Type<T> {
+        T parse(String value);
+    }
+
+    public static final Type<Boolean> BOOLEAN = SettingTypes::parseBoolean;
+    /** "60s", "500ms", "2m", "1h", or a plain number of seconds; zero allowed. */
+    public static final Type<Duration> DURATION = SettingTypes::parseDuration;
+    public static final Type<Duration> POSITIVE_DURATION = v -> positive(parseDuration(v));
+    /** A fraction of a store's capacity, in (0, 1]. */
+    public static final Type<Double> FRACTION = SettingTypes::fraction;
+    public static final Type<Double> NON_NEGATIVE = SettingTypes::nonNegative;
+    public static final Type<Long> BYTE_SIZE = ByteSize::parse;
+    /** Comma-separated regular expressions, compiled once per snapshot: the door matches them on every read. */
+    public static final Type<List<Pattern>> PATTERNS = SettingTypes::patterns;
+    public static final Type<SiteMap> SITE_MAP = SiteMap::parse;
+    /** GridFTP parallel streams: 1 to 64, as {@code GridFtpOptions} accepts. */
+    public static final Type<Integer> STREAMS = SettingTypes::streams;
+    public static final Type<SelectionPolicy> SELECTION_POLICY = SelectionPolicy::parse;
+    public static final Type<GridFtpProtection> GRIDFTP_PROTECTION = GridFtpProtection::parse;
+    public static final Type<GridFtpChecksum> GRIDFTP_CHECKSUM = GridFtpChecksum::parse;
+
+    private SettingTypes() {
+    }
+
+    static boolean parseBoolean(String v) {
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException("expected true or false");
+        };
+    }
+
+    static Duration parseDuration(String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            }
+            char unit = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
+            String n = Character.isDigit(unit) ? s : s.substring(0, s.length() - 1);
+            long amount = Long.parseLong(n);
+            if (amount < 0) {
+                throw new NumberFormatException();
+            }
+            return switch (unit) {
+                case 's' -> Duration.ofSeconds(amount);
+                case 'm' -> Duration.ofMinutes(amount);
+                case 'h' -> Duration.ofHours(amount);
+                default -> {
+                    if (!Character.isDigit(unit)) {
+                        throw new NumberFormatException();
+                    }
+                    yield Duration.ofSeconds(amount);
+                }
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a duration such as 60s, 500ms, 2m");
+        }
+    }
+
+    private static Duration positive(Duration d) {
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException("must be positive");
+        }
+        return d;
+    }
+
+    private static List<Pattern> patterns(String v) {
+        try {
+            return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Pattern::compile).toList();
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
+        }
+    }
+
+    private static double fraction(String v) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!(d > 0 && d <= 1)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a fraction in (0, 1]");
+        }
+    }
+
+    private static double nonNegative(String v) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!(d >= 0) || Double.isInfinite(d)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a number >= 0");
+        }
+    }
+
+    private static int streams(String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 1 || n > 64) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a number of streams from 1 to 64");
+        }
+    }
+
+    /** The enum constant whose {@code label} is {@code v}, ignoring case and blanks; null when none is. */
+    static <E extends Enum<E>> E byLabel(Class<E> type, String v, java.util.function.Function<E, String> label) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        for (E e : type.getEnumConstants()) {
+            if (label.apply(e).equals(s)) {
+                return e;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,90 @@
+package org.gridcache.gridftp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.StringReader;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.globus.ftp.MlsxEntry;
+import org.globus.ftp.vanilla.Reply;
+import org.junit.jupiter.api.Test;
+
+/** Reply classification, CKSM replies, MLSx entries and the watchdog: the concerns of a connection that need no server. */
+class GridFtpRepliesTest {
+
+    private static Reply reply(String line) throws Exception {
+        return new Reply(new BufferedReader(new StringReader(line + "\r\n")));
+    }
+
+    @Test
+    void repliesAreSortedByCodeAndText() {
+        assertEquals(GridFtpException.Kind.DENIED, ReplyClassifier.classify(530, "530 Login incorrect", false));
+        assertEquals(GridFtpException.Kind.DENIED, ReplyClassifier.classify(500, "500 Permission denied", false));
+        assertEquals(GridFtpException.Kind.DENIED, ReplyClassifier.classify(-1, "the proxy has expired", true), "a refusal before a timeout");
+        assertEquals(GridFtpException.Kind.NOT_FOUND, ReplyClassifier.classify(550, "550 /x", false));
+        assertEquals(GridFtpException.Kind.NOT_FOUND, ReplyClassifier.classify(500, "500 File does not exist", false));
+        assertEquals(GridFtpException.Kind.UNREACHABLE, ReplyClassifier.classify(-1, "Reply wait timeout", true));
+        assertEquals(GridFtpException.Kind.FAILED, ReplyClassifier.classify(451, "451 local error", false));
+        assertEquals(502, new GridFtpException(ReplyClassifier.classify(451, "451", false), "x").httpStatus());
+    }
+
+    @Test
+    void longRepliesLoseTheirStackTraces() {
+        assertEquals("500 boom", ReplyClassifier.shorten("500 boom at org.globus.ftp.Foo.bar(Foo.java:1)"));
+        assertEquals(401, ReplyClassifier.shorten("x".repeat(1000)).length());
+        assertEquals("a b", ReplyClassifier.oneLine(new RuntimeException(" a\n b ")));
+        assertEquals("IllegalStateException", ReplyClassifier.oneLine(new IllegalStateException()));
+    }
+
+    @Test
+    void checksumRepliesTellAValueFromAnAlgorithmNotOffered() throws Exception {
+        assertEquals("CKSM ADLER32 0 -1 /data/f", ChecksumCommand.command(Checksum.ADLER32, "/data/f"));
+        assertEquals("0000abcd", ChecksumCommand.value(Checksum.ADLER32, reply("213 ABCD")));
+        assertNull(ChecksumCommand.value(Checksum.MD5, reply("213 ")));
+        assertTrue(ChecksumCommand.notOffered(GridFtpException.Kind.FAILED, reply("500 Unknown algorithm MD5")));
+        assertTrue(ChecksumCommand.notOffered(GridFtpException.Kind.FAILED, reply("504 Command not implemented")));
+        assertFalse(ChecksumCommand.notOffered(GridFtpException.Kind.FAILED, reply("500 No such file")));
+        assertFalse(ChecksumCommand.notOffered(GridFtpException.Kind.NOT_FOUND, reply("550 missing")));
+        assertFalse(ChecksumCommand.notOffered(GridFtpException.Kind.FAILED, reply("451 Local error")));
+        assertFalse(ChecksumCommand.notOffered(GridFtpException.Kind.FAILED, null));
+    }
+
+    @Test
+    void mlsxEntriesGiveSizeTimeAndType() throws Exception {
+        RemoteEntry file = MlsxParser.entry(new MlsxEntry("Type=file;Size=12;Modify=20231114221320; /data/a b.bin"), "a b.bin");
+        assertEquals(new RemoteEntry("a b.bin", false, 12, 1_700_000_000_000L), file);
+        RemoteEntry dir = MlsxParser.entry(new MlsxEntry("Type=dir;Size=4096; sub"), "sub");
+        assertEquals(new RemoteEntry("sub", true, -1, -1), dir);
+        assertTrue(MlsxParser.isSelfOrParent(new MlsxEntry("Type=cdir; .")));
+        assertTrue(MlsxParser.isSelfOrParent(new MlsxEntry("Type=pdir; ..")));
+        assertFalse(MlsxParser.isSelfOrParent(new MlsxEntry("Type=dir; sub")));
+        assertEquals(List.of("f", "d", ""), List.of(MlsxParser.lastSegment("/a/f"), MlsxParser.lastSegment("/a/d/"), MlsxParser.lastSegment("/")));
+    }
+
+    @Test
+    void theWatchdogFiresOnceAfterTheLimitWithoutProgress() {
+        AtomicLong clock = new AtomicLong();
+        AtomicLong bytes = new AtomicLong();
+        AtomicInteger stalls = new AtomicInteger();
+        TransferWatchdog w = new TransferWatchdog(bytes::get, java.time.Duration.ofSeconds(10), clock::get, stalls::incrementAndGet);
+        w.run();
+        clock.addAndGet(9_000_000_000L);
+        bytes.addAndGet(100); // progress resets the wait
+        w.run();
+        clock.addAndGet(9_000_000_000L);
+        w.run();
+        assertFalse(w.fired());
+        clock.addAndGet(2_000_000_000L);
+        w.run();
+        assertTrue(w.fired());
+        clock.addAndGet(20_000_000_000L);
+        w.run();
+        assertEquals(1, stalls.get());
+        w.stop();
+    }
+}

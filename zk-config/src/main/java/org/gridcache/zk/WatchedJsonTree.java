@@ -1,0 +1,127 @@
+package org.gridcache.zk;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A recipe in the manner of Curator's own (ARCHITECTURE.md, "ZooKeeper layout"): a watched znode, or the tree below
+ * one, whose data is decoded into values of {@code T}. Every change hands the listener a fresh immutable snapshot
+ * (znode path → value) of the nodes that decode; a node that does not is logged and left out, so one bad record
+ * never hides the good ones. {@link #start} fails loudly when the first load does not complete in time: a view that
+ * silently stays empty would look like "no pools" or "no origins" to every reader.
+ *
+ * <p>Lifecycle LATENT → STARTED → CLOSED, once each, as in Curator's {@code PersistentNode}. While ZooKeeper is
+ * unreachable the snapshot stays the last one loaded; {@link CuratorCache} reloads and notifies on reconnection.
+ */
+public final class WatchedJsonTree<T> implements Closeable {
+    /** Turns a znode's data into a value; throws {@link IllegalArgumentException} with the reason when invalid. */
+    @FunctionalInterface
+    public interface Decoder<T> {
+        T decode(byte[] data);
+    }
+
+    /** Whether the tree is the znode itself or what lies below it. */
+    public enum Scope { NODE, CHILDREN }
+
+    private enum State { LATENT, STARTED, CLOSED }
+
+    private static final Logger LOG = LoggerFactory.getLogger(WatchedJsonTree.class);
+    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final String path;
+    private final Scope scope;
+    private final String what;
+    private final Decoder<T> decoder;
+    private final Consumer<Map<String, T>> listener;
+    private final CuratorCache cache;
+    private volatile Map<String, T> snapshot = Map.of();
+
+    /**
+     * @param what how a log line names one node ("origin", "pool"), as in "ignoring pool /pools/p1: …"
+     * @param listener called with the new snapshot after each change seen, on Curator's event thread
+     */
+    public WatchedJsonTree(CuratorFramework client, String path, Scope scope, String what, Decoder<T> decoder,
+            Consumer<Map<String, T>> listener) {
+        Objects.requireNonNull(client, "client");
+        this.path = Objects.requireNonNull(path, "path");
+        if (!path.startsWith("/")) {
+            throw new IllegalArgumentException("not an absolute znode path: " + path);
+        }
+        this.scope = Objects.requireNonNull(scope, "scope");
+        this.what = Objects.requireNonNull(what, "what");
+        this.decoder = Objects.requireNonNull(decoder, "decoder");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.cache = scope == Scope.NODE ? CuratorCache.build(client, path, CuratorCache.Options.SINGLE_NODE_CACHE)
+                : CuratorCache.build(client, path);
+    }
+
+    /**
+     * Starts watching and waits for the first load; throws {@link IllegalStateException} naming the path and the
+     * timeout when it does not complete within {@code firstLoadTimeout} (this tree is closed then).
+     */
+    public void start(Duration firstLoadTimeout) throws InterruptedException {
+        Objects.requireNonNull(firstLoadTimeout, "firstLoadTimeout");
+        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+            throw new IllegalStateException("watch of " + path + " already started, or closed");
+        }
+        CountDownLatch loaded = new CountDownLatch(1);
+        cache.listenable().addListener(CuratorCacheListener.builder()
+                .forAll((type, oldData, data) -> rebuild())
+                .forInitialized(() -> {
+                    rebuild();
+                    loaded.countDown();
+                })
+                .build());
+        cache.start();
+        if (!loaded.await(firstLoadTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            close();
+            throw new IllegalStateException("ZooKeeper " + path + " was not loaded within " + firstLoadTimeout.toMillis()
+                    + " ms: is ZooKeeper reachable?");
+        }
+    }
+
+    private void rebuild() {
+        if (state.get() != State.STARTED) {
+            return;
+        }
+        Map<String, T> next = new TreeMap<>();
+        cache.stream().filter(this::inScope).forEach(d -> {
+            try {
+                next.put(d.getPath(), decoder.decode(d.getData()));
+            } catch (IllegalArgumentException e) {
+                LOG.error("ignoring {} {}: {}", what, d.getPath(), e.getMessage());
+            }
+        });
+        Map<String, T> now = java.util.Collections.unmodifiableMap(next);
+        snapshot = now;
+        listener.accept(now);
+    }
+
+    private boolean inScope(ChildData d) {
+        return scope == Scope.NODE ? d.getPath().equals(path) : d.getPath().startsWith(path + "/");
+    }
+
+    /** The values decoded at the last change, by znode path (sorted). */
+    public Map<String, T> snapshot() {
+        return snapshot;
+    }
+
+    @Override
+    public void close() {
+        if (state.getAndSet(State.CLOSED) == State.STARTED) {
+            cache.close();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package org.gridcache.zk;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.gridcache.common.Json;
+import org.gridcache.common.OriginEntry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** The recipe against a real embedded ZooKeeper server, and against none. */
+class WatchedJsonTreeTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    @TempDir
+    Path dir;
+    private EmbeddedZooKeeper zk;
+    private CuratorFramework client;
+
+    @BeforeEach
+    void start() throws Exception {
+        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), "127.0.0.1", 0);
+        client = Zk.connect(zk.connectString());
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        zk.close();
+    }
+
+    private WatchedJsonTree<OriginEntry> origins(List<Map<String, OriginEntry>> seen) {
+        return new WatchedJsonTree<>(client, "/origins", WatchedJsonTree.Scope.CHILDREN, "origin",
+                data -> Json.read(data, OriginEntry.class), seen::add);
+    }
+
+    @Test
+    void nodesPresentAtStartAreDecodedBeforeStartReturns() throws Exception {
+        MountTable.put(client, OriginEntry.of("a", "/a", "https://a.example.org/", null));
+        List<Map<String, OriginEntry>> seen = new CopyOnWriteArrayList<>();
+        try (WatchedJsonTree<OriginEntry> tree = origins(seen)) {
+            tree.start(WAIT);
+            assertEquals(List.of("/origins/a"), List.copyOf(tree.snapshot().keySet()));
+            assertEquals("/a", tree.snapshot().get("/origins/a").prefix());
+            assertEquals(tree.snapshot(), seen.get(seen.size() - 1), "the listener saw the first load");
+        }
+    }
+
+    @Test
+    void aChangeIsSeenByTheListener() throws Exception {
+        List<Map<String, OriginEntry>> seen = new CopyOnWriteArrayList<>();
+        try (WatchedJsonTree<OriginEntry> tree = origins(seen)) {
+            tree.start(WAIT);
+            assertTrue(tree.snapshot().isEmpty());
+            MountTable.put(client, OriginEntry.of("b", "/b", "https://b.example.org/", null));
+            await().atMost(WAIT).until(() -> !seen.isEmpty() && seen.get(seen.size() - 1).containsKey("/origins/b"));
+            MountTable.put(client, OriginEntry.of("b", "/b2", "https://b.example.org/", null));
+            await().atMost(WAIT).until(() -> "/b2".equals(tree.snapshot().get("/origins/b").prefix()));
+            MountTable.remove(client, "b");
+            await().atMost(WAIT).until(() -> tree.snapshot().isEmpty());
+        }
+    }
+
+    @Test
+    void anInvalidNodeIsLoggedAndLeftOutWhileTheOthersStay() throws Exception {
+        Logger log = (Logger) LoggerFactory.getLogger(WatchedJsonTree.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        log.addAppender(appender);
+        try (WatchedJsonTree<OriginEntry> tree = origins(new CopyOnWriteArrayList<>())) {
+            MountTable.put(client, OriginEntry.of("good", "/good", "https://good.example.org/", null));
+            client.create().forPath("/origins/bad", "{not json".getBytes(StandardCharsets.UTF_8));
+            tree.start(WAIT);
+            assertEquals(List.of("/origins/good"), List.copyOf(tree.snapshot().keySet()));
+            assertTrue(appender.list.stream().anyMatch(e -> e.getFormattedMessage().startsWith("ignoring origin /origins/bad: ")),
+                    appender.list.toString());
+        } finally {
+            log.detachAppender(appender);
+        }
+    }
+
+    @Test
+    void aFirstLoadThatTimesOutFailsNamingThePathAndTheTimeout() throws Exception {
+        int nobody;
+        try (ServerSocket s = new ServerSocket(0)) {
+            nobody = s.getLocalPort();
+        }
+        try (CuratorFramework unreachable = CuratorFrameworkFactory.newClient("127.0.0.1:" + nobody, 5000, 1000, new RetryOneTime(100))) {
+            unreachable.start();
+            WatchedJsonTree<OriginEntry> tree = new WatchedJsonTree<>(unreachable, "/origins", WatchedJsonTree.Scope.CHILDREN, "origin",
+                    data -> Json.read(data, OriginEntry.class), m -> { });
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> tree.start(Duration.ofMillis(300)));
+            assertEquals("ZooKeeper /origins was not loaded within 300 ms: is ZooKeeper reachable?", e.getMessage());
+            assertThrows(IllegalStateException.class, () -> tree.start(WAIT), "a closed tree cannot start again");
+            IllegalStateException table = assertThrows(IllegalStateException.class,
+                    () -> new MountTable(unreachable).start(Duration.ofMillis(300)));
+            assertTrue(table.getMessage().contains("/origins"), table.getMessage());
+        }
+    }
+
+    @Test
+    void argumentsAreCheckedUpFront() {
+        assertThrows(IllegalArgumentException.class, () -> new WatchedJsonTree<>(client, "origins", WatchedJsonTree.Scope.CHILDREN,
+                "origin", data -> data, m -> { }));
+        assertThrows(NullPointerException.class, () -> new WatchedJsonTree<byte[]>(client, "/origins", WatchedJsonTree.Scope.CHILDREN,
+                "origin", null, m -> { }));
+    }
+
+    @Test
+    void clusterConfigReadsATypedSettingSetByItsDeclaration() throws Exception {
+        try (ClusterConfig config = new ClusterConfig(client).start(WAIT)) {
+            ClusterConfig.set(client, org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY, "random");
+            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY)
+                    == org.gridcache.common.SelectionPolicy.RANDOM);
+            assertTrue(ClusterConfig.unset(client, org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY));
+            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY)
+                    == org.gridcache.common.SelectionPolicy.AFFINITY);
+        }
+    }
+}
