@@ -1,5 +1,6 @@
 package org.gridcache.common;
 
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,38 +13,38 @@ class ClusterSettingsTest {
     @Test
     void selectionPolicyAndSiteMapHaveDefaultsAndAreParsed() {
         ClusterSettings defaults = ClusterSettings.defaults();
-        assertEquals("affinity", defaults.selectionPolicy());
-        assertTrue(defaults.siteMap().isEmpty());
-        ClusterSettings set = ClusterSettings.of(Map.of(ClusterSettings.SELECTION_POLICY, "random",
-                ClusterSettings.SITE_MAP, "127.0.0.0/8=local"));
-        assertEquals("random", set.selectionPolicy());
-        assertEquals(Optional.of("local"), set.siteMap().siteOf("127.0.0.2"));
+        assertEquals(SelectionPolicy.AFFINITY, defaults.get(Keys.SELECTION_POLICY));
+        assertTrue(defaults.get(Keys.SITE_MAP).isEmpty());
+        ClusterSettings set = ClusterSettings.of(Map.of(Keys.SELECTION_POLICY.key(), "random",
+                Keys.SITE_MAP.key(), "127.0.0.0/8=local"));
+        assertEquals(SelectionPolicy.RANDOM, set.get(Keys.SELECTION_POLICY));
+        assertEquals(Optional.of("local"), set.get(Keys.SITE_MAP).siteOf("127.0.0.2"));
     }
 
     @Test
     void invalidValuesAreRefusedNamingKeyAndReason() {
         IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
-                () -> ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "fastest"));
+                () -> ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "fastest"));
         assertTrue(policy.getMessage().contains("selection.policy") && policy.getMessage().contains("least-loaded"), policy.getMessage());
         IllegalArgumentException cidr = assertThrows(IllegalArgumentException.class,
-                () -> ClusterSettings.validate(ClusterSettings.SITE_MAP, "10.0.0.0/40=cern"));
+                () -> ClusterSettings.validate(Keys.SITE_MAP.key(), "10.0.0.0/40=cern"));
         assertTrue(cidr.getMessage().contains("door.site-map") && cidr.getMessage().contains("prefix length"), cidr.getMessage());
     }
 
     @Test
     void gridftpSettingsHaveDefaultsAndAreChecked() {
         ClusterSettings defaults = ClusterSettings.defaults();
-        assertEquals(1, defaults.gridftpStreams());
-        assertTrue(defaults.gridftpDcau());
-        assertEquals("clear", defaults.gridftpProtection());
-        assertEquals("adler32", defaults.gridftpChecksum());
-        ClusterSettings set = ClusterSettings.of(Map.of(ClusterSettings.GRIDFTP_STREAMS, "4", ClusterSettings.GRIDFTP_PROTECTION, "Private",
-                ClusterSettings.GRIDFTP_CHECKSUM, "MD5", ClusterSettings.GRIDFTP_DCAU, "false"));
-        assertEquals(4, set.gridftpStreams());
-        assertEquals("private", set.gridftpProtection());
-        assertEquals("md5", set.gridftpChecksum());
-        for (String[] bad : new String[][] {{ClusterSettings.GRIDFTP_STREAMS, "0"}, {ClusterSettings.GRIDFTP_STREAMS, "65"},
-                {ClusterSettings.GRIDFTP_PROTECTION, "secret"}, {ClusterSettings.GRIDFTP_CHECKSUM, "crc32"}, {ClusterSettings.GRIDFTP_DCAU, "maybe"}}) {
+        assertEquals(1, defaults.get(Keys.GRIDFTP_STREAMS));
+        assertTrue(defaults.get(Keys.GRIDFTP_DCAU));
+        assertEquals(GridFtpProtection.CLEAR, defaults.get(Keys.GRIDFTP_PROTECTION));
+        assertEquals(GridFtpChecksum.ADLER32, defaults.get(Keys.GRIDFTP_CHECKSUM));
+        ClusterSettings set = ClusterSettings.of(Map.of(Keys.GRIDFTP_STREAMS.key(), "4", Keys.GRIDFTP_PROTECTION.key(), "Private",
+                Keys.GRIDFTP_CHECKSUM.key(), "MD5", Keys.GRIDFTP_DCAU.key(), "false"));
+        assertEquals(4, set.get(Keys.GRIDFTP_STREAMS));
+        assertEquals(GridFtpProtection.PRIVATE, set.get(Keys.GRIDFTP_PROTECTION));
+        assertEquals(GridFtpChecksum.MD5, set.get(Keys.GRIDFTP_CHECKSUM));
+        for (String[] bad : new String[][] {{Keys.GRIDFTP_STREAMS.key(), "0"}, {Keys.GRIDFTP_STREAMS.key(), "65"},
+                {Keys.GRIDFTP_PROTECTION.key(), "secret"}, {Keys.GRIDFTP_CHECKSUM.key(), "crc32"}, {Keys.GRIDFTP_DCAU.key(), "maybe"}}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(bad[0], bad[1]));
             assertTrue(e.getMessage().contains(bad[0]), e.getMessage());
         }
@@ -63,17 +64,16 @@ class ClusterSettingsTest {
 
     @Test
     void typedKeysReturnParsedValuesAndTheOldAccessorsAgree() {
-        ClusterSettings set = ClusterSettings.of(Map.of(ClusterSettings.SELECTION_POLICY, "Least-Loaded",
-                ClusterSettings.GRIDFTP_CHECKSUM, "none", ClusterSettings.TICKET_LIFETIME, "2m", ClusterSettings.WRITE_BEHIND, "64K"));
+        ClusterSettings set = ClusterSettings.of(Map.of(Keys.SELECTION_POLICY.key(), "Least-Loaded",
+                Keys.GRIDFTP_CHECKSUM.key(), "none", Keys.TICKET_LIFETIME.key(), "2m", Keys.WRITE_BEHIND.key(), "64K"));
         assertEquals(SelectionPolicy.LEAST_LOADED, set.get(ClusterSettings.Keys.SELECTION_POLICY));
-        assertEquals("least-loaded", set.selectionPolicy());
         assertEquals(GridFtpChecksum.NONE, set.get(ClusterSettings.Keys.GRIDFTP_CHECKSUM));
         assertEquals(GridFtpProtection.CLEAR, set.get(ClusterSettings.Keys.GRIDFTP_PROTECTION));
         assertEquals(java.time.Duration.ofMinutes(2), set.get(ClusterSettings.Keys.TICKET_LIFETIME));
         assertEquals(64 * 1024L, set.get(ClusterSettings.Keys.WRITE_BEHIND));
-        assertEquals("Least-Loaded", set.get(ClusterSettings.SELECTION_POLICY), "the string form is the value as written");
-        assertEquals("60s", set.get(ClusterSettings.GRIDFTP_TIMEOUT));
-        assertEquals(ClusterSettings.POLICIES, java.util.List.of("random", "least-loaded", "affinity"));
+        assertEquals("Least-Loaded", set.get(Keys.SELECTION_POLICY.key()), "the string form is the value as written");
+        assertEquals("60s", set.get(Keys.GRIDFTP_TIMEOUT.key()));
+        assertEquals(SelectionPolicy.labels(), java.util.List.of("random", "least-loaded", "affinity"));
     }
 
     @Test
@@ -93,10 +93,10 @@ class ClusterSettingsTest {
                 () -> ClusterSettings.of(Map.of("selection.polcy", "random")));
         assertTrue(unknown.getMessage().startsWith("unknown setting 'selection.polcy' (known: redirect.on-read, "), unknown.getMessage());
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-                () -> ClusterSettings.validate(ClusterSettings.TICKET_LIFETIME, "0s"));
+                () -> ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "0s"));
         assertEquals("invalid value '0s' for ticket.lifetime: must be positive", bad.getMessage());
         IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
-                () -> ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "fastest"));
+                () -> ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "fastest"));
         assertEquals("invalid value 'fastest' for selection.policy: unknown policy (known: random, least-loaded, affinity)",
                 policy.getMessage());
     }

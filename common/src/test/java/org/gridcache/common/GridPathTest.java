@@ -1,5 +1,6 @@
 package org.gridcache.common;
 
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -29,6 +30,6 @@ class GridPathTest {
         assertThrows(IllegalArgumentException.class, () -> ByteSize.parse("lots"));
         assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate("redirect.on-read", "maybe"));
         assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate("no.such.key", "1"));
-        assertEquals(java.time.Duration.ofSeconds(60), ClusterSettings.defaults().ticketLifetime());
+        assertEquals(java.time.Duration.ofSeconds(60), ClusterSettings.defaults().get(Keys.TICKET_LIFETIME));
     }
 }

@@ -1,5 +1,6 @@
 package org.gridcache.common;
 
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,15 +41,15 @@ class TicketCodecTest {
 
     @Test
     void selectionSettingsAreValidated() {
-        assertEquals("affinity", ClusterSettings.defaults().selectionPolicy());
-        assertEquals(java.time.Duration.ofSeconds(2), ClusterSettings.defaults().peerTimeout());
-        ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "random");
-        ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "least-loaded");
-        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, "closest"));
-        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(ClusterSettings.SPILL_LOAD, "-1"));
-        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(ClusterSettings.PEER_TIMEOUT, "0s"));
+        assertEquals(SelectionPolicy.AFFINITY, ClusterSettings.defaults().get(Keys.SELECTION_POLICY));
+        assertEquals(java.time.Duration.ofSeconds(2), ClusterSettings.defaults().get(Keys.PEER_TIMEOUT));
+        ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "random");
+        ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "least-loaded");
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "closest"));
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.SPILL_LOAD.key(), "-1"));
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.PEER_TIMEOUT.key(), "0s"));
         assertEquals(java.time.Duration.ofSeconds(30),
-                ClusterSettings.of(java.util.Map.of(ClusterSettings.ZK_GRACE, "30s")).zkGrace());
+                ClusterSettings.of(java.util.Map.of(Keys.ZK_GRACE.key(), "30s")).get(Keys.ZK_GRACE));
     }
 
     @Test

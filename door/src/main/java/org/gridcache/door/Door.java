@@ -1,6 +1,7 @@
 package org.gridcache.door;
 
 import java.io.Closeable;
+import org.gridcache.common.ClusterSettings.Keys;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,12 +86,12 @@ public final class Door implements Closeable {
                 () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
         Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginLister(http), gridftp,
-                config.current().listingCacheTtl());
-        config.onChange(s -> namespace.setTtl(s.listingCacheTtl()));
-        SelectionPolicies policies = new SelectionPolicies(() -> config.current().spillLoad(), config.current().selectionPolicy());
-        config.onChange(s -> policies.set(s.selectionPolicy()));
-        pools.setGrace(config.current().zkGrace());
-        config.onChange(s -> pools.setGrace(s.zkGrace()));
+                config.current().get(Keys.LISTING_CACHE_TTL));
+        config.onChange(s -> namespace.setTtl(s.get(Keys.LISTING_CACHE_TTL)));
+        SelectionPolicies policies = new SelectionPolicies(() -> config.current().get(Keys.SPILL_LOAD), config.current().get(Keys.SELECTION_POLICY));
+        config.onChange(s -> policies.set(s.get(Keys.SELECTION_POLICY)));
+        pools.setGrace(config.current().get(Keys.ZK_GRACE));
+        config.onChange(s -> pools.setGrace(s.get(Keys.ZK_GRACE)));
         FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats()),
                 config::current, ops.stats(), grid.delegations());
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),

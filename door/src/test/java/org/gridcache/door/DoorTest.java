@@ -1,6 +1,7 @@
 package org.gridcache.door;
 
 import static org.awaitility.Awaitility.await;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -233,7 +234,7 @@ class DoorTest {
 
     @Test
     void leastLoadedSendsEveryReadToTheIdlePool() throws Exception {
-        ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, "least-loaded");
+        ClusterConfig.set(zk, Keys.SELECTION_POLICY.key(), "least-loaded");
         register("busy", 5.0, "http://127.0.0.1:9/busy");
         register("idle", 0.1, "http://127.0.0.1:9/idle");
         register("middle", 2.0, "http://127.0.0.1:9/middle");
@@ -273,7 +274,7 @@ class DoorTest {
                     "affinity: the same pool every time");
         }
 
-        ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, "random");
+        ClusterConfig.set(zk, Keys.SELECTION_POLICY.key(), "random");
         HttpResponse<String> random = await().atMost(WAIT).alias("the random policy asking all peers").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 302
                 && ticketPeers(x.headers().firstValue("Location").orElseThrow()).equals(List.of(Ticket.ALL_PEERS)));
         assertEquals(3, random.headers().allValues("Link").size());
@@ -293,7 +294,7 @@ class DoorTest {
 
     @Test
     void whileZooKeeperIsDownTheDoorRedirectsToTheLastKnownPoolsForTheGraceOnly() throws Exception {
-        ClusterConfig.set(zk, ClusterSettings.ZK_GRACE, "3s");
+        ClusterConfig.set(zk, Keys.ZK_GRACE.key(), "3s");
         register("p1", 0, "http://127.0.0.1:9/p1");
         await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> get("/local/data.bin", null), x -> x.statusCode() == 302);
         get("/local/data.bin", null); // the listing is cached now: the door needs no ZooKeeper for it
@@ -356,7 +357,7 @@ class DoorTest {
         FakePool pool = pool("p1");
         pool.files.put("/local/data.bin", data);
         await().atMost(WAIT).alias("a redirect once the pool is known").until(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() == 302);
-        ClusterConfig.set(zk, ClusterSettings.REDIRECT_ON_READ, "false");
+        ClusterConfig.set(zk, Keys.REDIRECT_ON_READ.key(), "false");
         HttpResponse<byte[]> r = await().atMost(WAIT).alias("the door to apply redirect.on-read=false").until(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() != 302);
         assertEquals(200, r.statusCode());
         assertArrayEquals(data, r.body());

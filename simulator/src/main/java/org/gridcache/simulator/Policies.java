@@ -1,6 +1,8 @@
 package org.gridcache.simulator;
 
+import org.gridcache.common.SelectionPolicy;
 import java.util.List;
+import org.gridcache.common.ClusterSettings.Keys;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.door.select.PoolSelector;
@@ -12,12 +14,12 @@ import org.gridcache.door.select.SelectionPolicies;
  * keeps state between reads (affinity counts redirects).
  */
 final class Policies {
-    static final List<String> NAMES = ClusterSettings.POLICIES;
+    static final List<String> NAMES = SelectionPolicy.labels();
 
     private Policies() {
     }
 
     static PoolSelector named(String name, Supplier<ClusterSettings> settings) {
-        return new SelectionPolicies(() -> settings.get().spillLoad(), name).selector();
+        return new SelectionPolicies(() -> settings.get().get(Keys.SPILL_LOAD), SelectionPolicy.parse(name)).selector();
     }
 }

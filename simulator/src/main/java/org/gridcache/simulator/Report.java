@@ -1,6 +1,7 @@
 package org.gridcache.simulator;
 
 import java.util.List;
+import org.gridcache.common.ClusterSettings.Keys;
 import java.util.Locale;
 import java.util.StringJoiner;
 import org.gridcache.common.ByteSize;
@@ -14,8 +15,8 @@ final class Report {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%d pools × %s, %d reads at once, selection.spill-load %s, eviction from watermark %s down to %s%n%n",
                 cluster.pools(), ByteSize.format(cluster.capacity()), cluster.concurrency(),
-                number(cluster.settings().spillLoad()), number(cluster.settings().watermarkHigh()),
-                number(cluster.settings().watermarkLow())));
+                number(cluster.settings().get(Keys.SPILL_LOAD)), number(cluster.settings().get(Keys.WATERMARK_HIGH)),
+                number(cluster.settings().get(Keys.WATERMARK_LOW))));
         out.append("| workload | policy | reads | hit ratio | joined | from peers | peer questions | origin reads | origin bytes "
                 + "| requests per pool | bytes per pool | max/mean | evictions |\n");
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|\n");

@@ -1,6 +1,7 @@
 package org.gridcache.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -23,7 +24,7 @@ class SeedWorkloadsTest {
 
     @Test
     void affinityStillReadsTheOriginOnceWhenTheLoadSpillsCopiesOntoOtherPools() {
-        Cluster lowSpill = new Cluster(3, 20L << 30, JOBS, ClusterSettings.of(Map.of(ClusterSettings.SPILL_LOAD, "2")));
+        Cluster lowSpill = new Cluster(3, 20L << 30, JOBS, ClusterSettings.of(Map.of(Keys.SPILL_LOAD.key(), "2")));
 
         Result r = Simulation.run("affinity", lowSpill, new SameFileTrace(JOBS, MIB_64));
 

@@ -76,7 +76,7 @@ class SimulatorTest {
     void anUnknownPolicyIsRefusedWithTheKnownOnes() {
         assertEquals(2, run("--policy", "fastest"));
 
-        assertTrue(err.toString().contains("unknown selection policy 'fastest' (known: random, least-loaded, affinity)"), err.toString());
+        assertTrue(err.toString().contains("unknown policy (known: random, least-loaded, affinity)"), err.toString());
     }
 
     @Test

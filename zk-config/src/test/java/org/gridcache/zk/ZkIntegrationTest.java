@@ -1,6 +1,8 @@
 package org.gridcache.zk;
 
 import static org.awaitility.Awaitility.await;
+import org.gridcache.common.SelectionPolicy;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -84,19 +86,19 @@ class ZkIntegrationTest {
         ClusterConfig config = new ClusterConfig(client).start(WAIT);
         BlockingQueue<ClusterSettings> changes = new ArrayBlockingQueue<>(16);
         config.onChange(changes::add);
-        assertTrue(config.current().redirectOnRead());
-        ClusterConfig.set(client, ClusterSettings.REDIRECT_ON_READ, "false");
-        awaitChange("redirect.on-read=false", changes, s -> !s.redirectOnRead());
-        assertThrows(IllegalArgumentException.class, () -> ClusterConfig.set(client, ClusterSettings.TICKET_LIFETIME, "soon"));
+        assertTrue(config.current().get(Keys.REDIRECT_ON_READ));
+        ClusterConfig.set(client, Keys.REDIRECT_ON_READ.key(), "false");
+        awaitChange("redirect.on-read=false", changes, s -> !s.get(Keys.REDIRECT_ON_READ));
+        assertThrows(IllegalArgumentException.class, () -> ClusterConfig.set(client, Keys.TICKET_LIFETIME.key(), "soon"));
         // a value written behind the CLI's back is refused by the node, which keeps its last good settings
-        ClusterConfig.set(client, ClusterSettings.TICKET_LIFETIME, "30s");
-        awaitChange("ticket.lifetime=30s", changes, s -> s.ticketLifetime().getSeconds() == 30);
+        ClusterConfig.set(client, Keys.TICKET_LIFETIME.key(), "30s");
+        awaitChange("ticket.lifetime=30s", changes, s -> s.get(Keys.TICKET_LIFETIME).getSeconds() == 30);
         client.setData().forPath(ZkLayout.CONFIG,
                 "{\"ticket.lifetime\":\"soon\",\"pool.watermark.high\":\"0.5\"}".getBytes());
-        awaitChange("pool.watermark.high=0.5", changes, s -> s.watermarkHigh() == 0.5);
-        assertEquals(30, config.current().ticketLifetime().getSeconds(), "last good value kept");
-        assertEquals("0.5", ClusterConfig.list(client).get(ClusterSettings.WATERMARK_HIGH));
-        assertTrue(ClusterConfig.unset(client, ClusterSettings.WATERMARK_HIGH));
+        awaitChange("pool.watermark.high=0.5", changes, s -> s.get(Keys.WATERMARK_HIGH) == 0.5);
+        assertEquals(30, config.current().get(Keys.TICKET_LIFETIME).getSeconds(), "last good value kept");
+        assertEquals("0.5", ClusterConfig.list(client).get(Keys.WATERMARK_HIGH.key()));
+        assertTrue(ClusterConfig.unset(client, Keys.WATERMARK_HIGH.key()));
         config.close();
     }
 
@@ -134,8 +136,8 @@ class ZkIntegrationTest {
                 "{\"selection.policy\":\"fastest\",\"ticket.lifetime\":\"5s\"}".getBytes());
         String reloaded = (String) server.invoke(name, "reload", new Object[0], new String[0]);
         assertTrue(reloaded.contains("ticket.lifetime=5s"), reloaded);
-        assertEquals(5, config.current().ticketLifetime().getSeconds());
-        assertEquals("affinity", config.current().selectionPolicy(), "invalid value refused, default kept");
+        assertEquals(5, config.current().get(Keys.TICKET_LIFETIME).getSeconds());
+        assertEquals(SelectionPolicy.AFFINITY, config.current().get(Keys.SELECTION_POLICY), "invalid value refused, default kept");
         String error = (String) server.getAttribute(name, "LastError");
         assertTrue(error.contains("selection.policy") && error.contains("fastest"), error);
         javax.management.openmbean.TabularData settings = (javax.management.openmbean.TabularData) server.getAttribute(name, "Settings");

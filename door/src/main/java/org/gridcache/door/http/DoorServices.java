@@ -1,6 +1,7 @@
 package org.gridcache.door.http;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.gridcache.common.ClusterSettings.Keys;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +87,7 @@ public final class DoorServices {
      */
     PoolsAnswer poolsFor(String address) {
         ClusterSettings now = settings.get();
-        Optional<String> site = now.siteMap().siteOf(address);
+        Optional<String> site = now.get(Keys.SITE_MAP).siteOf(address);
         List<PoolView> ordered = pools.live().stream()
                 .sorted(Comparator.comparing((PoolRecord p) -> p.draining())
                         .thenComparing(p -> !(site.isPresent() && site.get().equals(p.site())))
@@ -94,6 +95,6 @@ public final class DoorServices {
                         .thenComparing(PoolRecord::id))
                 .map(p -> PoolView.of(p, site.isPresent() && site.get().equals(p.site())))
                 .toList();
-        return new PoolsAnswer(address, site.orElse(null), now.selectionPolicy(), ordered);
+        return new PoolsAnswer(address, site.orElse(null), now.get(Keys.SELECTION_POLICY).label(), ordered);
     }
 }

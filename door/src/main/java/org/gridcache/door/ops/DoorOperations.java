@@ -1,6 +1,8 @@
 package org.gridcache.door.ops;
 
 import io.micrometer.core.instrument.Gauge;
+import org.gridcache.common.SelectionPolicy;
+import org.gridcache.common.ClusterSettings.Keys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -132,15 +134,15 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
 
         @Override
         public String getPolicy() {
-            return config.current().selectionPolicy();
+            return config.current().get(Keys.SELECTION_POLICY).label();
         }
 
         @Override
         public void setPolicy(String policy) {
             String name = policy == null ? "" : policy.trim();
-            ClusterSettings.validate(ClusterSettings.SELECTION_POLICY, name); // IllegalArgumentException names the known ones
+            ClusterSettings.validate(Keys.SELECTION_POLICY.key(), name); // IllegalArgumentException names the known ones
             try {
-                ClusterConfig.set(zk, ClusterSettings.SELECTION_POLICY, name);
+                ClusterConfig.set(zk, Keys.SELECTION_POLICY.key(), name);
             } catch (IllegalArgumentException e) {
                 throw e;
             } catch (Exception e) {
@@ -151,7 +153,7 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
 
         @Override
         public String[] getPolicies() {
-            return ClusterSettings.POLICIES.toArray(String[]::new);
+            return SelectionPolicy.labels().toArray(String[]::new);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.gridcache.door.ops;
 
 import java.time.Instant;
+import org.gridcache.common.ClusterSettings.Keys;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class StatusPage {
                 .append(HtmlListing.escape(door.getId())).append(" &middot; updated ")
                 .append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append(" &middot; refreshes every ")
                 .append(REFRESH_SECONDS).append(" s</p>\n<ul>\n<li>Selection policy in force: <b id=\"policy\">")
-                .append(HtmlListing.escape(settings.selectionPolicy())).append("</b></li>\n<li>Pools: <b id=\"live\">")
+                .append(HtmlListing.escape(settings.get(Keys.SELECTION_POLICY).label())).append("</b></li>\n<li>Pools: <b id=\"live\">")
                 .append(live.size()).append("</b> live, <b id=\"selectable\">").append(selectable).append("</b> taking new reads</li>\n")
                 .append("<li>Hit rate of all pools: <b id=\"hit-rate\">").append(rate(hits, misses)).append("</b> (")
                 .append(hits).append(" hits, ").append(misses).append(" misses)</li>\n</ul>\n")

@@ -1,6 +1,7 @@
 package org.gridcache.door.read;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.gridcache.common.ClusterSettings.Keys;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
@@ -110,12 +111,12 @@ public final class FileReads {
         if (mustProxy(request, now)) {
             // the door streams what the pool answers: a pool must not answer it with the seed design's redirect
             List<String> peers = ranked.get(0).peers().contains(Ticket.ALL_PEERS) ? List.of() : ranked.get(0).peers();
-            proxy.stream(request, response, pool, tickets.poolUrl(pool, peers, origin, file, subject, now.ticketLifetime(),
+            proxy.stream(request, response, pool, tickets.poolUrl(pool, peers, origin, file, subject, now.get(Keys.TICKET_LIFETIME),
                     delegationId, credentialUrl), file.path(), subject);
             return;
         }
         stats.redirect();
-        String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.ticketLifetime(),
+        String location = tickets.poolUrl(pool, ranked.get(0).peers(), origin, file, subject, now.get(Keys.TICKET_LIFETIME),
                 delegationId, credentialUrl);
         response.setStatus(302);
         response.setHeader("Location", location);
@@ -123,7 +124,7 @@ public final class FileReads {
         response.addHeader("Link", link(location, 1));
         for (int i = 1; i < ranked.size(); i++) {
             PoolSelector.Choice next = ranked.get(i);
-            response.addHeader("Link", link(tickets.poolUrl(next.pool(), next.peers(), origin, file, subject, now.ticketLifetime(),
+            response.addHeader("Link", link(tickets.poolUrl(next.pool(), next.peers(), origin, file, subject, now.get(Keys.TICKET_LIFETIME),
                     delegationId, credentialUrl), i + 1));
         }
         response.setHeader("Cache-Control", "no-store"); // the ticket in the Location expires soon
@@ -145,7 +146,7 @@ public final class FileReads {
         Optional<java.time.Duration> cut = pools.disconnectedFor();
         if (cut.isPresent()) {
             return new DoorException(503, "no pool available: ZooKeeper unreachable for " + cut.get().toSeconds()
-                    + " s, longer than " + ClusterSettings.ZK_GRACE + " (" + now.zkGrace().toSeconds() + " s)");
+                    + " s, longer than " + Keys.ZK_GRACE.key() + " (" + now.get(Keys.ZK_GRACE).toSeconds() + " s)");
         }
         int live = pools.live().size();
         return new DoorException(503, live == 0 ? "no pool available"
@@ -157,14 +158,14 @@ public final class FileReads {
     }
 
     private boolean mustProxy(HttpServletRequest request, ClusterSettings settings) {
-        if (!settings.redirectOnRead()) {
+        if (!settings.get(Keys.REDIRECT_ON_READ)) {
             return true;
         }
         String agent = request.getHeader("User-Agent");
         if (agent == null) {
             return false;
         }
-        for (Pattern p : settings.proxyUserAgents()) {
+        for (Pattern p : settings.get(Keys.PROXY_USER_AGENTS)) {
             if (p.matcher(agent).find()) {
                 return true;
             }

@@ -1,6 +1,7 @@
 package org.gridcache.door.ops;
 
 import static org.awaitility.Awaitility.await;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -138,7 +139,7 @@ class DoorOperationsTest {
             assertTrue(location().startsWith("http://a:1"), "least loaded: always a");
         }
         JMX.invoke(cluster, "setPolicy", new Object[] {"random"}, new String[] {String.class.getName()});
-        assertEquals("random", ClusterConfig.list(zk).get(ClusterSettings.SELECTION_POLICY));
+        assertEquals("random", ClusterConfig.list(zk).get(Keys.SELECTION_POLICY.key()));
         await().atMost(WAIT).alias("the door to apply random").until(() -> "random".equals(JMX.getAttribute(cluster, "Policy")));
         await().atMost(WAIT).alias("a read redirected to the busier pool").until(() -> location().startsWith("http://b:1"));
 
@@ -204,7 +205,7 @@ class DoorOperationsTest {
         assertEquals(null, plain.get("site"));
         assertEquals(List.of("far", "near", "gone"), ids(plain), "no site map: least loaded first, draining last");
 
-        ClusterConfig.set(zk, ClusterSettings.SITE_MAP, "10.0.0.0/8=cern,127.0.0.0/8=local");
+        ClusterConfig.set(zk, Keys.SITE_MAP.key(), "10.0.0.0/8=cern,127.0.0.0/8=local");
         // the client's own site, not a pool's (pools carry "site" too)
         await().atMost(WAIT).alias("the site map to apply").until(() -> get("/.gridcache/api/v1/pools").body()
                 .contains("\"client\":\"127.0.0.1\",\"site\":\"local\""));

@@ -1,6 +1,7 @@
 package org.gridcache.door.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.gridcache.common.SelectionPolicy;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -180,14 +181,14 @@ class AffinitySelectorTest {
 
     @Test
     void policiesSwitchByNameAndRefuseUnknownOnes() {
-        SelectionPolicies policies = new SelectionPolicies(() -> 16, "affinity");
+        SelectionPolicies policies = new SelectionPolicies(() -> 16, SelectionPolicy.AFFINITY);
         assertTrue(policies.selector() instanceof AffinitySelector);
-        policies.set("random");
+        policies.set(SelectionPolicy.parse("random"));
         assertTrue(policies.selector() instanceof RandomSelector);
-        assertEquals("random", policies.name());
-        policies.set("least-loaded");
+        assertEquals("random", policies.current().label());
+        policies.set(SelectionPolicy.parse("least-loaded"));
         assertTrue(policies.selector() instanceof LeastLoadedSelector);
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> policies.set("closest"));
-        assertEquals("least-loaded", policies.name());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> policies.set(SelectionPolicy.parse("closest")));
+        assertEquals("least-loaded", policies.current().label());
     }
 }
