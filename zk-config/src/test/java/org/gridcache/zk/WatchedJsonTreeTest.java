@@ -20,30 +20,21 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.gridcache.common.Json;
 import org.gridcache.common.OriginEntry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 /** The recipe against a real embedded ZooKeeper server, and against none. */
 class WatchedJsonTreeTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    @TempDir
-    Path dir;
-    private EmbeddedZooKeeper zk;
+    @RegisterExtension
+    final ZooKeeperServer zooKeeper = new ZooKeeperServer();
     private CuratorFramework client;
 
     @BeforeEach
-    void start() throws Exception {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), "127.0.0.1", 0);
-        client = Zk.connect(zk.connectString());
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        zk.close();
+    void connect() {
+        client = zooKeeper.client();
     }
 
     private WatchedJsonTree<OriginEntry> origins(List<Map<String, OriginEntry>> seen) {

@@ -19,29 +19,20 @@ import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Against a real embedded ZooKeeper server. */
 class ZkIntegrationTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    @TempDir
-    Path dir;
-    private EmbeddedZooKeeper zk;
+    @RegisterExtension
+    final ZooKeeperServer zooKeeper = new ZooKeeperServer();
     private CuratorFramework client;
 
     @BeforeEach
-    void start() throws Exception {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), "127.0.0.1", 0);
-        client = Zk.connect(zk.connectString());
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        zk.close();
+    void connect() {
+        client = zooKeeper.client();
     }
 
     private static PoolRecord record(String id, int movers) {
@@ -52,7 +43,7 @@ class ZkIntegrationTest {
     void poolAppearsUpdatesAndVanishes() throws Exception {
         PoolDirectory directory = new PoolDirectory(client).start(WAIT);
         int[] movers = {0};
-        CuratorFramework poolClient = Zk.connect(zk.connectString());
+        CuratorFramework poolClient = Zk.connect(zooKeeper.connectString());
         EphemeralRegistration reg = new EphemeralRegistration(poolClient, ZkLayout.pool("p1"),
                 () -> Json.bytes(record("p1", movers[0])), Duration.ofHours(1));
         reg.awaitCreated(WAIT);
