@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import org.gridcache.pool.store.Store;
 import org.junit.jupiter.api.Test;
 
 /** Fetches from the origin: coalescing, cut-through, and every way an origin can fail. */

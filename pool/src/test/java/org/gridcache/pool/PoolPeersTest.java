@@ -20,6 +20,8 @@ import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.pool.peer.Peers;
+import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.ZkLayout;

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.gridcache.common.ClusterSettings;
+import org.gridcache.pool.store.Store;
 import org.gridcache.zk.ClusterConfig;
 import org.junit.jupiter.api.Test;
 

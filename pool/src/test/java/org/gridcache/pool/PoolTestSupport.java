@@ -21,6 +21,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.Zk;
 import org.junit.jupiter.api.AfterAll;
