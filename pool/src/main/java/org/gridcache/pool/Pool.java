@@ -24,11 +24,10 @@ import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.origin.FileOriginFetcher;
 import org.gridcache.pool.origin.GridFtpOriginFetcher;
 import org.gridcache.pool.origin.HttpOriginFetcher;
-import org.gridcache.pool.origin.OriginFetcher;
+import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.peer.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.serve.PoolChannelInitializer;
-import org.gridcache.pool.serve.PoolRequestHandler;
 import org.gridcache.pool.serve.PoolServer;
 import org.gridcache.pool.serve.PoolTls;
 import org.gridcache.pool.store.Store;
@@ -64,7 +63,7 @@ public final class Pool implements Closeable {
     private final AtomicBoolean publishQueued = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private Downloads downloads;
-    private List<OriginFetcher> fetchers = List.of();
+    private Origins origins;
     private EphemeralRegistration registration;
     private MountTable mounts;
     private PoolOperations operations;
@@ -115,19 +114,19 @@ public final class Pool implements Closeable {
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
-        fetchers = List.of(http, new FileOriginFetcher(), gridftp);
+        origins = new Origins(List.of(http, new FileOriginFetcher(), gridftp));
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
         directory = new PoolDirectory(zk).start(ZK_WAIT);
         Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout(),
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
-        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
+        downloads = new Downloads(store, origins.all(), () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
         OriginAccess access = credentials == null ? null
-                : new OriginAccess(credentials, http, gridftp, () -> config.current().permissionCacheTtl());
+                : new OriginAccess(credentials, origins, () -> config.current().permissionCacheTtl());
         mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access, peers,
-                        gridftp),
+                new PoolChannelInitializer.Parts(settings.name(), tickets, downloads, store, movers, operations, stats, access,
+                        peers, origins, ORIGIN_READ_TIMEOUT),
                 security.tls() ? PoolTls.server(security.hostCredential(), security.trust()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
@@ -204,7 +203,9 @@ public final class Pool implements Closeable {
         if (downloads != null) {
             downloads.close();
         }
-        fetchers.forEach(OriginFetcher::close);
+        if (origins != null) {
+            origins.close();
+        }
         server.close();
         publisher.shutdownNow();
         if (operations != null) {

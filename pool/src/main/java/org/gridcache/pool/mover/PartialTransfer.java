@@ -11,26 +11,26 @@ import java.time.Duration;
 import java.util.function.BiConsumer;
 import org.gridcache.common.Ticket;
 import org.gridcache.pool.fetch.FetchException;
-import org.gridcache.pool.origin.GridFtpOriginFetcher;
+import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.serve.Exchange;
 import org.gridcache.pool.serve.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@code Range} on a file that is neither in the store nor being fetched, from a GridFTP origin: served by a
- * partial retrieve (ERET) of just that range, straight to this one client and not cached, so a client seeking
- * into a cold file (ROOT reads a file's end first) waits for the bytes it asked for, not for the whole file before
- * them. The head (206) goes out once the origin accepted the credential and path; a failure before it is an error
+ * A {@code Range} on a file that is neither in the store nor being fetched, from an origin that reads ranges
+ * ({@link RangedReads}, GridFTP's ERET): served by a read of just that range, straight to this one client and
+ * not cached, so a client seeking into a cold file (ROOT reads a file's end first) waits for the bytes it asked for,
+ * not for the whole file before them. The head (206) goes out once the origin accepted the credential and path; a failure before it is an error
  * status, after it a closed connection (fewer bytes than Content-Length). The fetcher thread writes and waits
  * while the client's channel is not writable, so a slow client slows its own origin transfer.
  */
-public final class PartialTransfer implements GridFtpOriginFetcher.RangeReceiver {
+public final class PartialTransfer implements RangedReads.Receiver {
     private static final Logger LOG = LoggerFactory.getLogger(PartialTransfer.class);
     private final Exchange ex;
     private final Ticket ticket;
     private final ByteRange range;
-    private final GridFtpOriginFetcher fetcher;
+    private final RangedReads origin;
     private final Movers movers;
     private final Duration writeTimeout;
     /** Told once, on the event loop, when the transfer is over: (this, whether the connection may be reused). */
@@ -41,12 +41,12 @@ public final class PartialTransfer implements GridFtpOriginFetcher.RangeReceiver
     private volatile long sent;
     private boolean finished; // event loop only
 
-    public PartialTransfer(Exchange ex, Ticket ticket, ByteRange range, GridFtpOriginFetcher fetcher, Movers movers, Duration writeTimeout,
+    public PartialTransfer(Exchange ex, Ticket ticket, ByteRange range, RangedReads origin, Movers movers, Duration writeTimeout,
                     BiConsumer<PartialTransfer, Boolean> done) {
         this.ex = ex;
         this.ticket = ticket;
         this.range = range;
-        this.fetcher = fetcher;
+        this.origin = origin;
         this.movers = movers;
         this.writeTimeout = writeTimeout;
         this.done = done;
@@ -55,7 +55,7 @@ public final class PartialTransfer implements GridFtpOriginFetcher.RangeReceiver
     public void start() {
         movers.started();
         LOG.debug("{} {}: range {} of a cold file by partial retrieve", ex.method, ex.path, ex.range);
-        handle = fetcher.fetchRange(URI.create(ticket.originUrl()), ticket, range.start(), range.length(), this);
+        handle = origin.read(URI.create(ticket.originUrl()), ticket, range.start(), range.length(), this);
     }
 
     @Override

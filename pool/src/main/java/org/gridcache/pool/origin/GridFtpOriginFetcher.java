@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -119,7 +120,17 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     }
 
     /** Whether the ticket's subject may read the file: MLST as that subject (the permission check of OriginAccess). */
-    public CompletableFuture<Void> checkAccess(URI origin, Ticket ticket, X509Credential credential) {
+    @Override
+    public Optional<RangedReads> rangedReads() {
+        return Optional.of(this::fetchRange);
+    }
+
+    @Override
+    public Optional<PermissionCheck> permissionCheck() {
+        return Optional.of((origin, ticket, credential) -> checkAccess(origin, ticket, credential.credential()));
+    }
+
+    private CompletableFuture<Void> checkAccess(URI origin, Ticket ticket, X509Credential credential) {
         CompletableFuture<Void> result = new CompletableFuture<>();
         GridFtpOptions options;
         try {
@@ -160,22 +171,11 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         return result;
     }
 
-    /** Receives a partial retrieve: {@link #opened} once the server accepted the credential and the path, then bytes. */
-    public interface RangeReceiver {
-        void opened();
-
-        /** Blocks while the client cannot take more. */
-        void receive(ByteBuf data) throws IOException;
-
-        /** Exactly once: null when every byte arrived. */
-        void done(FetchException failure);
-    }
-
     /**
      * Retrieves {@code length} bytes from {@code offset} (ERET) for one client, not cached; the returned handle cuts
      * the transfer (the client went away).
      */
-    public AutoCloseable fetchRange(URI origin, Ticket ticket, long offset, long length, RangeReceiver receiver) {
+    private AutoCloseable fetchRange(URI origin, Ticket ticket, long offset, long length, RangedReads.Receiver receiver) {
         X509Credential credential;
         GridFtpOptions options;
         try {

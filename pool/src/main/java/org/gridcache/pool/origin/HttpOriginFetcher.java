@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -63,6 +64,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
     private final Supplier<SslContext> ssl;
     private final Supplier<SslContext> serviceSsl;
     private final DelegatedCredentials credentials;
+    private final PermissionCheck permissionCheck = new HttpPermissionCheck(this);
 
     HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout) throws SSLException {
         this(group, channelType, readTimeout, PoolSecurity.PLAIN, null);
@@ -122,6 +124,11 @@ public final class HttpOriginFetcher implements OriginFetcher {
         } catch (CredentialMode.MissingCredential e) {
             throw new FetchException(HttpResponseStatus.valueOf(e.status()), e.getMessage());
         }
+    }
+
+    @Override
+    public Optional<PermissionCheck> permissionCheck() {
+        return Optional.of(permissionCheck);
     }
 
     /**

@@ -1,11 +1,13 @@
 package org.gridcache.pool.origin;
 
 import java.net.URI;
+import java.util.Optional;
 import org.gridcache.pool.fetch.DownloadSink;
 
 /**
- * Fetches one file from an origin into a {@link DownloadSink}, asynchronously. One implementation per protocol
- * (HTTP(S), file; GridFTP and peer pools later), chosen by URL scheme.
+ * An origin protocol: fetches one file from an origin into a {@link DownloadSink}, asynchronously. One
+ * implementation per protocol (HTTP(S), file, GridFTP), chosen by URL scheme ({@link Origins}). What only some
+ * protocols can do is an optional capability, asked for rather than implied by a concrete class.
  */
 public interface OriginFetcher extends AutoCloseable {
 
@@ -23,6 +25,16 @@ public interface OriginFetcher extends AutoCloseable {
      */
     default void fetch(URI origin, DownloadSink sink, org.gridcache.common.Ticket ticket) {
         fetch(origin, sink);
+    }
+
+    /** Reading a range for one client without fetching the file (empty: the whole file is fetched instead). */
+    default Optional<RangedReads> rangedReads() {
+        return Optional.empty();
+    }
+
+    /** Asking the origin as the user whether the user may read the file (empty: no such check for this protocol). */
+    default Optional<PermissionCheck> permissionCheck() {
+        return Optional.empty();
     }
 
     @Override

@@ -8,11 +8,21 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
-import java.util.function.Supplier;
+import java.time.Duration;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.mover.Movers;
+import org.gridcache.pool.ops.PoolOperations;
+import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.origin.Origins;
+import org.gridcache.pool.peer.Peers;
+import org.gridcache.pool.store.Store;
 
 /**
- * The pool's pipeline, in order: idle detection, with TLS the SSL handler and the conversion of file regions into
- * chunks it can encrypt, HTTP codec, aggregation of the (body-less) GET/HEAD requests, the request handler.
+ * The pool's request path, one concern per handler, in the order a request meets them (ARCHITECTURE.md, "Flows").
+ * Each refusal answers its status and one-line reason and ends the request there; what a handler establishes
+ * travels on in the {@link Exchange}.
  */
 public final class PoolChannelInitializer extends ChannelInitializer<SocketChannel> {
     /** Requests carry no body worth having; this bounds what a client can make the pool buffer. */
@@ -22,17 +32,29 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
     private static final int MAX_HEADERS = 16 * 1024;
     /** A keep-alive connection with no request for this long is closed (never one with a transfer running). */
     static final int IDLE_SECONDS = 300;
-    private final Supplier<PoolRequestHandler> handlers;
-    private final SslContext tls;
 
-    PoolChannelInitializer(Supplier<PoolRequestHandler> handlers) {
-        this(handlers, null);
+    /** What the handlers need of the pool. {@code access} null: no TLS; {@code peers} null: a pool on its own. */
+    public record Parts(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
+                        PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
+                        Duration originReadTimeout) {
     }
 
+    private final Parts parts;
+    private final SslContext tls;
+    private final RequestCheck requestCheck = new RequestCheck();
+    private final PoolServices services;
+    private final TicketCheck ticketCheck;
+    private final PeerQuestions peerQuestions;
+    private final UserCredentialCheck userCredentialCheck;
+
     /** {@code tls} null: plain HTTP. */
-    public PoolChannelInitializer(Supplier<PoolRequestHandler> handlers, SslContext tls) {
-        this.handlers = handlers;
+    public PoolChannelInitializer(Parts parts, SslContext tls) {
+        this.parts = parts;
         this.tls = tls;
+        this.services = new PoolServices(parts.operations());
+        this.ticketCheck = new TicketCheck(parts.poolName(), parts.tickets(), parts.operations());
+        this.peerQuestions = new PeerQuestions(parts.downloads(), parts.peers());
+        this.userCredentialCheck = new UserCredentialCheck(parts.access(), parts.downloads());
     }
 
     @Override
@@ -46,6 +68,13 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         }
         p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, 8192));
         p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
-        p.addLast("pool", handlers.get());
+        p.addLast("pipelining", new PipeliningGate(parts.stats()));    // one request at a time; the rest wait
+        p.addLast("request-check", requestCheck);                       // malformed 400, method 405, path 400
+        p.addLast("services", services);                                // /.gridcache/health, /metrics: no ticket
+        p.addLast("ticket-check", ticketCheck);                         // ticket 403, admission 503
+        p.addLast("peer-questions", peerQuestions);                     // "do you hold it?", random policy's 302
+        p.addLast("user-credential", userCredentialCheck);              // as the user: credential, permission
+        p.addLast("transfer", new TransferHandler(parts.downloads(), parts.store(), parts.movers(), parts.origins(),
+                parts.originReadTimeout()));                            // a mover sends the file
     }
 }
