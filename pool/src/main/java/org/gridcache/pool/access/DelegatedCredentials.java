@@ -18,7 +18,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTls;
@@ -159,6 +161,24 @@ public final class DelegatedCredentials {
 
     private static String host(URI url) {
         return url.getHost() + ":" + url.getPort();
+    }
+
+    /**
+     * The credential a pool fetcher presents for {@code ticket}, in that fetcher's form: {@code anonymous},
+     * {@code host} (the pool's own), or the user's delegated credential, cached here, as {@code delegated} makes it.
+     * The one credential choice of all pool fetchers ({@link CredentialMode#choose}); a missing credential becomes
+     * the status it names. {@code credentials} null: a pool without TLS, which holds no user credentials.
+     */
+    public static <C> C choose(Ticket ticket, DelegatedCredentials credentials, C anonymous, C host,
+                               Function<OriginCredential, C> delegated) throws FetchException {
+        try {
+            return ticket.credential().choose(anonymous, host, () -> {
+                OriginCredential c = credentials == null ? null : credentials.cached(ticket);
+                return c == null ? null : delegated.apply(c);
+            }, "pool", ticket.subject());
+        } catch (CredentialMode.MissingCredential e) {
+            throw new FetchException(HttpResponseStatus.valueOf(e.status()), e.getMessage());
+        }
     }
 
     /** Carries a {@link FetchException} through a future. */

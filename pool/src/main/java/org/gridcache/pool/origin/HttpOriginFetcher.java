@@ -35,7 +35,6 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
-import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import org.gridcache.pool.PoolSecurity;
 import org.gridcache.pool.access.DelegatedCredentials;
@@ -116,14 +115,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
      * no certificate chain) as an anonymous client.
      */
     Supplier<SslContext> tlsFor(Ticket ticket) throws FetchException {
-        try {
-            return ticket.credential().choose(ssl, serviceSsl, () -> {
-                DelegatedCredentials.OriginCredential c = credentials == null ? null : credentials.cached(ticket);
-                return c == null ? null : c.tls();
-            }, "pool", ticket.subject());
-        } catch (CredentialMode.MissingCredential e) {
-            throw new FetchException(HttpResponseStatus.valueOf(e.status()), e.getMessage());
-        }
+        return DelegatedCredentials.choose(ticket, credentials, ssl, serviceSsl, DelegatedCredentials.OriginCredential::tls);
     }
 
     @Override

@@ -33,9 +33,9 @@ class GridFtpOriginFetcherTest {
         adler.update(content);
         String good = String.format("%08x", adler.getValue());
         try (FileChannel file = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            GridFtpOriginFetcher.verify(file, content.length, new GridFtpOriginFetcher.Expected(Checksum.ADLER32, good), ORIGIN);
-            FetchException e = assertThrows(FetchException.class, () -> GridFtpOriginFetcher.verify(file, content.length,
-                    new GridFtpOriginFetcher.Expected(Checksum.ADLER32, "00000001"), ORIGIN));
+            ChecksumVerification.verify(file, content.length, new ChecksumVerification.Expected(Checksum.ADLER32, good), ORIGIN);
+            FetchException e = assertThrows(FetchException.class, () -> ChecksumVerification.verify(file, content.length,
+                    new ChecksumVerification.Expected(Checksum.ADLER32, "00000001"), ORIGIN));
             assertEquals(502, e.status().code());
             assertTrue(e.getMessage().contains("checksum mismatch") && e.getMessage().contains("gsiftp://se.example.org:2811")
                     && e.getMessage().contains(good), e.getMessage());
@@ -46,16 +46,16 @@ class GridFtpOriginFetcherTest {
     void gridFtpFailuresAnswerLikeHttpOrigins() {
         Ticket ticket = new Ticket("/atlas/f.bin", "p1", Ticket.READ, 0, "/DC=org/DC=example/CN=Alice", "door", ORIGIN.toString(), 10, 0,
                 "atlas", List.of("/atlas"), CredentialMode.USER, "default", "https://door/.gridcache/credential", List.of());
-        assertEquals(404, GridFtpOriginFetcher.reason(new GridFtpException(GridFtpException.Kind.NOT_FOUND, "550 No such file"), ORIGIN, ticket)
+        assertEquals(404, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.NOT_FOUND, "550 No such file"), ORIGIN, ticket)
                 .status().code());
-        FetchException denied = GridFtpOriginFetcher.reason(new GridFtpException(GridFtpException.Kind.DENIED,
+        FetchException denied = GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.DENIED,
                 "530 The certificate has expired"), ORIGIN, ticket);
         assertEquals(403, denied.status().code());
         assertTrue(denied.getMessage().contains("the origin refuses /DC=org/DC=example/CN=Alice access to /atlas/f.bin")
                 && denied.getMessage().contains("has expired"), denied.getMessage());
-        assertEquals(502, GridFtpOriginFetcher.reason(new GridFtpException(GridFtpException.Kind.UNREACHABLE, "connection refused"), ORIGIN,
+        assertEquals(502, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.UNREACHABLE, "connection refused"), ORIGIN,
                 ticket).status().code());
-        assertEquals(502, GridFtpOriginFetcher.reason(new GridFtpException(GridFtpException.Kind.FAILED, "500 odd"), ORIGIN, ticket)
+        assertEquals(502, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.FAILED, "500 odd"), ORIGIN, ticket)
                 .status().code());
     }
 }
