@@ -75,17 +75,15 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
 
     @Override
     public void fetch(URI origin, DownloadSink sink, Ticket ticket) {
-        X509Credential credential;
-        GridFtpOptions options;
+        GridFtpSessions.Login login;
         try {
-            credential = sessions.credentialFor(ticket);
-            options = sessions.options();
+            login = sessions.login(ticket);
         } catch (FetchException e) {
             sink.fail(e);
             return;
         }
         try {
-            sessions.execute(() -> transfer(origin, ticket, sink, credential, options));
+            sessions.execute(() -> transfer(origin, ticket, sink, login.credential(), login.options()));
         } catch (RejectedExecutionException e) {
             sink.fail(GridFtpSessions.shuttingDown());
         }

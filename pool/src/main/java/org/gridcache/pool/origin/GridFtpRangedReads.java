@@ -1,6 +1,5 @@
 package org.gridcache.pool.origin;
 
-import eu.emi.security.authn.x509.X509Credential;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
@@ -8,7 +7,6 @@ import java.util.concurrent.RejectedExecutionException;
 import org.gridcache.common.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
-import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.pool.fetch.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,11 +22,9 @@ final class GridFtpRangedReads implements RangedReads {
 
     @Override
     public AutoCloseable read(URI origin, Ticket ticket, long offset, long length, Receiver receiver) {
-        X509Credential credential;
-        GridFtpOptions options;
+        GridFtpSessions.Login login;
         try {
-            credential = sessions.credentialFor(ticket);
-            options = sessions.options();
+            login = sessions.login(ticket);
         } catch (FetchException e) {
             receiver.done(e);
             return () -> { };
@@ -36,7 +32,7 @@ final class GridFtpRangedReads implements RangedReads {
         ConnectionHolder holder = new ConnectionHolder();
         try {
             sessions.execute(() -> {
-                try (GridFtpConnection conn = GridFtpSessions.open(origin, credential, options)) {
+                try (GridFtpConnection conn = GridFtpSessions.open(origin, login.credential(), login.options())) {
                     if (!holder.set(conn)) {
                         receiver.done(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "client went away"));
                         return;

@@ -59,7 +59,15 @@ final class GridFtpSessions implements AutoCloseable {
         executor.execute(work);
     }
 
-    X509Credential credentialFor(Ticket ticket) throws FetchException {
+    /** What one conversation for {@code ticket} presents and uses. */
+    record Login(X509Credential credential, GridFtpOptions options) {
+    }
+
+    Login login(Ticket ticket) throws FetchException {
+        return new Login(credentialFor(ticket), options());
+    }
+
+    private X509Credential credentialFor(Ticket ticket) throws FetchException {
         if (credentials == null && ticket.credential() == CredentialMode.USER) {
             throw FetchException.badGateway("this pool has no TLS credentials: it cannot read GridFTP origins");
         }
