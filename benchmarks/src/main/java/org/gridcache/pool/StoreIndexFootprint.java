@@ -4,6 +4,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.Locale;
+import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreEntry;
+import org.gridcache.pool.store.StoreKey;
 
 /**
  * Heap per cached-file metadata entry in the pool's real index ({@link Store#newIndex()}): fills it with N entries

@@ -14,6 +14,23 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
+import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.mover.Movers;
+import org.gridcache.pool.ops.PoolMXBean;
+import org.gridcache.pool.ops.PoolOperations;
+import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.origin.FileOriginFetcher;
+import org.gridcache.pool.origin.GridFtpOriginFetcher;
+import org.gridcache.pool.origin.HttpOriginFetcher;
+import org.gridcache.pool.origin.Origins;
+import org.gridcache.pool.peer.PeerFetcher;
+import org.gridcache.pool.peer.Peers;
+import org.gridcache.pool.serve.PoolChannelInitializer;
+import org.gridcache.pool.serve.PoolServer;
+import org.gridcache.pool.serve.PoolTls;
+import org.gridcache.pool.store.Store;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
@@ -30,7 +47,7 @@ import org.slf4j.LoggerFactory;
 public final class Pool implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Pool.class);
     static final Duration REGISTRATION_PERIOD = Duration.ofSeconds(2);
-    static final Duration ORIGIN_READ_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration ORIGIN_READ_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration ZK_WAIT = Duration.ofSeconds(20);
     private static final String VERSION = versionOf();
 
@@ -46,7 +63,7 @@ public final class Pool implements Closeable {
     private final AtomicBoolean publishQueued = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private Downloads downloads;
-    private List<OriginFetcher> fetchers = List.of();
+    private Origins origins;
     private EphemeralRegistration registration;
     private MountTable mounts;
     private PoolOperations operations;
@@ -97,19 +114,19 @@ public final class Pool implements Closeable {
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
-        fetchers = List.of(http, new FileOriginFetcher(), gridftp);
+        origins = new Origins(List.of(http, new FileOriginFetcher(), gridftp));
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
         directory = new PoolDirectory(zk).start(ZK_WAIT);
         Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout(),
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
-        downloads = new Downloads(store, fetchers, () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
+        downloads = new Downloads(store, origins.all(), () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
         OriginAccess access = credentials == null ? null
-                : new OriginAccess(credentials, http, gridftp, () -> config.current().permissionCacheTtl());
+                : new OriginAccess(credentials, origins, () -> config.current().permissionCacheTtl());
         mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                () -> new PoolRequestHandler(settings.name(), tickets, downloads, store, movers, operations, stats, access, peers,
-                        gridftp),
+                new PoolChannelInitializer.Parts(settings.name(), tickets, downloads, store, movers, operations, stats, access,
+                        peers, origins, ORIGIN_READ_TIMEOUT),
                 security.tls() ? PoolTls.server(security.hostCredential(), security.trust()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
@@ -186,7 +203,9 @@ public final class Pool implements Closeable {
         if (downloads != null) {
             downloads.close();
         }
-        fetchers.forEach(OriginFetcher::close);
+        if (origins != null) {
+            origins.close();
+        }
         server.close();
         publisher.shutdownNow();
         if (operations != null) {

@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import org.gridcache.pool.store.Store;
 import org.junit.jupiter.api.Test;
 
 /** Fetches from the origin: coalescing, cut-through, and every way an origin can fail. */
@@ -33,8 +35,8 @@ class PoolMissTest extends PoolTestSupport {
             clients.add(http.sendAsync(HttpRequest.newBuilder(uri("/hot", token)).timeout(Duration.ofSeconds(90)).build(),
                     HttpResponse.BodyHandlers.ofByteArray()));
         }
-        eventually("the origin fetch", () -> origin.gets("/hot") == 1);
-        eventually("20 movers waiting on the fetch", () -> pool.activeMovers() == 20);
+        await().atMost(WAIT).alias("the origin fetch").until(() -> origin.gets("/hot") == 1);
+        await().atMost(WAIT).alias("20 movers waiting on the fetch").until(() -> pool.activeMovers() == 20);
         gate.countDown();
 
         String expected = sha256(data);
@@ -107,7 +109,7 @@ class PoolMissTest extends PoolTestSupport {
         assertEquals(206, r.statusCode()); // answered although the rest of the file has not arrived
         assertArrayEquals(Arrays.copyOfRange(data, 100, 200), r.body());
         gate.countDown();
-        eventually("the fetch to complete", () -> pool.store().files() == 1);
+        await().atMost(WAIT).alias("the fetch to complete").until(() -> pool.store().files() == 1);
     }
 
     @Test
@@ -133,7 +135,7 @@ class PoolMissTest extends PoolTestSupport {
             var parts = PoolServeTest.multipart(body, boundary);
             assertArrayEquals(Arrays.copyOfRange(data, 500000, 500100), parts.get("bytes 500000-500099/" + data.length));
         }
-        eventually("the fetch to complete", () -> pool.store().files() == 1);
+        await().atMost(WAIT).alias("the fetch to complete").until(() -> pool.store().files() == 1);
     }
 
     @Test
@@ -160,7 +162,7 @@ class PoolMissTest extends PoolTestSupport {
         }
         assertTrue(failed || received < data.length, "the client must not see a complete response");
 
-        eventually("the part file to be gone", () -> partFiles() == 0);
+        await().atMost(WAIT).alias("the part file to be gone").until(() -> partFiles() == 0);
         origin.serve("/dies", data);
         HttpResponse<byte[]> again = fetch("/dies", data);
         assertEquals(200, again.statusCode());
@@ -230,7 +232,7 @@ class PoolMissTest extends PoolTestSupport {
         HttpResponse<byte[]> r = get("/nolength", ticket("/nolength", origin.url("/nolength"), -1));
         assertEquals(200, r.statusCode());
         assertArrayEquals(data, r.body());
-        eventually("the copy to be committed", () -> pool.store().files() == 1);
+        await().atMost(WAIT).alias("the copy to be committed").until(() -> pool.store().files() == 1);
         assertEquals(data.length, pool.store().used()); // the unused part of the reservation was given back
     }
 

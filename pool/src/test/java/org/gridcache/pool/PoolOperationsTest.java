@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,7 +41,7 @@ class PoolOperationsTest extends PoolTestSupport {
     /** Mounts the test origin at /ops so that evict(path) can resolve paths. */
     private void mountOrigin() throws Exception {
         MountTable.put(zk, OriginEntry.of("ops", "/ops", origin.url("/ops")));
-        eventually("the pool to see the mount", () -> {
+        await().atMost(WAIT).alias("the pool to see the mount").until(() -> {
             try {
                 pool.operations().evict("/ops/probe");
                 return true;
@@ -57,7 +58,7 @@ class PoolOperationsTest extends PoolTestSupport {
         origin.serve("/d", data);
         String message = (String) JMX.invoke(mbean(), "drain", new Object[0], new String[0]);
         assertTrue(message.contains("draining"), message);
-        eventually("the draining state in /pools", () -> call(() -> published().draining()));
+        await().atMost(WAIT).alias("the draining state in /pools").until(() -> call(() -> published().draining()));
         HttpResponse<byte[]> refused = fetch("/d", data);
         assertEquals(503, refused.statusCode());
         assertTrue(body(refused).contains("drained"), body(refused));
@@ -65,7 +66,7 @@ class PoolOperationsTest extends PoolTestSupport {
         assertEquals("draining", JMX.getAttribute(mbean(), "State"));
 
         JMX.invoke(mbean(), "resume", new Object[0], new String[0]);
-        eventually("the enabled state in /pools", () -> call(() -> PoolRecord.ENABLED.equals(published().state())));
+        await().atMost(WAIT).alias("the enabled state in /pools").until(() -> call(() -> PoolRecord.ENABLED.equals(published().state())));
         assertEquals(200, fetch("/d", data).statusCode());
     }
 
@@ -78,7 +79,7 @@ class PoolOperationsTest extends PoolTestSupport {
         origin.serve("/other", other);
         assertEquals(200, fetch("/held", held).statusCode());
         JMX.invoke(mbean(), "setReadOnly", new Object[] {true}, new String[] {"boolean"});
-        eventually("the readonly state in /pools", () -> call(() -> published().readOnly()));
+        await().atMost(WAIT).alias("the readonly state in /pools").until(() -> call(() -> published().readOnly()));
         HttpResponse<byte[]> hit = fetch("/held", held);
         assertEquals(200, hit.statusCode());
         assertEquals("HIT", cache(hit));
@@ -99,7 +100,7 @@ class PoolOperationsTest extends PoolTestSupport {
         assertEquals("MISS", cache(fetch("/ops/run1/f.bin", data)));
         assertEquals("HIT", cache(fetch("/ops/run1/f.bin", data)));
         // the client holds the body a moment before its mover lets go of the file
-        eventually("the transfer to end", () -> pool.activeMovers() == 0);
+        await().atMost(WAIT).alias("the transfer to end").until(() -> pool.activeMovers() == 0);
         String evicted = (String) JMX.invoke(mbean(), "evict", new Object[] {"/ops/run1/f.bin"}, new String[] {String.class.getName()});
         assertTrue(evicted.startsWith("evicted /ops/run1/f.bin (5000 bytes)"), evicted);
         assertEquals(1L, JMX.getAttribute(mbean(), "Evictions"));
@@ -123,7 +124,7 @@ class PoolOperationsTest extends PoolTestSupport {
         CountDownLatch gate = new CountDownLatch(1);
         origin.serveGated("/ops/slow", data, 1000, gate);
         CompletableFuture<HttpResponse<byte[]>> reading = CompletableFuture.supplyAsync(() -> call(() -> fetch("/ops/slow", data)));
-        eventually("the fetch to start", () -> pool.activeMovers() == 1);
+        await().atMost(WAIT).alias("the fetch to start").until(() -> pool.activeMovers() == 1);
         IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> pool.operations().evict("/ops/slow"));
         assertTrue(inUse.getMessage().contains("being read or fetched"), inUse.getMessage());
         gate.countDown();
@@ -165,7 +166,7 @@ class PoolOperationsTest extends PoolTestSupport {
             origin.serve("/t", data);
             fetch("/t", data);
             fetch("/t", data, "Range", "bytes=0-99");
-            eventually("two transfer records", () -> records.list.size() >= 2);
+            await().atMost(WAIT).alias("two transfer records").until(() -> records.list.size() >= 2);
             Map<?, ?> miss = Json.mapper().readValue(records.list.get(0).getFormattedMessage(), Map.class);
             Map<?, ?> hit = Json.mapper().readValue(records.list.get(1).getFormattedMessage(), Map.class);
             assertEquals("pool", miss.get("node"));

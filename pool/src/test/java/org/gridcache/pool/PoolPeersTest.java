@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +21,8 @@ import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.pool.peer.Peers;
+import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.ZkLayout;
@@ -44,11 +47,11 @@ class PoolPeersTest extends PoolTestSupport {
         startPool(1 << 30);
         second = Pool.start(new PoolSettings(poolName + "-b", "127.0.0.1", 0, null, dir.resolve("store-b"), 1 << 30, "test", KEY), zk);
         extra.add(second);
-        awaitSeen(second, poolName);
+        await().atMost(WAIT).alias(poolName + " in the pool directory").until(() -> sees(second, poolName));
     }
 
-    private static void awaitSeen(Pool by, String id) throws InterruptedException {
-        eventually(id + " in the pool directory", () -> by.poolsSeen().stream().anyMatch(p -> p.id().equals(id)));
+    private static boolean sees(Pool by, String id) {
+        return by.poolsSeen().stream().anyMatch(p -> p.id().equals(id));
     }
 
     private String ticketFor(Pool target, String path, byte[] data, List<String> peers) {
@@ -105,7 +108,7 @@ class PoolPeersTest extends PoolTestSupport {
         assertEquals(sha256(data), sha256(pulled.body()));
         assertEquals("MISS", cache(pulled), "a miss on the second pool");
         assertEquals(1, origin.gets("/f"), "served by the peer, not the origin");
-        eventually("the pulled copy to be committed", () -> second.store().contains(StoreKey.ofOrigin(origin.url("/f"))));
+        await().atMost(WAIT).alias("the pulled copy to be committed").until(() -> second.store().contains(StoreKey.ofOrigin(origin.url("/f"))));
         assertEquals("HIT", cache(getFrom(second, "/f", data, List.of(poolName))));
         assertEquals(data.length, second.store().peerBytes(), "counted as peer bytes (JMX PeerBytes, gridcache_pool_peer_bytes)");
         assertEquals(0, second.store().originBytes());
@@ -123,13 +126,13 @@ class PoolPeersTest extends PoolTestSupport {
         for (int i = 0; i < 10; i++) {
             clients.add(http.sendAsync(HttpRequest.newBuilder(at(pool, "/burst", owner)).build(), HttpResponse.BodyHandlers.ofByteArray()));
         }
-        eventually("the owner's fetch from the origin", () -> origin.gets("/burst") == 1);
+        await().atMost(WAIT).alias("the owner's fetch from the origin").until(() -> origin.gets("/burst") == 1);
         String spilled = ticketFor(second, "/burst", data, List.of(poolName));
         for (int i = 0; i < 10; i++) {
             clients.add(http.sendAsync(HttpRequest.newBuilder(at(second, "/burst", spilled)).build(), HttpResponse.BodyHandlers.ofByteArray()));
         }
-        eventually("10 clients on the second pool", () -> second.activeMovers() == 10);
-        eventually("the second pool's pull on the owner", () -> pool.activeMovers() == 11);
+        await().atMost(WAIT).alias("10 clients on the second pool").until(() -> second.activeMovers() == 10);
+        await().atMost(WAIT).alias("the second pool's pull on the owner").until(() -> pool.activeMovers() == 11);
         gate.countDown();
         for (CompletableFuture<HttpResponse<byte[]>> c : clients) {
             HttpResponse<byte[]> r = c.join();
@@ -148,7 +151,7 @@ class PoolPeersTest extends PoolTestSupport {
         assertEquals(200, r.statusCode());
         assertEquals(sha256(data), sha256(r.body()));
         assertEquals(1, origin.gets("/o"));
-        eventually("the owner to hold it too", () -> pool.store().contains(StoreKey.ofOrigin(origin.url("/o"))));
+        await().atMost(WAIT).alias("the owner to hold it too").until(() -> pool.store().contains(StoreKey.ofOrigin(origin.url("/o"))));
     }
 
     @Test
@@ -159,7 +162,7 @@ class PoolPeersTest extends PoolTestSupport {
             closed = s.getLocalPort();
         }
         register("ghost", "http://127.0.0.1:" + closed);
-        awaitSeen(pool, "ghost");
+        await().atMost(WAIT).alias("ghost" + " in the pool directory").until(() -> sees(pool, "ghost"));
         byte[] data = randomBytes(200_000, 4);
         origin.serve("/d", data);
         HttpResponse<byte[]> r = getFrom(pool, "/d", data, List.of("ghost", "never-registered"));
@@ -172,7 +175,7 @@ class PoolPeersTest extends PoolTestSupport {
     void aSilentPeerIsGivenUpAfterThePeerTimeout() throws Exception {
         ClusterConfig.set(zk, ClusterSettings.PEER_TIMEOUT, "700ms");
         startPool(1 << 30);
-        eventually("the pool to read the peer timeout", () -> pool.settings().peerTimeout().equals(Duration.ofMillis(700)));
+        await().atMost(WAIT).alias("the pool to read the peer timeout").until(() -> pool.settings().peerTimeout().equals(Duration.ofMillis(700)));
         ServerSocket silent = new ServerSocket(0); // accepts, never answers
         extra.add(silent);
         List<Socket> accepted = new CopyOnWriteArrayList<>();
@@ -188,7 +191,7 @@ class PoolPeersTest extends PoolTestSupport {
         acceptor.setDaemon(true);
         acceptor.start();
         register("silent", "http://127.0.0.1:" + silent.getLocalPort());
-        awaitSeen(pool, "silent");
+        await().atMost(WAIT).alias("silent" + " in the pool directory").until(() -> sees(pool, "silent"));
         byte[] data = randomBytes(200_000, 5);
         origin.serve("/s", data);
         long start = System.nanoTime();

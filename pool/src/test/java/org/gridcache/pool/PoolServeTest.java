@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -145,7 +146,7 @@ class PoolServeTest extends PoolTestSupport {
         HttpResponse<byte[]> miss = get("/local/f", token);
         assertEquals("MISS", cache(miss));
         assertArrayEquals(data, miss.body());
-        eventually("the copy to be committed", () -> pool.store().files() == 1);
+        await().atMost(WAIT).alias("the copy to be committed").until(() -> pool.store().files() == 1);
         HttpResponse<byte[]> hit = get("/local/f", token);
         assertEquals("HIT", cache(hit));
         assertArrayEquals(data, hit.body());
@@ -168,7 +169,7 @@ class PoolServeTest extends PoolTestSupport {
         assertTrue(record.startedAt() > 0);
         pool.close();
         pool = null;
-        eventually("deregistration", () -> {
+        await().atMost(WAIT).alias("deregistration").until(() -> {
             try {
                 return zk.checkExists().forPath(ZkLayout.pool(poolName)) == null;
             } catch (Exception e) {

@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.gridcache.common.ClusterSettings;
+import org.gridcache.pool.store.Store;
 import org.gridcache.zk.ClusterConfig;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +53,7 @@ class PoolStoreTest extends PoolTestSupport {
         CompletableFuture<HttpResponse<byte[]>> first = http.sendAsync(
                 HttpRequest.newBuilder(uri("/big", ticket("/big", origin.url("/big"), big.length))).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
-        eventually("the big fetch to start", () -> origin.gets("/big") == 1);
+        await().atMost(WAIT).alias("the big fetch to start").until(() -> origin.gets("/big") == 1);
 
         byte[] other = randomBytes(500, 31);
         origin.serve("/other", other);
@@ -77,7 +79,7 @@ class PoolStoreTest extends PoolTestSupport {
         try {
             ClusterConfig.set(zk, ClusterSettings.WATERMARK_LOW, "0.4");
             ClusterConfig.set(zk, ClusterSettings.WATERMARK_HIGH, "0.5");
-            eventually("eviction down to the low watermark", () -> pool.store().used() == 400);
+            await().atMost(WAIT).alias("eviction down to the low watermark").until(() -> pool.store().used() == 400);
             assertEquals("HIT", cache(fetch("/b", b)));
         } finally {
             ClusterConfig.unset(zk, ClusterSettings.WATERMARK_HIGH);

@@ -1,6 +1,6 @@
 package org.gridcache.pool;
 
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,11 +16,12 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
+import org.awaitility.Awaitility;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.Zk;
 import org.junit.jupiter.api.AfterAll;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 abstract class PoolTestSupport {
     private static final AtomicInteger POOLS = new AtomicInteger();
+    /** How long a test waits for state that propagates asynchronously (ZooKeeper, a fetch committing). */
+    static final Duration WAIT = Duration.ofSeconds(30);
     static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     static EmbeddedZooKeeper zookeeper;
     static CuratorFramework zk;
@@ -51,6 +54,9 @@ abstract class PoolTestSupport {
     static void startZooKeeper(@TempDir Path zkDir) throws Exception {
         zookeeper = EmbeddedZooKeeper.start(zkDir, "127.0.0.1", 0);
         zk = Zk.connect(zookeeper.connectString());
+        // the conditions turn true within milliseconds; Awaitility's default 100 ms first poll would slow every test
+        Awaitility.setDefaultPollDelay(Duration.ZERO);
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
     }
 
     @AfterAll
@@ -113,7 +119,7 @@ abstract class PoolTestSupport {
         HttpResponse<byte[]> r = get(path, ticket(path, origin.url(path), expected.length), headers);
         if (r.statusCode() == 200 && cache(r).equals("MISS")) {
             StoreKey key = StoreKey.ofOrigin(origin.url(path));
-            eventually("the fetch of " + path + " to be committed", () -> pool.store().contains(key));
+            await().atMost(WAIT).alias("the fetch of " + path + " to be committed").until(() -> pool.store().contains(key));
         }
         return r;
     }
@@ -121,7 +127,7 @@ abstract class PoolTestSupport {
     /** Waits until the file the test origin serves at {@code path} is a complete copy in the store. */
     void awaitCommitted(String path) throws InterruptedException {
         StoreKey key = StoreKey.ofOrigin(origin.url(path));
-        eventually("the fetch of " + path + " to be committed", () -> pool.store().contains(key));
+        await().atMost(WAIT).alias("the fetch of " + path + " to be committed").until(() -> pool.store().contains(key));
     }
 
     static byte[] randomBytes(int n, long seed) {
@@ -140,17 +146,6 @@ abstract class PoolTestSupport {
 
     static String cache(HttpResponse<?> response) {
         return response.headers().firstValue("X-Cache").orElse("");
-    }
-
-    /** Polls {@code condition} until it holds (state that propagates asynchronously), failing after 30 s. */
-    static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for " + what);
-            }
-            Thread.sleep(10); // poll interval, not synchronisation: the condition decides
-        }
     }
 
     static long filesUnder(Path root, String suffix) throws IOException {

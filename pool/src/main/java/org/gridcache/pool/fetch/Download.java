@@ -1,0 +1,381 @@
+package org.gridcache.pool.fetch;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridcache.pool.origin.OriginFetcher;
+import org.gridcache.pool.store.Sidecar;
+import org.gridcache.pool.store.StoreKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One fetch from an origin in flight, shared by every client waiting for that file (coalescing). Received bytes
+ * are held in a {@link MemoryWindow} and written to the store's part file behind the clients by a disk-writer
+ * thread (write-behind), so the clients of a miss are served at network speed even where the page cache is slow to
+ * fill; listeners (the movers of waiting clients) hear of every change and send what has arrived so far, from
+ * memory or from the part file (cut-through). Becomes a hit only when the whole file is on disk, fsync'ed, with
+ * the size the origin announced and the ticket expected.
+ *
+ * <p>One fetcher thread calls the {@link DownloadSink} methods, one disk-writer task at a time drains the window;
+ * listeners read the volatile progress fields ({@code received} >= {@code written}) from their own event loops.
+ */
+public final class Download implements DownloadSink {
+    private static final Logger LOG = LoggerFactory.getLogger(Download.class);
+    /** Unknown-size fetches reserve store space in steps of this much, not per network buffer. */
+    private static final long RESERVATION_STEP = 8L << 20;
+
+    public enum State { CONNECTING, STREAMING, COMPLETE, FAILED }
+
+    /** Told of every change of state or progress; must not block (it runs on the fetcher's thread). */
+    public interface Listener {
+        void changed(Download download);
+    }
+
+    private final Downloads owner;
+    private final StoreKey key;
+    private final String originUrl;
+    private final URI origin;
+    private final long ticketSize;
+    private final long ticketMtime;
+    private final FileChannel out;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final long startNanos = System.nanoTime();
+    private final MemoryWindow window = new MemoryWindow();
+    private final WriteBehindBudget budget;
+    private final Executor diskWriter;
+    private final AtomicBoolean writerActive = new AtomicBoolean();
+    private final AtomicBoolean finishing = new AtomicBoolean();
+    private volatile boolean completeRequested;
+    private volatile DownloadSink.Verification verification;
+    private volatile boolean verifying;
+
+    private volatile State state = State.CONNECTING;
+    /** Bytes received from the origin (in memory or on disk). */
+    private volatile long received;
+    /** Bytes of the file's prefix that are on disk. */
+    private volatile long written;
+    private volatile long size = -1;
+    private volatile long mtime = -1;
+    private volatile String etag;
+    private volatile FetchException failure;
+    /** Where the bytes come from once chosen ("origin", "peer p1"); null while the pool still asks its peers. */
+    private volatile String source;
+    /** Store space held for this fetch; guarded by the store's monitor. */
+    long reserved;
+
+    Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, FileChannel out,
+             WriteBehindBudget budget, Executor diskWriter) {
+        this.owner = owner;
+        this.budget = budget;
+        this.diskWriter = diskWriter;
+        this.key = key;
+        this.originUrl = originUrl;
+        this.origin = origin;
+        this.ticketSize = ticketSize;
+        this.ticketMtime = ticketMtime;
+        this.out = out;
+    }
+
+    // --- for listeners ---
+
+    StoreKey key() {
+        return key;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+
+    /**
+     * True once the origin has sent every byte (the disk may still be catching up): a client joining now waits for
+     * nothing from the origin, so it counts as a hit.
+     */
+    boolean receivedAll() {
+        return completeRequested && state != State.FAILED;
+    }
+
+    /** Bytes of the file's prefix on disk, readable from the part file. */
+    public long written() {
+        return written;
+    }
+
+    /**
+     * Up to {@code max} received bytes from {@code position} that are still in memory, with the caller's own
+     * reference; null when they are not (already on disk, or not yet here).
+     */
+    public io.netty.buffer.ByteBuf memorySlice(long position, long max) {
+        return window.slice(position, max);
+    }
+
+    /** The file's size once known (from the origin's Content-Length, or at completion), else -1. */
+    public long size() {
+        return size;
+    }
+
+    public long mtime() {
+        return mtime;
+    }
+
+    public String etag() {
+        return etag;
+    }
+
+    public FetchException failure() {
+        return failure;
+    }
+
+    String source() {
+        return source;
+    }
+
+    /** The fetcher has chosen where the bytes come from: from now on peers may pull from this fetch. */
+    /** True when the bytes came from another pool rather than the origin. */
+    public boolean fromPeer() {
+        String s = source;
+        return s != null && s.startsWith("peer");
+    }
+
+    public void from(String chosen) {
+        source = chosen;
+    }
+
+    /** Adds a listener and tells it the current state at once, so a late joiner misses nothing. */
+    public void addListener(Listener listener) {
+        listeners.add(listener);
+        listener.changed(this);
+    }
+
+    public void removeListener(Listener listener) {
+        listeners.remove(listener);
+    }
+
+    // --- DownloadSink, for the fetcher ---
+
+    @Override
+    public void begin(long contentLength, long originMtime, String originEtag) throws FetchException {
+        if (contentLength >= 0 && ticketSize >= 0 && contentLength != ticketSize) {
+            throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " announced " + contentLength
+                    + " bytes but the ticket expects " + ticketSize + " (file changed at the origin?)");
+        }
+        if (contentLength >= 0) {
+            owner.reserve(this, contentLength);
+        }
+        mtime = originMtime >= 0 ? originMtime : ticketMtime;
+        etag = originEtag;
+        size = contentLength;
+        state = State.STREAMING;
+        notifyListeners();
+    }
+
+    @Override
+    public boolean write(ByteBuf data, Runnable resume) throws FetchException {
+        int length = data.readableBytes();
+        if (length == 0) {
+            return true;
+        }
+        makeRoom(length);
+        long position = received;
+        if (!window.add(position, data.retainedSlice())) {
+            return true; // failed meanwhile: the fetcher is being stopped
+        }
+        boolean more = budget.take(length, resume);
+        received = position + length;
+        scheduleWriter();
+        notifyListeners();
+        return more;
+    }
+
+    /** The file origin copies file to file in the kernel: nothing to hold in memory, so straight to disk. */
+    @Override
+    public long transferFrom(FileChannel source, long position, long count) throws IOException, FetchException {
+        makeRoom(count);
+        out.position(written);
+        long n = source.transferTo(position, count, out);
+        written += n;
+        received += n;
+        notifyListeners();
+        return n;
+    }
+
+    private void scheduleWriter() {
+        if (writerActive.compareAndSet(false, true)) {
+            try {
+                diskWriter.execute(this::drain);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                writerActive.set(false);
+                fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
+            }
+        }
+    }
+
+    /** On a disk-writer thread: writes the window's chunks in order, then finishes a completed fetch. */
+    private void drain() {
+        try {
+            for (MemoryWindow.Chunk chunk; (chunk = window.head()) != null; ) {
+                int length = chunk.buf().readableBytes();
+                try {
+                    writeFully(chunk);
+                } finally {
+                    chunk.buf().release();
+                }
+                int removed = window.removeHead();
+                written = chunk.position() + length;
+                budget.give(removed);
+                notifyListeners();
+            }
+        } catch (IOException e) {
+            fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    "pool cannot write the file: " + e.getMessage()));
+        } finally {
+            writerActive.set(false);
+        }
+        if (!window.isEmpty()) {
+            scheduleWriter(); // chunks added after the loop's last look
+        } else if (completeRequested) {
+            finish();
+        }
+    }
+
+    private void writeFully(MemoryWindow.Chunk chunk) throws IOException {
+        ByteBuf buf = chunk.buf();
+        int index = buf.readerIndex();
+        int length = buf.readableBytes();
+        int done = 0;
+        while (done < length) {
+            done += buf.getBytes(index + done, out, chunk.position() + done, length - done);
+        }
+    }
+
+    private void makeRoom(long length) throws FetchException {
+        long needed = received + length;
+        if (size >= 0 && needed > size) {
+            throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " sent more than the " + size + " bytes it announced");
+        }
+        if (size < 0 && needed > reservedSnapshot()) {
+            try {
+                owner.reserve(this, needed + RESERVATION_STEP);
+            } catch (FetchException e) {
+                owner.reserve(this, needed); // a small store may have room for the file but not for a whole step
+            }
+        }
+    }
+
+    private long reservedSnapshot() {
+        return owner.reservedOf(this);
+    }
+
+    @Override
+    public void willVerify() {
+        verifying = true;
+    }
+
+    /** True when the fetcher verifies the content at the end: movers hold the last byte back until then. */
+    public boolean verifying() {
+        return verifying;
+    }
+
+    /** As {@link #complete()}, running {@code check} on the part file before the commit. */
+    @Override
+    public void complete(DownloadSink.Verification check) {
+        verification = check;
+        complete();
+    }
+
+    /** The origin sent everything: finish once the disk writer has caught up (now, if it has). */
+    @Override
+    public void complete() {
+        completeRequested = true;
+        if (window.isEmpty()) {
+            finish();
+        } else {
+            scheduleWriter();
+        }
+    }
+
+    /** Checks the size, fsyncs and commits; runs once, on whichever thread saw the last byte reach the disk. */
+    private void finish() {
+        if (state == State.FAILED || !window.isEmpty() || writerActive.get() || !finishing.compareAndSet(false, true)) {
+            return;
+        }
+        long total = written;
+        if (size >= 0 && total != size) {
+            fail(FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " sent " + total + " of " + size + " bytes"));
+            return;
+        }
+        if (ticketSize >= 0 && total != ticketSize) {
+            fail(FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " sent " + total
+                    + " bytes but the ticket expects " + ticketSize));
+            return;
+        }
+        try {
+            out.force(true);
+            DownloadSink.Verification check = verification;
+            if (check != null) {
+                check.verify(out, total); // what was written, read back: a mismatch never becomes a hit
+            }
+            out.close();
+            owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000));
+        } catch (FetchException e) {
+            fail(e);
+            return;
+        } catch (IOException | RuntimeException e) {
+            if (state == State.FAILED) {
+                return; // abandoned meanwhile (pool closing): already reported
+            }
+            LOG.error("store: cannot commit {} from {}: {}", key, OriginFetcher.describe(origin), e.toString());
+            fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                    "pool cannot store the file: " + e.getMessage()));
+            return;
+        }
+        synchronized (this) {
+            if (state == State.FAILED) {
+                return;
+            }
+            size = total;
+            state = State.COMPLETE;
+        }
+        LOG.debug("fetched {} bytes from {} in {} ms", total, OriginFetcher.describe(origin), (System.nanoTime() - startNanos) / 1_000_000);
+        notifyListeners();
+    }
+
+    @Override
+    public void fail(FetchException reason) {
+        synchronized (this) {
+            if (state == State.COMPLETE || state == State.FAILED) {
+                return;
+            }
+            failure = reason;
+            state = State.FAILED;
+        }
+        LOG.warn("fetch from {} failed after {} bytes: {}", OriginFetcher.describe(origin), received, reason.getMessage());
+        budget.give(window.close());
+        owner.abandon(this);
+        notifyListeners();
+    }
+
+    /** Closes the part file; idempotent. */
+    void closeQuietly() {
+        try {
+            out.close();
+        } catch (IOException e) {
+            LOG.debug("closing part file of {}: {}", key, e.toString());
+        }
+    }
+
+    private void notifyListeners() {
+        for (Listener l : listeners) {
+            l.changed(this);
+        }
+    }
+}

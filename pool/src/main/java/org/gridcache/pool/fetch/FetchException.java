@@ -1,0 +1,29 @@
+package org.gridcache.pool.fetch;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+/**
+ * Why a miss could not be served: the status to answer waiting clients with (when no byte was sent yet) and a
+ * one-line reason that names the origin host, never credentials.
+ */
+public final class FetchException extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final transient HttpResponseStatus status;
+
+    public FetchException(HttpResponseStatus status, String reason) {
+        super(reason, null, false, false); // a reason, not a bug: no stack trace needed
+        this.status = status;
+    }
+
+    public HttpResponseStatus status() {
+        return status;
+    }
+
+    public static FetchException badGateway(String reason) {
+        return new FetchException(HttpResponseStatus.BAD_GATEWAY, reason);
+    }
+
+    public static FetchException storeFull(String reason) {
+        return new FetchException(HttpResponseStatus.INSUFFICIENT_STORAGE, reason);
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Hit or fetch: {@link org.gridcache.pool.fetch.Downloads} coalesces concurrent misses of one file into one
+ * {@link org.gridcache.pool.fetch.Download}, which clients read while it fills (cut-through) and writes behind to
+ * disk within a memory budget (ARCHITECTURE.md, "Flows").
+ */
+package org.gridcache.pool.fetch;

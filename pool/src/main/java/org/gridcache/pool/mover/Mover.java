@@ -1,0 +1,122 @@
+package org.gridcache.pool.mover;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import org.gridcache.pool.fetch.Download;
+import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.serve.Exchange;
+import org.gridcache.pool.serve.Responses;
+import org.gridcache.pool.store.Store;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client transfer (dCache's word): sends a file, or the part of it a Range selects, to one client. Holds a pin
+ * and an open file from {@link Downloads#open}, and gives both back exactly once, whether the transfer completes,
+ * fails or the client goes away. Runs on the client channel's event loop.
+ */
+public abstract class Mover {
+    private static final Logger LOG = LoggerFactory.getLogger(Mover.class);
+
+    /** Told when a mover is done; {@code reusable} says whether the connection may serve another request. */
+    public interface Done {
+        void moverDone(Mover mover, boolean reusable);
+    }
+
+    protected final Exchange ex;
+    protected final Downloads.Source source;
+    private final Store store;
+    private final Movers movers;
+    private final Done done;
+    private HttpResponseStatus status;
+    private long sent;
+    private boolean finished;
+
+    Mover(Exchange ex, Downloads.Source source, Store store, Movers movers, Done done) {
+        this.ex = ex;
+        this.source = source;
+        this.store = store;
+        this.movers = movers;
+        this.done = done;
+        movers.started();
+    }
+
+    public abstract void start();
+
+    public final Exchange exchange() {
+        return ex;
+    }
+
+    /** The channel can take more bytes again. */
+    public void resume() {
+    }
+
+    /** The client went away. */
+    public final void abort() {
+        finish(false);
+    }
+
+    protected abstract boolean hit();
+
+    protected final void status(HttpResponseStatus status) {
+        this.status = status;
+    }
+
+    protected final void sent(long bytes) {
+        sent += bytes;
+        movers.sent(bytes);
+    }
+
+    /** Answers with an error before any byte of the file went out; the connection stays usable. */
+    protected final void refuse(FullHttpResponse response, String reason) {
+        status = response.status();
+        LOG.info("{} {} refused {}: {}", ex.method, ex.path, status.code(), reason);
+        Responses.sendError(ex, response).addListener((ChannelFutureListener) f -> finish(f.isSuccess()));
+    }
+
+    protected final void refuse(HttpResponseStatus status, String reason) {
+        refuse(Responses.errorResponse(ex, status, reason), reason);
+    }
+
+    /** Unsatisfiable range: 416 with the size, so the client can ask again (RFC 9110 §15.5.17). */
+    protected final void refuseRange(long size) {
+        FullHttpResponse response = Responses.errorResponse(ex, HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                "range not satisfiable: the file has " + size + " bytes");
+        response.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
+        refuse(response, "range " + ex.range + " beyond " + size + " bytes");
+    }
+
+    protected final boolean finished() {
+        return finished;
+    }
+
+    protected final void finish(boolean complete) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        released();
+        try {
+            source.file().close();
+        } catch (IOException e) {
+            LOG.debug("closing {}: {}", source.key(), e.toString());
+        }
+        store.unpin(source.key());
+        movers.ended();
+        // a miss reports what its (possibly shared) fetch had read from the origin by now
+        Download fetch = source instanceof Downloads.Joined joined && !hit() ? joined.download() : null;
+        long originBytes = fetch != null && !fetch.fromPeer() ? fetch.received() : 0;
+        movers.finished(ex, hit(), fetch != null && fetch.fromPeer(), status == null ? 0 : status.code(), sent, originBytes, complete);
+        String outcome = complete ? "" : " ABORTED";
+        LOG.info("{} {} {} {} {} bytes {} ms {}{}", ex.method, ex.path, status == null ? "-" : status.code(),
+                hit() ? "HIT" : "MISS", sent, ex.millis(), ex.client(), outcome);
+        done.moverDone(this, complete);
+    }
+
+    /** Lets a subclass drop its own hooks before the file closes. */
+    protected void released() {
+    }
+}

@@ -1,0 +1,72 @@
+package org.gridcache.pool.ops;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The pool's transfer counters since it started, read by its MXBean, its {@code /pools} record and its Prometheus
+ * registry (which this class owns; {@code gridcache_pool_…}, tagged {@code pool=<name>}). Counting is a LongAdder
+ * increment on the event loop, nothing more.
+ */
+public final class PoolStats {
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder hitBytes = new LongAdder();
+    private final LongAdder missBytes = new LongAdder();
+    private final Map<Integer, LongAdder> responses = new ConcurrentHashMap<>();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    public PoolStats(String poolName) {
+        registry.config().commonTags(Tags.of("pool", poolName));
+        counter("gridcache.pool.hits", null, hits, "transfers served from the store");
+        counter("gridcache.pool.misses", null, misses, "transfers that needed (or joined) a fetch from the origin");
+        counter("gridcache.pool.hit.bytes", "bytes", hitBytes, "bytes sent to clients from complete stored files");
+        counter("gridcache.pool.miss.bytes", "bytes", missBytes, "bytes sent to clients while or after fetching them");
+    }
+
+    private void counter(String name, String unit, LongAdder value, String description) {
+        FunctionCounter.builder(name, value, LongAdder::sum).baseUnit(unit).description(description).register(registry);
+    }
+
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** A mover ended: what it sent, and whether from a stored file. */
+    public void transfer(boolean hit, long bytes) {
+        (hit ? hits : misses).increment();
+        (hit ? hitBytes : missBytes).add(bytes);
+    }
+
+    /** Any answer the pool sent, by status (0: the connection ended before a status went out). */
+    public void response(int status) {
+        responses.computeIfAbsent(status, s -> {
+            LongAdder count = new LongAdder();
+            FunctionCounter.builder("gridcache.pool.responses", count, LongAdder::sum).tag("status", String.valueOf(s))
+                    .description("answers to clients by HTTP status").register(registry);
+            return count;
+        }).increment();
+    }
+
+    public long hits() {
+        return hits.sum();
+    }
+
+    public long misses() {
+        return misses.sum();
+    }
+
+    long hitBytes() {
+        return hitBytes.sum();
+    }
+
+    long missBytes() {
+        return missBytes.sum();
+    }
+
+}

@@ -1,0 +1,69 @@
+package org.gridcache.pool.origin;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import org.gridcache.gridftp.Checksum;
+import org.gridcache.gridftp.GridFtpConnection;
+import org.gridcache.gridftp.GridFtpException;
+import org.gridcache.pool.fetch.FetchException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A GridFTP file becomes a hit only when what the pool wrote, read back from the part file, has the origin's
+ * checksum: a bit flipped on the wire, in memory or on the way to disk is caught before any client gets the last
+ * byte (the sink holds it back until verified), and the file is discarded.
+ */
+final class ChecksumVerification {
+    private static final Logger LOG = LoggerFactory.getLogger(ChecksumVerification.class);
+
+    record Expected(Checksum algorithm, String value) {
+    }
+
+    private ChecksumVerification() {
+    }
+
+    /**
+     * The origin's checksum in the {@code wanted} algorithm (cluster setting {@code gridftp.checksum}), else the
+     * other one; null when it offers neither or {@code wanted} is "none".
+     */
+    static Expected expected(GridFtpConnection conn, String path, String wanted) throws GridFtpException {
+        if (wanted.equals("none")) {
+            return null;
+        }
+        List<Checksum> order = wanted.equals("md5") ? List.of(Checksum.MD5, Checksum.ADLER32) : List.of(Checksum.ADLER32, Checksum.MD5);
+        for (Checksum c : order) {
+            String v = conn.checksum(c, path);
+            if (v != null) {
+                return new Expected(c, v);
+            }
+        }
+        LOG.info("GridFTP origin offers no checksum for {}: verified by size only", path);
+        return null;
+    }
+
+    /** Reads the part file back and compares its checksum with the origin's: a mismatch discards the file. */
+    static void verify(FileChannel file, long size, Expected expected, URI origin) throws IOException, FetchException {
+        Checksum.Digest digest = expected.algorithm().newDigest();
+        ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+        long position = 0;
+        while (position < size) {
+            buf.clear();
+            int n = file.read(buf, position);
+            if (n < 0) {
+                break;
+            }
+            buf.flip();
+            digest.update(buf);
+            position += n;
+        }
+        String actual = digest.hex();
+        if (!actual.equals(expected.value())) {
+            throw FetchException.badGateway("checksum mismatch: origin " + OriginFetcher.describe(origin) + " has "
+                    + expected.algorithm() + " " + expected.value() + ", the pool received " + actual + " (file discarded)");
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package org.gridcache.pool.origin;
+
+import eu.emi.security.authn.x509.X509Credential;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.Ticket;
+import org.gridcache.gridftp.GridFtpConnection;
+import org.gridcache.gridftp.GridFtpException;
+import org.gridcache.gridftp.GridFtpOptions;
+import org.gridcache.gridftp.RemoteEntry;
+import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.DownloadSink;
+import org.gridcache.pool.fetch.FetchException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches {@code gsiftp://} origins with jGlobus (the shaded {@code gridcache-gridftp} client), presenting the
+ * ticket's user's delegated proxy (obtained beforehand by {@link OriginAccess}) or, for service origins, the
+ * pool's host certificate. Per fetch: one control connection (the permission check's, when it left one); MLST for
+ * size and mtime; then the bytes, in stream mode or in MODE E over {@code gridftp.streams} parallel streams, into
+ * the {@link DownloadSink} in file order; then CKSM and {@link ChecksumVerification}. Blocking I/O, hence its own
+ * threads; a full write-behind budget pauses the transfer (the fetcher thread waits, the TCP windows fill).
+ * Capabilities: {@link GridFtpRangedReads} (ERET) and {@link GridFtpPermissionCheck} (MLST as the user).
+ */
+public final class GridFtpOriginFetcher implements OriginFetcher {
+    private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
+    private final GridFtpSessions sessions;
+    private final GsiConnectionHandOff handOff = new GsiConnectionHandOff();
+    private final Duration replyTimeout;
+    private final RangedReads rangedReads;
+    private final PermissionCheck permissionCheck;
+
+    /** {@code credentials} and {@code host} null: a pool without TLS, which cannot read GridFTP origins. */
+    public GridFtpOriginFetcher(DelegatedCredentials credentials, X509Credential host, Path caDir, Supplier<ClusterSettings> settings,
+                                Duration replyTimeout) {
+        this.sessions = new GridFtpSessions(credentials, host, caDir, settings);
+        this.replyTimeout = replyTimeout;
+        this.rangedReads = new GridFtpRangedReads(sessions);
+        this.permissionCheck = new GridFtpPermissionCheck(sessions, handOff);
+    }
+
+    @Override
+    public boolean supports(URI origin) {
+        return OriginEntry.GSIFTP.equalsIgnoreCase(origin.getScheme());
+    }
+
+    @Override
+    public Optional<RangedReads> rangedReads() {
+        return Optional.of(rangedReads);
+    }
+
+    @Override
+    public Optional<PermissionCheck> permissionCheck() {
+        return Optional.of(permissionCheck);
+    }
+
+    @Override
+    public void fetch(URI origin, DownloadSink sink) {
+        sink.fail(FetchException.badGateway("a GridFTP origin is read with a credential, and this fetch has none"));
+    }
+
+    @Override
+    public void fetch(URI origin, DownloadSink sink, Ticket ticket) {
+        GridFtpSessions.Login login;
+        try {
+            login = sessions.login(ticket);
+        } catch (FetchException e) {
+            sink.fail(e);
+            return;
+        }
+        try {
+            sessions.execute(() -> transfer(origin, ticket, sink, login.credential(), login.options()));
+        } catch (RejectedExecutionException e) {
+            sink.fail(GridFtpSessions.shuttingDown());
+        }
+    }
+
+    private void transfer(URI origin, Ticket ticket, DownloadSink sink, X509Credential credential, GridFtpOptions options) {
+        String path = GridFtpSessions.path(origin);
+        FetchException[] refused = new FetchException[1];
+        try (GridFtpConnection conn = reuseOrOpen(origin, credential, options)) {
+            if (options.dataChannelAuthentication() && !conn.dataChannelAuthentication()) {
+                LOG.info("GridFTP fetch of {} for {}: clear data channels without DCAU (the proxy's path length constraint "
+                        + "leaves no room for the server's data channel proxy)", ticket.path(), ticket.subject());
+            }
+            RemoteEntry entry = conn.stat(path);
+            if (entry.directory()) {
+                throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");
+            }
+            if (entry.size() < 0) {
+                throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " gave no size for the file");
+            }
+            String wanted = sessions.settings().gridftpChecksum();
+            boolean checksummed = !wanted.equals("none");
+            if (checksummed) {
+                sink.willVerify(); // the clients' last byte waits for the verification
+            }
+            sink.begin(entry.size(), entry.mtimeMillis() < 0 ? -1 : entry.mtimeMillis() / 1000, null);
+            long started = System.nanoTime();
+            conn.retrieve(path, 0, entry.size(), true, (data, n) -> {
+                try {
+                    write(sink, data, n);
+                } catch (FetchException e) {
+                    refused[0] = e;
+                    throw new IOException(e.getMessage());
+                }
+            });
+            LOG.debug("GridFTP {} bytes of {} from {} with {} stream(s) in {} ms", entry.size(), ticket.path(), OriginFetcher.describe(origin),
+                    options.streams(), (System.nanoTime() - started) / 1_000_000);
+            // asked after the data, not before: the server's checksum of the whole file does not delay the first byte
+            ChecksumVerification.Expected expected = checksummed ? ChecksumVerification.expected(conn, path, wanted) : null;
+            if (expected == null) {
+                sink.complete();
+            } else {
+                sink.complete((file, size) -> ChecksumVerification.verify(file, size, expected, origin));
+            }
+        } catch (GridFtpException e) {
+            sink.fail(refused[0] != null ? refused[0] : GridFtpSessions.reason(e, origin, ticket));
+        } catch (FetchException e) {
+            sink.fail(e);
+        } catch (RuntimeException e) {
+            LOG.error("GridFTP fetch of {} failed", ticket.path(), e);
+            sink.fail(FetchException.badGateway("GridFTP client failed: " + e));
+        }
+    }
+
+    /** Hands one chunk to the sink; waits while the pool's write-behind memory is exhausted. */
+    private void write(DownloadSink sink, byte[] data, int length) throws FetchException, IOException {
+        ByteBuf buf = Unpooled.wrappedBuffer(data, 0, length);
+        try {
+            CountDownLatch resumed = new CountDownLatch(1);
+            if (!sink.write(buf, resumed::countDown)) {
+                if (!resumed.await(replyTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                            "the pool's disk took no bytes for " + replyTimeout.toSeconds() + " s");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw GridFtpSessions.shuttingDown();
+        } finally {
+            buf.release();
+        }
+    }
+
+    private GridFtpConnection reuseOrOpen(URI origin, X509Credential credential, GridFtpOptions options) throws GridFtpException {
+        GridFtpConnection kept = handOff.take(origin, credential, options);
+        return kept != null ? kept : GridFtpSessions.open(origin, credential, options);
+    }
+
+    @Override
+    public void close() {
+        handOff.close();
+        sessions.close();
+    }
+}

@@ -1,0 +1,73 @@
+package org.gridcache.pool.origin;
+
+import eu.emi.security.authn.x509.X509Credential;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import org.gridcache.common.Ticket;
+import org.gridcache.gridftp.GridFtpConnection;
+import org.gridcache.gridftp.GridFtpException;
+import org.gridcache.gridftp.GridFtpOptions;
+import org.gridcache.gridftp.RemoteEntry;
+import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.fetch.FetchException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the ticket's subject may read a {@code gsiftp://} file: an MLST as that subject. The authenticated
+ * connection is left to the fetch that usually follows ({@link GsiConnectionHandOff}).
+ */
+final class GridFtpPermissionCheck implements PermissionCheck {
+    private static final Logger LOG = LoggerFactory.getLogger(GridFtpPermissionCheck.class);
+    private final GridFtpSessions sessions;
+    private final GsiConnectionHandOff handOff;
+
+    GridFtpPermissionCheck(GridFtpSessions sessions, GsiConnectionHandOff handOff) {
+        this.sessions = sessions;
+        this.handOff = handOff;
+    }
+
+    @Override
+    public CompletableFuture<Void> check(URI origin, Ticket ticket, DelegatedCredentials.OriginCredential user) {
+        X509Credential credential = user.credential();
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        GridFtpOptions options;
+        try {
+            options = sessions.options();
+        } catch (FetchException e) {
+            return CompletableFuture.failedFuture(new DelegatedCredentials.CompletionFailure(e));
+        }
+        try {
+            sessions.execute(() -> {
+                GridFtpConnection conn = null;
+                try {
+                    conn = GridFtpSessions.open(origin, credential, options);
+                    RemoteEntry entry = conn.stat(GridFtpSessions.path(origin));
+                    if (entry.directory()) {
+                        throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");
+                    }
+                    handOff.leave(origin, credential, options, conn);
+                    conn = null;
+                    result.complete(null);
+                } catch (GridFtpException e) {
+                    result.completeExceptionally(new DelegatedCredentials.CompletionFailure(GridFtpSessions.reason(e, origin, ticket)));
+                } catch (FetchException e) {
+                    result.completeExceptionally(new DelegatedCredentials.CompletionFailure(e));
+                } catch (RuntimeException e) {
+                    LOG.error("GridFTP permission check of {} failed", ticket.path(), e);
+                    result.completeExceptionally(new DelegatedCredentials.CompletionFailure(
+                            FetchException.badGateway("GridFTP client failed: " + e)));
+                } finally {
+                    if (conn != null) {
+                        conn.close();
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new DelegatedCredentials.CompletionFailure(GridFtpSessions.shuttingDown()));
+        }
+        return result;
+    }
+}

@@ -1,0 +1,28 @@
+package org.gridcache.pool.origin;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.net.URI;
+import org.gridcache.common.Ticket;
+import org.gridcache.pool.fetch.FetchException;
+
+/**
+ * An origin capability: reading just a range of a file for one client, not cached (GridFTP's ERET), so a client
+ * seeking into a cold file waits for the bytes it asked for, not for the whole file before them.
+ */
+public interface RangedReads {
+
+    /** Receives a ranged read: {@link #opened} once the origin accepted the credential and the path, then bytes. */
+    interface Receiver {
+        void opened();
+
+        /** Blocks while the client cannot take more. */
+        void receive(ByteBuf data) throws IOException;
+
+        /** Exactly once: null when every byte arrived. */
+        void done(FetchException failure);
+    }
+
+    /** Reads {@code length} bytes from {@code offset}; the returned handle cuts the read (the client went away). */
+    AutoCloseable read(URI origin, Ticket ticket, long offset, long length, Receiver receiver);
+}

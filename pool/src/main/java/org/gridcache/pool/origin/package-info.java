@@ -1,0 +1,6 @@
+/**
+ * Origin protocols: one {@link org.gridcache.pool.origin.OriginFetcher} per URL scheme (HTTP(S), file, GridFTP), with
+ * optional capabilities (permission check as the user, ranged reads) that callers ask for instead of naming a
+ * protocol.
+ */
+package org.gridcache.pool.origin;

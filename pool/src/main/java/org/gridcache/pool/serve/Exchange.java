@@ -1,0 +1,114 @@
+package org.gridcache.pool.serve;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import org.gridcache.common.Ticket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request on its way down the pool's pipeline, and what the pool needs of it while answering: method, path,
+ * Range, keep-alive, and what earlier handlers established (the checked path, the verified ticket).
+ *
+ * <p>A message rather than channel attributes: what a handler established travels with the one request it belongs
+ * to, so a request pipelined behind another can never see its predecessor's ticket, and each handler's input is in
+ * its signature. Immutable: a handler that establishes something passes on a copy ({@link #withPath},
+ * {@link #withTicket}). The request's body is not kept (a pool reads none), so nothing here is reference-counted.
+ */
+public final class Exchange {
+    private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+    /** The context of the {@link PipeliningGate}: writes from it pass every outbound handler (codec, TLS). */
+    public final ChannelHandlerContext ctx;
+    public final String method;
+    public final boolean head;
+    public final boolean keepAlive;
+    public final String range;
+    /** The normalised path once checked; the raw URI path until then (for log lines only). */
+    public final String path;
+    /** The verified ticket, once the request got that far (for the transfer record); null before. */
+    public final Ticket ticket;
+    final boolean decoded;
+    final String uri;
+    final HttpHeaders headers;
+    /** The signed ticket as the client sent it: the door wants it back when the pool asks for a credential. */
+    final String token;
+    private final long startNanos;
+    private final PipeliningGate gate;
+
+    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, PipeliningGate gate) {
+        this.ctx = ctx;
+        this.gate = gate;
+        this.method = request.method().name();
+        this.head = request.method().equals(HttpMethod.HEAD);
+        this.keepAlive = HttpUtil.isKeepAlive(request);
+        this.range = request.headers().get(HttpHeaderNames.RANGE);
+        this.decoded = request.decoderResult().isSuccess();
+        this.uri = request.uri();
+        this.headers = request.headers();
+        int q = uri.indexOf('?');
+        this.path = q < 0 ? uri : uri.substring(0, q); // never log the query: it holds the ticket
+        this.ticket = null;
+        this.token = null;
+        this.startNanos = System.nanoTime();
+    }
+
+    private Exchange(Exchange from, String path, Ticket ticket, String token) {
+        this.ctx = from.ctx;
+        this.gate = from.gate;
+        this.method = from.method;
+        this.head = from.head;
+        this.keepAlive = from.keepAlive;
+        this.range = from.range;
+        this.decoded = from.decoded;
+        this.uri = from.uri;
+        this.headers = from.headers;
+        this.startNanos = from.startNanos;
+        this.path = path;
+        this.ticket = ticket;
+        this.token = token;
+    }
+
+    Exchange withPath(String checked) {
+        return new Exchange(this, checked, ticket, token);
+    }
+
+    Exchange withTicket(Ticket verified, String signed) {
+        return new Exchange(this, path, verified, signed);
+    }
+
+    public long millis() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    public String client() {
+        return String.valueOf(ctx.channel().remoteAddress());
+    }
+
+    /** The response to this request is out: the connection closes, or serves the next pipelined request. */
+    public void end(boolean reusable) {
+        gate.next(reusable && keepAlive);
+    }
+
+    /** Answers with a complete response, then ends the exchange. */
+    void reply(FullHttpResponse response) {
+        ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> end(f.isSuccess()));
+    }
+
+    void sendError(HttpResponseStatus status, String reason) {
+        sendError(Responses.errorResponse(this, status, reason), reason);
+    }
+
+    /** Every refusal before a mover exists ends here: one log line, the status counted, the one-line reason. */
+    void sendError(FullHttpResponse response, String reason) {
+        LOG.info("{} {} refused {} for {}: {}", method, path, response.status().code(), client(), reason);
+        gate.counted(response.status().code());
+        reply(response);
+    }
+}

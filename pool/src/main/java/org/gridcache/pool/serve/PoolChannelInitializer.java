@@ -1,0 +1,80 @@
+package org.gridcache.pool.serve;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.time.Duration;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.mover.Movers;
+import org.gridcache.pool.ops.PoolOperations;
+import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.origin.Origins;
+import org.gridcache.pool.peer.Peers;
+import org.gridcache.pool.store.Store;
+
+/**
+ * The pool's request path, one concern per handler, in the order a request meets them (ARCHITECTURE.md, "Flows").
+ * Each refusal answers its status and one-line reason and ends the request there; what a handler establishes
+ * travels on in the {@link Exchange}.
+ */
+public final class PoolChannelInitializer extends ChannelInitializer<SocketChannel> {
+    /** Requests carry no body worth having; this bounds what a client can make the pool buffer. */
+    private static final int MAX_REQUEST_BODY = 64 * 1024;
+    /** The request line carries the ticket, which repeats the path and the origin URL: allow long ones. */
+    private static final int MAX_REQUEST_LINE = 32 * 1024;
+    private static final int MAX_HEADERS = 16 * 1024;
+    /** A keep-alive connection with no request for this long is closed (never one with a transfer running). */
+    static final int IDLE_SECONDS = 300;
+
+    /** What the handlers need of the pool. {@code access} null: no TLS; {@code peers} null: a pool on its own. */
+    public record Parts(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
+                        PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
+                        Duration originReadTimeout) {
+    }
+
+    private final Parts parts;
+    private final SslContext tls;
+    private final RequestCheck requestCheck = new RequestCheck();
+    private final PoolServices services;
+    private final TicketCheck ticketCheck;
+    private final PeerQuestions peerQuestions;
+    private final UserCredentialCheck userCredentialCheck;
+
+    /** {@code tls} null: plain HTTP. */
+    public PoolChannelInitializer(Parts parts, SslContext tls) {
+        this.parts = parts;
+        this.tls = tls;
+        this.services = new PoolServices(parts.operations());
+        this.ticketCheck = new TicketCheck(parts.poolName(), parts.tickets(), parts.operations());
+        this.peerQuestions = new PeerQuestions(parts.downloads(), parts.peers());
+        this.userCredentialCheck = new UserCredentialCheck(parts.access(), parts.downloads());
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS));
+        if (tls != null) {
+            p.addLast("tls", tls.newHandler(ch.alloc()));
+            p.addLast("chunks", new ChunkedWriteHandler());
+            p.addLast("regions", new FileRegionChunks()); // movers write FileRegions; TLS needs bytes
+        }
+        p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, 8192));
+        p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
+        p.addLast("pipelining", new PipeliningGate(parts.stats()));    // one request at a time; the rest wait
+        p.addLast("request-check", requestCheck);                       // malformed 400, method 405, path 400
+        p.addLast("services", services);                                // /.gridcache/health, /metrics: no ticket
+        p.addLast("ticket-check", ticketCheck);                         // ticket 403, admission 503
+        p.addLast("peer-questions", peerQuestions);                     // "do you hold it?", random policy's 302
+        p.addLast("user-credential", userCredentialCheck);              // as the user: credential, permission
+        p.addLast("transfer", new TransferHandler(parts.downloads(), parts.store(), parts.movers(), parts.origins(),
+                parts.originReadTimeout()));                            // a mover sends the file
+    }
+}

@@ -1,0 +1,39 @@
+package org.gridcache.pool.serve;
+
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.UrlCodec;
+
+/** Refuses early what a pool never serves: a malformed request (400), a method but GET and HEAD (405), a bad path (400). */
+@Sharable
+final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
+        if (!ex.decoded) {
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed request");
+            return;
+        }
+        if (!ex.head && !ex.method.equals("GET")) {
+            FullHttpResponse response = Responses.errorResponse(ex, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "a pool only serves GET and HEAD");
+            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            ex.sendError(response, "method " + ex.method + " not allowed");
+            return;
+        }
+        String path;
+        try {
+            path = GridPath.normalize(UrlCodec.decode(new QueryStringDecoder(ex.uri).rawPath()));
+        } catch (IllegalArgumentException e) {
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
+            return;
+        }
+        ctx.fireChannelRead(ex.withPath(path));
+    }
+}

@@ -1,0 +1,130 @@
+package org.gridcache.pool.serve;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import org.gridcache.common.Ticket;
+import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.mover.ByteRange;
+import org.gridcache.pool.mover.CutThroughMover;
+import org.gridcache.pool.mover.HitMover;
+import org.gridcache.pool.mover.Mover;
+import org.gridcache.pool.mover.Movers;
+import org.gridcache.pool.mover.PartialTransfer;
+import org.gridcache.pool.origin.Origins;
+import org.gridcache.pool.origin.RangedReads;
+import org.gridcache.pool.store.Store;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transfer, last in the pipeline: hands an admitted request to a mover — a {@link HitMover} for a stored file, a
+ * {@link CutThroughMover} while its fetch fills it, or a {@link PartialTransfer} for a Range of a cold file whose
+ * origin reads ranges. One per connection: it holds the mover in progress, resumes it when the client can take
+ * more, aborts it when the client leaves.
+ */
+final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implements Mover.Done {
+    private static final Logger LOG = LoggerFactory.getLogger(TransferHandler.class);
+    private final Downloads downloads;
+    private final Store store;
+    private final Movers movers;
+    private final Origins origins;
+    private final Duration originReadTimeout;
+    private Mover current;
+    private PartialTransfer partial;
+
+    TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout) {
+        this.downloads = downloads;
+        this.store = store;
+        this.movers = movers;
+        this.origins = origins;
+        this.originReadTimeout = originReadTimeout;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
+        if (partialRead(ex, ex.ticket)) {
+            return;
+        }
+        Downloads.Source source;
+        try {
+            source = downloads.open(ex.ticket);
+        } catch (FetchException e) {
+            ex.sendError(e.status(), e.getMessage());
+            return;
+        } catch (IOException e) {
+            LOG.error("store: cannot open {}: {}", ex.path, e.toString());
+            ex.sendError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot read its store");
+            return;
+        }
+        if (source instanceof Downloads.Hit hit) {
+            current = new HitMover(ex, hit, store, movers, this);
+        } else {
+            current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
+        }
+        current.start();
+    }
+
+    /**
+     * A Range on a file that is neither stored nor being fetched, from an origin that reads ranges: a partial read
+     * for this client only (see {@link PartialTransfer}); true when one was started.
+     */
+    private boolean partialRead(Exchange ex, Ticket ticket) {
+        if (ex.range == null || ex.head || ticket.size() <= 0) {
+            return false;
+        }
+        Optional<RangedReads> reads = origins.rangedReads(ticket.originUrl());
+        if (reads.isEmpty()) {
+            return false;
+        }
+        ByteRange range = ByteRange.parse(ex.range, ticket.size());
+        if (range.kind() != ByteRange.Kind.PARTIAL || downloads.holds(ticket)) {
+            return false; // whole file, unsatisfiable (416 from the usual path), or served from the store or the fetch
+        }
+        partial = new PartialTransfer(ex, ticket, range, reads.get(), movers, originReadTimeout, (p, reusable) -> {
+            if (p == partial) {
+                partial = null;
+                ex.end(reusable);
+            }
+        });
+        partial.start();
+        return true;
+    }
+
+    @Override
+    public void moverDone(Mover mover, boolean reusable) {
+        if (mover == current) {
+            current = null;
+            mover.exchange().end(reusable);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (current != null && ctx.channel().isWritable()) {
+            current.resume();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (current != null) {
+            current.abort();
+        }
+        if (partial != null) {
+            partial.abort();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,77 @@
+package org.gridcache.pool.serve;
+
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.net.URI;
+import java.util.concurrent.CompletionException;
+import org.gridcache.common.Ticket;
+import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.fetch.FetchException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An origin read as the user (ARCHITECTURE.md, "Trust model"): the subject's credential and permission are settled
+ * (off the event loop, see {@link OriginAccess}) before any byte, cached or fetched, goes to the client. A subject
+ * with no delegated credential is told where to delegate one ({@code X-Delegate-To}).
+ */
+@Sharable
+final class UserCredentialCheck extends SimpleChannelInboundHandler<Exchange> {
+    private static final Logger LOG = LoggerFactory.getLogger(UserCredentialCheck.class);
+    static final String DELEGATE_TO = "X-Delegate-To";
+    private final OriginAccess access;
+    private final Downloads downloads;
+
+    /** {@code access} null: no origin is read as the user here (a pool without TLS refuses such tickets). */
+    UserCredentialCheck(OriginAccess access, Downloads downloads) {
+        this.access = access;
+        this.downloads = downloads;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
+        Ticket ticket = ex.ticket;
+        if (!ticket.needsUserCredential()) {
+            ctx.fireChannelRead(ex);
+            return;
+        }
+        if (access == null) {
+            ex.sendError(HttpResponseStatus.BAD_GATEWAY, "this pool cannot read origins with the user's credential (no TLS)");
+            return;
+        }
+        access.check(ticket, ex.token, downloads.holds(ticket)).whenComplete((ok, error) -> ctx.executor().execute(() -> {
+            if (!ctx.channel().isActive()) {
+                return; // the client left; channelInactive cleans up
+            }
+            if (error == null) {
+                ctx.fireChannelRead(ex);
+                return;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof DelegatedCredentials.CompletionFailure failure) {
+                FetchException reason = failure.reason();
+                FullHttpResponse response = Responses.errorResponse(ex, reason.status(), reason.getMessage());
+                if (reason.status().code() == 401 && ticket.credentialUrl() != null) {
+                    response.headers().set(DELEGATE_TO, delegationUrl(ticket.credentialUrl()));
+                }
+                ex.sendError(response, reason.getMessage() + " (" + ticket.subject() + ")");
+            } else {
+                LOG.error("permission check of {} for {} failed: {}", ex.path, ticket.subject(), cause.toString());
+                ex.sendError(HttpResponseStatus.BAD_GATEWAY, "permission check failed");
+            }
+        }));
+    }
+
+    /**
+     * The issuing door's delegation service: the sibling of the credential service the ticket names
+     * ({@code …/.gridcache/credential} → {@code …/.gridcache/delegation}), with no query.
+     */
+    static String delegationUrl(String credentialUrl) {
+        return URI.create(credentialUrl).resolve("delegation").toString();
+    }
+}

@@ -1,0 +1,55 @@
+package org.gridcache.pool.store;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Policy.CacheEntry;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.gridcache.common.ClusterSettings;
+
+/**
+ * Least-recently-used eviction between two watermarks (ARCHITECTURE.md, "Disk layout"): nothing happens while the store plus the
+ * incoming file stay under the high watermark; once above, the oldest unpinned files go until the store plus the
+ * incoming file are back under the low watermark. The gap between the marks keeps eviction from running on every
+ * fetch. Watermarks are read live from {@code /config}. Public for the policy simulator, which replays traces
+ * through this very policy.
+ */
+public final class Eviction {
+    private final long capacity;
+    private final Supplier<ClusterSettings> settings;
+
+    public Eviction(long capacity, Supplier<ClusterSettings> settings) {
+        this.capacity = capacity;
+        this.settings = settings;
+    }
+
+    /** Bytes to free so that {@code used + incoming} reaches the low watermark; 0 while under the high one. */
+    public long bytesToFree(long used, long incoming) {
+        ClusterSettings s = settings.get();
+        double high = s.watermarkHigh();
+        double low = Math.min(s.watermarkLow(), high); // a low mark above the high one would evict forever
+        long total = used + incoming;
+        if (total <= (long) (high * capacity)) {
+            return 0;
+        }
+        return Math.max(0, total - (long) (low * capacity));
+    }
+
+    /** The oldest unpinned files, least recently used first, whose sizes add up to at least {@code needed}. */
+    static List<StoreKey> victims(Cache<StoreKey, StoreEntry> index, Predicate<StoreKey> pinned, long needed) {
+        return index.policy().expireAfterAccess().orElseThrow().oldest(stream -> {
+            List<StoreKey> out = new ArrayList<>();
+            long freed = 0;
+            for (Iterator<CacheEntry<StoreKey, StoreEntry>> it = stream.iterator(); it.hasNext() && freed < needed; ) {
+                CacheEntry<StoreKey, StoreEntry> e = it.next();
+                if (!pinned.test(e.getKey())) {
+                    out.add(e.getKey());
+                    freed += e.getValue().size;
+                }
+            }
+            return out;
+        });
+    }
+}

@@ -1,0 +1,67 @@
+package org.gridcache.pool.store;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * A stored file's name: the SHA-256 of its origin URL, kept as four longs (48 bytes of heap instead of a 64-char
+ * hex String plus the URL), because the index holds one per cached file.
+ */
+public final class StoreKey {
+    private final long a;
+    private final long b;
+    private final long c;
+    private final long d;
+
+    private StoreKey(long a, long b, long c, long d) {
+        this.a = a;
+        this.b = b;
+        this.c = c;
+        this.d = d;
+    }
+
+    public static StoreKey ofOrigin(String originUrl) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(originUrl.getBytes(StandardCharsets.UTF_8));
+            ByteBuffer buf = ByteBuffer.wrap(hash);
+            return new StoreKey(buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** Parses a 64-digit lower-case hex name; null when {@code hex} is not one (a stray file in the store). */
+    static StoreKey ofHex(String hex) {
+        if (hex.length() != 64 || !hex.chars().allMatch(ch -> (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) {
+            return null;
+        }
+        return new StoreKey(Long.parseUnsignedLong(hex.substring(0, 16), 16), Long.parseUnsignedLong(hex.substring(16, 32), 16),
+                Long.parseUnsignedLong(hex.substring(32, 48), 16), Long.parseUnsignedLong(hex.substring(48, 64), 16));
+    }
+
+    String hex() {
+        return hex16(a) + hex16(b) + hex16(c) + hex16(d);
+    }
+
+    private static String hex16(long v) {
+        String s = Long.toHexString(v);
+        return "0".repeat(16 - s.length()) + s;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StoreKey k && k.a == a && k.b == b && k.c == c && k.d == d;
+    }
+
+    @Override
+    public int hashCode() {
+        return (int) a; // already a uniform hash
+    }
+
+    @Override
+    public String toString() {
+        return hex();
+    }
+}

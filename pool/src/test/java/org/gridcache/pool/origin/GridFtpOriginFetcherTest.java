@@ -1,0 +1,61 @@
+package org.gridcache.pool.origin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.zip.Adler32;
+import org.gridcache.common.CredentialMode;
+import org.gridcache.common.Ticket;
+import org.gridcache.gridftp.Checksum;
+import org.gridcache.gridftp.GridFtpException;
+import org.gridcache.pool.fetch.FetchException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The GridFTP fetcher's verification and failure mapping (the transfers themselves: GridFtpOriginTest, against a real server). */
+class GridFtpOriginFetcherTest {
+    private static final URI ORIGIN = URI.create("gsiftp://se.example.org:2811/data/f.bin");
+    @TempDir
+    Path dir;
+
+    @Test
+    void thePartFileMustHaveTheOriginsChecksum() throws Exception {
+        byte[] content = "some file content".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Path part = Files.write(dir.resolve("f.part"), content);
+        Adler32 adler = new Adler32();
+        adler.update(content);
+        String good = String.format("%08x", adler.getValue());
+        try (FileChannel file = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ChecksumVerification.verify(file, content.length, new ChecksumVerification.Expected(Checksum.ADLER32, good), ORIGIN);
+            FetchException e = assertThrows(FetchException.class, () -> ChecksumVerification.verify(file, content.length,
+                    new ChecksumVerification.Expected(Checksum.ADLER32, "00000001"), ORIGIN));
+            assertEquals(502, e.status().code());
+            assertTrue(e.getMessage().contains("checksum mismatch") && e.getMessage().contains("gsiftp://se.example.org:2811")
+                    && e.getMessage().contains(good), e.getMessage());
+        }
+    }
+
+    @Test
+    void gridFtpFailuresAnswerLikeHttpOrigins() {
+        Ticket ticket = new Ticket("/atlas/f.bin", "p1", Ticket.READ, 0, "/DC=org/DC=example/CN=Alice", "door", ORIGIN.toString(), 10, 0,
+                "atlas", List.of("/atlas"), CredentialMode.USER, "default", "https://door/.gridcache/credential", List.of());
+        assertEquals(404, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.NOT_FOUND, "550 No such file"), ORIGIN, ticket)
+                .status().code());
+        FetchException denied = GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.DENIED,
+                "530 The certificate has expired"), ORIGIN, ticket);
+        assertEquals(403, denied.status().code());
+        assertTrue(denied.getMessage().contains("the origin refuses /DC=org/DC=example/CN=Alice access to /atlas/f.bin")
+                && denied.getMessage().contains("has expired"), denied.getMessage());
+        assertEquals(502, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.UNREACHABLE, "connection refused"), ORIGIN,
+                ticket).status().code());
+        assertEquals(502, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.FAILED, "500 odd"), ORIGIN, ticket)
+                .status().code());
+    }
+}

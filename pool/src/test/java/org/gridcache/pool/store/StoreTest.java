@@ -1,0 +1,101 @@
+package org.gridcache.pool.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.pool.fetch.FetchException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store on its own: commit, pins, eviction order, reservations, rebuild. */
+class StoreTest {
+    @TempDir
+    Path dir;
+
+    private static StoreKey put(Store store, String url, int size) throws Exception {
+        StoreKey key = StoreKey.ofOrigin(url);
+        store.reserve(size);
+        try (FileChannel out = store.createPart(key)) {
+            out.write(ByteBuffer.allocate(size));
+        }
+        store.writeSidecar(key, new Sidecar(url, size, 1, null, 0));
+        store.commit(key, new StoreEntry(size, 1, null), size, false);
+        return key;
+    }
+
+    @Test
+    void pinnedFilesAreNeverEvicted() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        StoreKey a = put(store, "http://o/a", 300);
+        StoreKey b = put(store, "http://o/b", 300);
+        StoreKey c = put(store, "http://o/c", 300);
+        store.pin(a); // the oldest, but being read
+
+        store.reserve(300);
+        assertNotNull(store.lookup(a));
+        assertNull(store.lookup(b)); // the oldest unpinned one went
+        assertNotNull(store.lookup(c));
+        assertFalse(Files.exists(store.dataFile(b)));
+        assertTrue(Files.exists(store.dataFile(a)));
+        assertEquals(900, store.used());
+    }
+
+    @Test
+    void reservationFailsWhenEverythingIsPinned() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        StoreKey a = put(store, "http://o/a", 400);
+        StoreKey b = put(store, "http://o/b", 400);
+        store.pin(a);
+        store.pin(b);
+        FetchException e = assertThrows(FetchException.class, () -> store.reserve(300));
+        assertEquals(507, e.status().code());
+        assertEquals("store full of pinned data", e.getMessage());
+        store.unpin(b);
+        store.reserve(300);
+        assertNull(store.lookup(b));
+        assertEquals(700, store.used());
+    }
+
+    @Test
+    void fileLargerThanTheStoreIsRefused() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        assertEquals(507, assertThrows(FetchException.class, () -> store.reserve(1001)).status().code());
+    }
+
+    @Test
+    void rebuildKeepsOnlyProvenFiles() throws Exception {
+        Store store = Store.open(dir, 10_000, ClusterSettings::defaults);
+        StoreKey good = put(store, "http://o/good", 100);
+        StoreKey shortened = put(store, "http://o/short", 100);
+        try (FileChannel ch = FileChannel.open(store.dataFile(shortened), java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(50); // e.g. a disk problem after the commit
+        }
+        Path part = store.partFile(StoreKey.ofOrigin("http://o/partial"));
+        Files.createDirectories(part.getParent());
+        Files.write(part, new byte[10]);
+
+        Store reopened = Store.open(dir, 10_000, ClusterSettings::defaults);
+        assertNotNull(reopened.lookup(good));
+        assertNull(reopened.lookup(shortened));
+        assertFalse(Files.exists(store.dataFile(shortened)));
+        assertFalse(Files.exists(part));
+        assertEquals(100, reopened.used());
+    }
+
+    @Test
+    void keyIsTheSha256OfTheOriginUrl() {
+        StoreKey key = StoreKey.ofOrigin("abc");
+        assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", key.hex());
+        assertEquals(key, StoreKey.ofHex(key.hex()));
+        assertNull(StoreKey.ofHex("xyz"));
+    }
+}
