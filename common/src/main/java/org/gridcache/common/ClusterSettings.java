@@ -103,28 +103,6 @@ public final class ClusterSettings {
         }
     }
 
-    // The key names as strings, for the door and pool code written before Keys; new code names a Keys constant.
-    public static final String REDIRECT_ON_READ = "redirect.on-read";
-    public static final String TICKET_LIFETIME = "ticket.lifetime";
-    public static final String PROXY_USER_AGENTS = "door.proxy-user-agents";
-    public static final String LISTING_CACHE_TTL = "door.listing-cache-ttl";
-    public static final String WATERMARK_HIGH = "pool.watermark.high";
-    public static final String WATERMARK_LOW = "pool.watermark.low";
-    public static final String WRITE_BEHIND = "pool.write-behind";
-    public static final String SELECTION_POLICY = "selection.policy";
-    public static final String SITE_MAP = "door.site-map";
-    public static final String PERMISSION_CACHE_TTL = "pool.permission-cache-ttl";
-    public static final String PEER_TIMEOUT = "selection.peer-timeout";
-    public static final String SPILL_LOAD = "selection.spill-load";
-    public static final String ZK_GRACE = "door.zk-grace";
-    public static final String GRIDFTP_STREAMS = "gridftp.streams";
-    public static final String GRIDFTP_DCAU = "gridftp.dcau";
-    public static final String GRIDFTP_PROTECTION = "gridftp.protection";
-    public static final String GRIDFTP_CHECKSUM = "gridftp.checksum";
-    public static final String GRIDFTP_TIMEOUT = "gridftp.timeout";
-    /** The values of {@link Keys#SELECTION_POLICY}, as admins write them. */
-    public static final List<String> POLICIES = SelectionPolicy.labels();
-
     /** The explicit values, as stored. */
     private final Map<String, String> values;
     /** Every known key's value, explicit or default, parsed. */
@@ -184,82 +162,5 @@ public final class ClusterSettings {
     /** "60s", "500ms", "2m", "1h", or a plain number of seconds. */
     public static Duration parseDuration(String v) {
         return SettingTypes.parseDuration(v);
-    }
-
-    // One-line accessors kept for door and pool code written before get(Keys.X); they return the old types.
-
-    public boolean redirectOnRead() {
-        return get(Keys.REDIRECT_ON_READ);
-    }
-
-    public Duration ticketLifetime() {
-        return get(Keys.TICKET_LIFETIME);
-    }
-
-    public List<Pattern> proxyUserAgents() {
-        return get(Keys.PROXY_USER_AGENTS);
-    }
-
-    public Duration listingCacheTtl() {
-        return get(Keys.LISTING_CACHE_TTL);
-    }
-
-    public double watermarkHigh() {
-        return get(Keys.WATERMARK_HIGH);
-    }
-
-    public double watermarkLow() {
-        return get(Keys.WATERMARK_LOW);
-    }
-
-    public long writeBehindBytes() {
-        return get(Keys.WRITE_BEHIND);
-    }
-
-    /** random, least-loaded or affinity; {@code get(Keys.SELECTION_POLICY)} is the enum. */
-    public String selectionPolicy() {
-        return get(Keys.SELECTION_POLICY).label();
-    }
-
-    public SiteMap siteMap() {
-        return get(Keys.SITE_MAP);
-    }
-
-    public Duration permissionCacheTtl() {
-        return get(Keys.PERMISSION_CACHE_TTL);
-    }
-
-    public Duration peerTimeout() {
-        return get(Keys.PEER_TIMEOUT);
-    }
-
-    public double spillLoad() {
-        return get(Keys.SPILL_LOAD);
-    }
-
-    public Duration zkGrace() {
-        return get(Keys.ZK_GRACE);
-    }
-
-    public int gridftpStreams() {
-        return get(Keys.GRIDFTP_STREAMS);
-    }
-
-    public boolean gridftpDcau() {
-        return get(Keys.GRIDFTP_DCAU);
-    }
-
-    /** clear, safe or private; {@code get(Keys.GRIDFTP_PROTECTION)} is the enum. */
-    public String gridftpProtection() {
-        return get(Keys.GRIDFTP_PROTECTION).label();
-    }
-
-    public Duration gridftpTimeout() {
-        return get(Keys.GRIDFTP_TIMEOUT);
-    }
-
-    /** adler32, md5 or none; {@code get(Keys.GRIDFTP_CHECKSUM)} is the enum. */
-    public String gridftpChecksum() {
-        return get(Keys.GRIDFTP_CHECKSUM).label();
     }
 }

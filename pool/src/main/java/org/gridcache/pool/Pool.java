@@ -1,6 +1,7 @@
 package org.gridcache.pool;
 
 import java.io.Closeable;
+import org.gridcache.common.ClusterSettings.Keys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -117,11 +118,11 @@ public final class Pool implements Closeable {
         origins = new Origins(List.of(http, new FileOriginFetcher(), gridftp));
         TicketCodec tickets = new TicketCodec(settings.ticketKey());
         directory = new PoolDirectory(zk).start(ZK_WAIT);
-        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().peerTimeout(),
+        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().get(Keys.PEER_TIMEOUT),
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
-        downloads = new Downloads(store, origins.all(), () -> config.current().writeBehindBytes(), new PeerFetcher(peers, http));
+        downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http));
         OriginAccess access = credentials == null ? null
-                : new OriginAccess(credentials, origins, () -> config.current().permissionCacheTtl());
+                : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
         mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(

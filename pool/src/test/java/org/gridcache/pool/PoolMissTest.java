@@ -1,6 +1,7 @@
 package org.gridcache.pool;
 
 import static org.awaitility.Awaitility.await;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,7 +52,7 @@ class PoolMissTest extends PoolTestSupport {
 
     @Test
     void aWriteBehindBudgetFarSmallerThanTheFilePausesAndResumesTheOrigin() throws Exception {
-        org.gridcache.zk.ClusterConfig.set(zk, org.gridcache.common.ClusterSettings.WRITE_BEHIND, "64K");
+        org.gridcache.zk.ClusterConfig.set(zk, Keys.WRITE_BEHIND.key(), "64K");
         try {
             startPool(1 << 30); // reads /config at start: the tiny budget is in force from the first byte
             byte[] data = randomBytes(12 * 1024 * 1024 + 5, 13);
@@ -70,7 +71,7 @@ class PoolMissTest extends PoolTestSupport {
             }
             assertEquals(1, origin.gets("/big"));
         } finally {
-            org.gridcache.zk.ClusterConfig.unset(zk, org.gridcache.common.ClusterSettings.WRITE_BEHIND);
+            org.gridcache.zk.ClusterConfig.unset(zk, Keys.WRITE_BEHIND.key());
         }
     }
 

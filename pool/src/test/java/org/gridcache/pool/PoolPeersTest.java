@@ -1,6 +1,7 @@
 package org.gridcache.pool;
 
 import static org.awaitility.Awaitility.await;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,7 +40,7 @@ class PoolPeersTest extends PoolTestSupport {
         for (int i = extra.size() - 1; i >= 0; i--) {
             extra.get(i).close();
         }
-        ClusterConfig.unset(zk, ClusterSettings.PEER_TIMEOUT);
+        ClusterConfig.unset(zk, Keys.PEER_TIMEOUT.key());
     }
 
     /** The pool under test ({@code pool}) is the one ranked above; {@code second} misses and asks it. */
@@ -173,9 +174,9 @@ class PoolPeersTest extends PoolTestSupport {
 
     @Test
     void aSilentPeerIsGivenUpAfterThePeerTimeout() throws Exception {
-        ClusterConfig.set(zk, ClusterSettings.PEER_TIMEOUT, "700ms");
+        ClusterConfig.set(zk, Keys.PEER_TIMEOUT.key(), "700ms");
         startPool(1 << 30);
-        await().atMost(WAIT).alias("the pool to read the peer timeout").until(() -> pool.settings().peerTimeout().equals(Duration.ofMillis(700)));
+        await().atMost(WAIT).alias("the pool to read the peer timeout").until(() -> pool.settings().get(Keys.PEER_TIMEOUT).equals(Duration.ofMillis(700)));
         ServerSocket silent = new ServerSocket(0); // accepts, never answers
         extra.add(silent);
         List<Socket> accepted = new CopyOnWriteArrayList<>();

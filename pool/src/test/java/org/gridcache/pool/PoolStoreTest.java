@@ -1,6 +1,7 @@
 package org.gridcache.pool;
 
 import static org.awaitility.Awaitility.await;
+import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -77,13 +78,13 @@ class PoolStoreTest extends PoolTestSupport {
         fetch("/b", b);
         assertEquals(800, pool.store().used());
         try {
-            ClusterConfig.set(zk, ClusterSettings.WATERMARK_LOW, "0.4");
-            ClusterConfig.set(zk, ClusterSettings.WATERMARK_HIGH, "0.5");
+            ClusterConfig.set(zk, Keys.WATERMARK_LOW.key(), "0.4");
+            ClusterConfig.set(zk, Keys.WATERMARK_HIGH.key(), "0.5");
             await().atMost(WAIT).alias("eviction down to the low watermark").until(() -> pool.store().used() == 400);
             assertEquals("HIT", cache(fetch("/b", b)));
         } finally {
-            ClusterConfig.unset(zk, ClusterSettings.WATERMARK_HIGH);
-            ClusterConfig.unset(zk, ClusterSettings.WATERMARK_LOW);
+            ClusterConfig.unset(zk, Keys.WATERMARK_HIGH.key());
+            ClusterConfig.unset(zk, Keys.WATERMARK_LOW.key());
         }
     }
 

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
-import org.gridcache.pool.Eviction;
+import org.gridcache.pool.store.Eviction;
 
 /**
  * One pool as the simulator keeps it: its capacity, its copies in least-recently-used order, and what it served.

@@ -1,6 +1,7 @@
 package org.gridcache.pool.origin;
 
 import java.io.IOException;
+import org.gridcache.common.GridFtpChecksum;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -28,13 +29,13 @@ final class ChecksumVerification {
 
     /**
      * The origin's checksum in the {@code wanted} algorithm (cluster setting {@code gridftp.checksum}), else the
-     * other one; null when it offers neither or {@code wanted} is "none".
+     * other one; null when it offers neither or {@code wanted} is none.
      */
-    static Expected expected(GridFtpConnection conn, String path, String wanted) throws GridFtpException {
-        if (wanted.equals("none")) {
+    static Expected expected(GridFtpConnection conn, String path, GridFtpChecksum wanted) throws GridFtpException {
+        if (wanted == GridFtpChecksum.NONE) {
             return null;
         }
-        List<Checksum> order = wanted.equals("md5") ? List.of(Checksum.MD5, Checksum.ADLER32) : List.of(Checksum.ADLER32, Checksum.MD5);
+        List<Checksum> order = wanted == GridFtpChecksum.MD5 ? List.of(Checksum.MD5, Checksum.ADLER32) : List.of(Checksum.ADLER32, Checksum.MD5);
         for (Checksum c : order) {
             String v = conn.checksum(c, path);
             if (v != null) {

@@ -1,6 +1,8 @@
 package org.gridcache.pool.origin;
 
 import eu.emi.security.authn.x509.X509Credential;
+import org.gridcache.common.GridFtpChecksum;
+import org.gridcache.common.ClusterSettings.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -104,8 +106,8 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             if (entry.size() < 0) {
                 throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " gave no size for the file");
             }
-            String wanted = sessions.settings().gridftpChecksum();
-            boolean checksummed = !wanted.equals("none");
+            GridFtpChecksum wanted = sessions.settings().get(Keys.GRIDFTP_CHECKSUM);
+            boolean checksummed = wanted != GridFtpChecksum.NONE;
             if (checksummed) {
                 sink.willVerify(); // the clients' last byte waits for the verification
             }

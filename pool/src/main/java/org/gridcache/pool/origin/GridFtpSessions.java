@@ -1,6 +1,7 @@
 package org.gridcache.pool.origin;
 
 import eu.emi.security.authn.x509.X509Credential;
+import org.gridcache.common.ClusterSettings.Keys;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.nio.file.Path;
@@ -77,8 +78,8 @@ final class GridFtpSessions implements AutoCloseable {
     GridFtpOptions options() throws FetchException {
         ClusterSettings s = settings.get();
         try {
-            return new GridFtpOptions(s.gridftpStreams(), s.gridftpDcau(), GridFtpOptions.Protection.parse(s.gridftpProtection()),
-                    s.gridftpTimeout());
+            return new GridFtpOptions(s.get(Keys.GRIDFTP_STREAMS), s.get(Keys.GRIDFTP_DCAU), GridFtpOptions.Protection.parse(s.get(Keys.GRIDFTP_PROTECTION).label()),
+                    s.get(Keys.GRIDFTP_TIMEOUT));
         } catch (IllegalArgumentException e) {
             throw FetchException.badGateway("unusable GridFTP settings: " + e.getMessage());
         }

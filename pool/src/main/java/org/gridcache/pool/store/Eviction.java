@@ -1,6 +1,7 @@
 package org.gridcache.pool.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import org.gridcache.common.ClusterSettings.Keys;
 import com.github.benmanes.caffeine.cache.Policy.CacheEntry;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -28,8 +29,8 @@ public final class Eviction {
     /** Bytes to free so that {@code used + incoming} reaches the low watermark; 0 while under the high one. */
     public long bytesToFree(long used, long incoming) {
         ClusterSettings s = settings.get();
-        double high = s.watermarkHigh();
-        double low = Math.min(s.watermarkLow(), high); // a low mark above the high one would evict forever
+        double high = s.get(Keys.WATERMARK_HIGH);
+        double low = Math.min(s.get(Keys.WATERMARK_LOW), high); // a low mark above the high one would evict forever
         long total = used + incoming;
         if (total <= (long) (high * capacity)) {
             return 0;
