@@ -3,6 +3,7 @@ package org.gridcache.pool.origin;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -140,66 +141,52 @@ public final class HttpOriginFetcher implements OriginFetcher {
             result.completeExceptionally(new IllegalArgumentException("origin URL has no host"));
             return;
         }
-        new Bootstrap().group(group).channel(channelType)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ChannelPipeline p = ch.pipeline();
-                        if (https) {
-                            p.addLast("tls", unresumableTls(verifyingEngine(ch, tls, origin.getHost(), port)));
+        connect(origin, https, port, tls, new HttpClientCodec(), "head", new SimpleChannelInboundHandler<HttpObject>() {
+            @Override
+            protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+                if (msg instanceof HttpResponse response && !result.isDone()) {
+                    int code = response.status().code();
+                    String location = response.headers().get(HttpHeaderNames.LOCATION);
+                    ctx.close();
+                    if ((code == 301 || code == 302 || code == 303 || code == 307 || code == 308)
+                            && location != null && redirectsLeft > 0) {
+                        URI next = origin.resolve(location.trim());
+                        if (supports(next)) {
+                            head(next, tls, redirectsLeft - 1, result);
+                            return;
                         }
-                        p.addLast("codec", new HttpClientCodec());
-                        p.addLast("idle", new IdleStateHandler(readTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-                        p.addLast("head", new SimpleChannelInboundHandler<HttpObject>() {
-                            @Override
-                            protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-                                if (msg instanceof HttpResponse response && !result.isDone()) {
-                                    int code = response.status().code();
-                                    String location = response.headers().get(HttpHeaderNames.LOCATION);
-                                    ctx.close();
-                                    if ((code == 301 || code == 302 || code == 303 || code == 307 || code == 308)
-                                            && location != null && redirectsLeft > 0) {
-                                        URI next = origin.resolve(location.trim());
-                                        if (supports(next)) {
-                                            head(next, tls, redirectsLeft - 1, result);
-                                            return;
-                                        }
-                                    }
-                                    result.complete(code);
-                                }
-                            }
-
-                            @Override
-                            public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-                                if (evt instanceof IdleStateEvent) {
-                                    result.completeExceptionally(new IOException("origin sent nothing for " + readTimeout.toSeconds() + " s"));
-                                    ctx.close();
-                                }
-                            }
-
-                            @Override
-                            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                                result.completeExceptionally(cause);
-                                ctx.close();
-                            }
-
-                            @Override
-                            public void channelInactive(ChannelHandlerContext ctx) {
-                                result.completeExceptionally(new IOException("origin closed the connection"));
-                            }
-                        });
                     }
-                })
-                .connect(origin.getHost(), port).addListener((ChannelFuture f) -> {
-                    if (f.isSuccess()) {
-                        FullHttpRequest request = request(origin, port, https);
-                        request.setMethod(HttpMethod.HEAD);
-                        f.channel().writeAndFlush(request);
-                    } else {
-                        result.completeExceptionally(f.cause());
-                    }
-                });
+                    result.complete(code);
+                }
+            }
+
+            @Override
+            public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                if (evt instanceof IdleStateEvent) {
+                    result.completeExceptionally(new IOException("origin sent nothing for " + readTimeout.toSeconds() + " s"));
+                    ctx.close();
+                }
+            }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                result.completeExceptionally(cause);
+                ctx.close();
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                result.completeExceptionally(new IOException("origin closed the connection"));
+            }
+        }).addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+                FullHttpRequest request = request(origin, port, https);
+                request.setMethod(HttpMethod.HEAD);
+                f.channel().writeAndFlush(request);
+            } else {
+                result.completeExceptionally(f.cause());
+            }
+        });
     }
 
     /** Called again by the response handler for every redirect, with one redirect fewer to go. */
@@ -210,9 +197,21 @@ public final class HttpOriginFetcher implements OriginFetcher {
         }
         boolean https = origin.getScheme().equalsIgnoreCase("https");
         int port = origin.getPort() > 0 ? origin.getPort() : https ? 443 : 80;
-        Bootstrap bootstrap = new Bootstrap()
-                .group(group)
-                .channel(channelType)
+        connect(origin, https, port, tls, new HttpClientCodec(4096, 16384, MAX_CHUNK), "origin",
+        new OriginResponseHandler(this, origin, sink, redirectsLeft, readTimeout, tls)).addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+        f.channel().writeAndFlush(request(origin, port, https));
+            } else {
+        sink.fail(FetchException.badGateway("cannot reach origin " + OriginFetcher.describe(origin) + ": "
+                + OriginResponseHandler.reason(f.cause())));
+            }
+        });
+    }
+
+    /** A connection to the origin: TLS when {@code https}, then {@code codec}, the read timeout and {@code handler}. */
+    private ChannelFuture connect(URI origin, boolean https, int port, Supplier<SslContext> tls, HttpClientCodec codec,
+                                  String name, ChannelHandler handler) {
+        return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
@@ -221,19 +220,12 @@ public final class HttpOriginFetcher implements OriginFetcher {
                         if (https) {
                             p.addLast("tls", unresumableTls(verifyingEngine(ch, tls, origin.getHost(), port)));
                         }
-                        p.addLast("codec", new HttpClientCodec(4096, 16384, MAX_CHUNK));
+                        p.addLast("codec", codec);
                         p.addLast("idle", new IdleStateHandler(readTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-                        p.addLast("origin", new OriginResponseHandler(HttpOriginFetcher.this, origin, sink, redirectsLeft, readTimeout, tls));
+                        p.addLast(name, handler);
                     }
-                });
-        bootstrap.connect(origin.getHost(), port).addListener((ChannelFuture f) -> {
-            if (f.isSuccess()) {
-                f.channel().writeAndFlush(request(origin, port, https));
-            } else {
-                sink.fail(FetchException.badGateway("cannot reach origin " + OriginFetcher.describe(origin) + ": "
-                        + OriginResponseHandler.reason(f.cause())));
-            }
-        });
+                })
+                .connect(origin.getHost(), port);
     }
 
     /** A full handshake every time: the engine comes from a context of its own (see {@link #tlsFor}). */
