@@ -11,10 +11,12 @@ import eu.emi.security.authn.x509.X509Credential;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.gridcache.common.security.GridCredentials;
@@ -82,7 +84,6 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/range.bin"), 64_000_000, 44);
         Tools.randomFile(data.resolve("atlas/gone.bin"), 100_000, 45);
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
-        Tools.randomFile(data.resolve("atlas/corrupt.bin"), 2_000_000, 47);
         Tools.randomFile(data.resolve("atlas/once/once.bin"), 200_000, 50); // in a directory no other test lists
         Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
@@ -92,6 +93,9 @@ class GridFtpOriginTest {
         }
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/stalled.bin").toFile(), "rw")) {
             sparse.setLength(20L << 30); // the same, for the test that stalls the server instead
+        }
+        try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/changing.bin").toFile(), "rw")) {
+            sparse.setLength(1L << 30); // 1 GiB: changed at the origin while it is being sent
         }
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/long.bin").toFile(), "rw")) {
             sparse.setLength(2L << 30); // 2 GiB: several seconds here, longer than a 1 s gridftp.timeout
@@ -417,10 +421,7 @@ class GridFtpOriginTest {
             }
             assertTrue(curl.waitFor(2, TimeUnit.MINUTES), "curl ends");
             assertNotEquals(0, curl.exitValue(), "the client sees the transfer fail (fewer bytes than Content-Length)");
-            String poolLog;
-            try (var files = Files.list(logs)) {
-                poolLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("pool-p1")).findFirst().orElseThrow());
-            }
+            String poolLog = poolLog();
             assertTrue(poolLog.contains("sent no data for 3 s"), () -> "the pool says why it gave up: "
                     + poolLog.lines().filter(l -> l.contains("huge") || l.contains("GridFTP") || l.contains("WARN")).toList());
         } finally {
@@ -463,43 +464,98 @@ class GridFtpOriginTest {
         }
     }
 
+    /**
+     * The origin's file changes under a running transfer, at a byte the pool already has: the server sends the rest,
+     * then computes its CKSM over the changed file, which is not what the pool received. A real mismatch with the
+     * real server (the pool has no hook for it): the file is discarded, the client's last byte never comes.
+     */
     @Test
     void aChecksumMismatchFailsTheTransferAndCachesNothing() throws Exception {
         aliceDelegated();
-        // the test hook flips the first byte of the part file just before its ADLER32 is compared with the origin's:
-        // a pool p2 with the hook stands in for p1 during this test, p1 comes back after it
-        pool.close();
-        pool = startPool("p2", Map.of("GRIDCACHE_JAVA_OPTS", "-Dgridcache.test.corrupt-before-verify=true"));
+        Path file = data.resolve("atlas/changing.bin");
+        long size = Files.size(file);
+        Path out = tmp.resolve("changing.out");
+        String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
+        Process curl = new ProcessBuilder("curl", "-sS", "-L", "--capath", pki.resolve("certificates").toString(), "--cert", proxy,
+                "--key", proxy, "-o", out.toString(), doorUrl + "/atlas/changing.bin").redirectErrorStream(true).start();
+        int first; // byte 0 of the origin's file before the change
         try {
-            awaitReadsSentTo(lastPoolPort, "p2");
-            readCorrupted();
+            Tools.await("the first 8 MiB of the 1 GiB file at the client", Duration.ofSeconds(120),
+                    () -> Files.exists(out) && out.toFile().length() > (8 << 20));
+            List<String> stopped = new ArrayList<>();
+            try {
+                for (String child : Tools.run(Duration.ofSeconds(30), "pgrep", "-P", String.valueOf(origin.pid())).out().split("\\s+")) {
+                    if (!child.isBlank()) {
+                        Tools.run(Duration.ofSeconds(30), "kill", "-STOP", child.trim()).assertOk(); // the server process: paused
+                        stopped.add(child.trim());
+                    }
+                }
+                assertFalse(stopped.isEmpty(), "a server process to pause");
+                assertFalse(transferRecorded(size), "the server is paused before the end of its transfer (else: a larger file)");
+                // byte 0 reached the pool already (the client has 8 MiB of it): change it at the origin, size and mtime kept
+                FileTime mtime = Files.getLastModifiedTime(file);
+                try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+                    first = f.read();
+                    f.seek(0);
+                    f.write(first ^ 0xff);
+                }
+                Files.setLastModifiedTime(file, mtime);
+            } finally {
+                for (String child : stopped) {
+                    Tools.run(Duration.ofSeconds(30), "kill", "-CONT", child);
+                }
+            }
+            assertTrue(curl.waitFor(2, TimeUnit.MINUTES), "curl ends");
+            assertNotEquals(0, curl.exitValue(), "the client's transfer fails: " + new String(curl.getInputStream().readAllBytes()));
+            assertTrue(out.toFile().length() < size, "the last byte is held back until verified");
+            try (RandomAccessFile got = new RandomAccessFile(out.toFile(), "r")) {
+                assertEquals(first, got.read(), "the client has byte 0 as it was before the change");
+            }
+            // the server sent the whole file: the checksum failed the transfer, not a cut
+            Tools.await("the server's record of the whole transfer", Duration.ofSeconds(30), () -> transferRecorded(size));
+            // the server's CKSM is the changed file's; the pool's the file's as it was
+            String mismatch = "checksum mismatch: origin gsiftp://localhost:" + origin.port() + " has ADLER32 "
+                    + adler32OfHoles(size, first ^ 0xff) + ", the pool received " + adler32OfHoles(size, first) + " (file discarded)";
+            Tools.await("the pool's log of the mismatch", Duration.ofSeconds(30), () -> poolLog().contains(mismatch));
         } finally {
-            pool.close();
-            pool = startPool("p1", Map.of());
-            poolPort = lastPoolPort;
-            awaitReadsSentTo(poolPort, "p1");
+            curl.destroyForcibly();
+            Files.deleteIfExists(out);
+        }
+        // nothing cached: the next read is a miss (a range of a file not stored: a partial retrieve), with the origin's new byte
+        Path again = tmp.resolve("changing.range");
+        Tools.Result r = curlAs("alice-atlas", "-L", "-r", "0-1023", "-o", again.toString(), doorUrl + "/atlas/changing.bin");
+        assertEquals(206, status(r), r.out());
+        assertTrue(r.out().contains("X-Cache: MISS"), "nothing cached: " + r.out());
+        assertEquals(first ^ 0xff, Files.readAllBytes(again)[0] & 0xff, "the origin's byte 0 now");
+        Files.delete(again);
+    }
+
+    /** Whether the origin's log records a complete RETR of changing.bin ({@code size} bytes, 226). */
+    private static boolean transferRecorded(long size) {
+        try {
+            return Files.readString(origin.runDir().resolve("gridftp.log")).lines()
+                    .anyMatch(l -> l.contains("/atlas/changing.bin ") && l.contains("NBYTES=" + size + " ") && l.contains("TYPE=RETR CODE=226"));
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
-    /** Waits until the door redirects to the pool on {@code port} (the other one gone from its view). */
-    private static void awaitReadsSentTo(int port, String name) {
-        Tools.await("the door to send reads to " + name, Duration.ofSeconds(60),
-                () -> curlAs("alice-atlas", doorUrl + "/atlas/file.bin").out().lines()
-                        .anyMatch(l -> l.toLowerCase().startsWith("location:") && l.contains(":" + port + "/")));
+    /**
+     * The ADLER32 (as the pool and the server write it) of {@code size} bytes of zeros (a file of holes) whose byte 0
+     * is {@code first}: A = 1 + first, and each byte adds A to B, so B = size * A (mod 65521). Reading 1 GiB back
+     * would take seconds.
+     */
+    private static String adler32OfHoles(long size, int first) {
+        long a = (1 + first) % 65521;
+        long b = size % 65521 * a % 65521;
+        return String.format(Locale.ROOT, "%08x", b << 16 | a);
     }
 
-    private static void readCorrupted() throws Exception {
-        Path out = tmp.resolve("corrupt.out");
-        Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/corrupt.bin");
-        assertNotEquals(0, r.exit(), "the client's transfer fails: " + r.out() + r.err());
-        assertTrue(out.toFile().length() < 2_000_000, "the last byte is held back until verified");
-        String poolLog;
+    private static String poolLog() {
         try (var files = Files.list(logs)) {
-            Path log = files.filter(f -> f.getFileName().toString().startsWith("pool-p2")).findFirst().orElseThrow();
-            poolLog = Files.readString(log);
+            return Files.readString(files.filter(f -> f.getFileName().toString().startsWith("pool-p1")).findFirst().orElseThrow());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        assertTrue(poolLog.contains("checksum mismatch"), "logged");
-        Tools.Result again = curlAs("alice-atlas", "-L", "-o", "/dev/null", doorUrl + "/atlas/corrupt.bin");
-        assertTrue(again.out().contains("X-Cache: MISS"), "nothing cached: " + again.out());
     }
 }
