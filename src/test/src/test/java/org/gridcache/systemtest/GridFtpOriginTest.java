@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.gridftp.GridFtp;
@@ -64,7 +63,6 @@ class GridFtpOriginTest {
     static Gridcache door;
     static String doorUrl;
     static int poolPort;
-    static int lastPoolPort;
 
     @BeforeAll
     static void start() throws Exception {
@@ -119,20 +117,15 @@ class GridFtpOriginTest {
         Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + tmp.resolve("ticket.key")
                 + "\nhost-cert=" + pki.resolve("host/cert.pem") + "\nhost-key=" + pki.resolve("host/key.pem")
                 + "\nca-dir=" + pki.resolve("certificates") + "\nvomsdir=" + pki.resolve("vomsdir") + "\n");
-        pool = startPool("p1", Map.of());
-        poolPort = lastPoolPort;
+        poolPort = Tools.freePort();
+        pool = Gridcache.start(tmp.resolve("p1.out"), "pool", "--config", conf.toString(), "--log-dir", logs.toString(),
+                "--name", "p1", "--store", tmp.resolve("store-p1").toString(), "--capacity", "100G",
+                "--port", String.valueOf(poolPort)).awaitOutput("is up");
         int doorPort = Tools.freePort();
         doorUrl = "https://localhost:" + doorPort;
         door = Gridcache.start(tmp.resolve("door.out"), "door", "--config", conf.toString(), "--log-dir", logs.toString(),
                 "--port", String.valueOf(doorPort), "--public-url", doorUrl, "--authz", policy.toString(), "--pool-identity", HOST_DN)
                 .awaitOutput("is up");
-    }
-
-    static Gridcache startPool(String name, Map<String, String> env) throws Exception {
-        lastPoolPort = Tools.freePort();
-        return Gridcache.start(env, tmp.resolve(name + ".out"), "pool", "--config", conf.toString(), "--log-dir", logs.toString(),
-                "--name", name, "--store", tmp.resolve("store-" + name).toString(), "--capacity", "100G",
-                "--port", String.valueOf(lastPoolPort)).awaitOutput("is up");
     }
 
     /** Fixture, idempotent: Alice has delegated her VOMS proxy. */
