@@ -47,6 +47,10 @@ public final class WatchedJsonTree<T> implements Closeable {
     private final Consumer<Map<String, T>> listener;
     private final CuratorCache cache;
     private volatile Map<String, T> snapshot = Map.of();
+    /** The decoded nodes (guarded by this): a change decodes one node, not the whole tree. */
+    private final Map<String, T> decoded = new TreeMap<>();
+    /** Set once the first load is complete (guarded by this): the listener hears of whole trees only. */
+    private boolean initialized;
 
     /**
      * @param what how a log line names one node ("origin", "pool"), as in "ignoring pool /pools/p1: …"
@@ -78,9 +82,12 @@ public final class WatchedJsonTree<T> implements Closeable {
         }
         CountDownLatch loaded = new CountDownLatch(1);
         cache.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, oldData, data) -> rebuild())
+                .forAll(this::changed)
                 .forInitialized(() -> {
-                    rebuild();
+                    synchronized (this) {
+                        initialized = true;
+                        publish();
+                    }
                     loaded.countDown();
                 })
                 .build());
@@ -92,19 +99,29 @@ public final class WatchedJsonTree<T> implements Closeable {
         }
     }
 
-    private void rebuild() {
+    private synchronized void changed(CuratorCacheListener.Type type, ChildData oldData, ChildData data) {
+        ChildData node = type == CuratorCacheListener.Type.NODE_DELETED ? oldData : data;
+        if (state.get() != State.STARTED || node == null || !inScope(node)) {
+            return;
+        }
+        decoded.remove(node.getPath());
+        if (type != CuratorCacheListener.Type.NODE_DELETED) {
+            try {
+                decoded.put(node.getPath(), decoder.decode(node.getData()));
+            } catch (IllegalArgumentException e) {
+                LOG.error("ignoring {} {}: {}", what, node.getPath(), e.getMessage());
+            }
+        }
+        if (initialized) {
+            publish();
+        }
+    }
+
+    private synchronized void publish() {
         if (state.get() != State.STARTED) {
             return;
         }
-        Map<String, T> next = new TreeMap<>();
-        cache.stream().filter(this::inScope).forEach(d -> {
-            try {
-                next.put(d.getPath(), decoder.decode(d.getData()));
-            } catch (IllegalArgumentException e) {
-                LOG.error("ignoring {} {}: {}", what, d.getPath(), e.getMessage());
-            }
-        });
-        Map<String, T> now = java.util.Collections.unmodifiableMap(next);
+        Map<String, T> now = java.util.Collections.unmodifiableMap(new TreeMap<>(decoded));
         snapshot = now;
         listener.accept(now);
     }

@@ -70,6 +70,28 @@ class WatchedJsonTreeTest {
     }
 
     @Test
+    void aChangeDecodesOnlyTheNodeThatChangedAndTheListenerHearsOnlyWholeTrees() throws Exception {
+        for (String name : List.of("a", "b", "c")) {
+            MountTable.put(client, OriginEntry.of(name, "/" + name, "https://" + name + ".example.org/", null));
+        }
+        java.util.concurrent.atomic.AtomicInteger decodes = new java.util.concurrent.atomic.AtomicInteger();
+        List<Map<String, OriginEntry>> seen = new CopyOnWriteArrayList<>();
+        try (WatchedJsonTree<OriginEntry> tree = new WatchedJsonTree<>(client, "/origins", WatchedJsonTree.Scope.CHILDREN,
+                "origin", data -> {
+                    decodes.incrementAndGet();
+                    return Json.read(data, OriginEntry.class);
+                }, seen::add)) {
+            tree.start(WAIT);
+            assertEquals(3, decodes.get(), "each node decoded once at the first load");
+            assertEquals(List.of(3), seen.stream().map(Map::size).toList(), "no partial tree reached the listener");
+            MountTable.put(client, OriginEntry.of("b", "/b2", "https://b.example.org/", null));
+            await().atMost(WAIT).until(() -> "/b2".equals(tree.snapshot().get("/origins/b").prefix()));
+            assertEquals(4, decodes.get(), "one change, one decode");
+            assertEquals(3, tree.snapshot().size());
+        }
+    }
+
+    @Test
     void anInvalidNodeIsLoggedAndLeftOutWhileTheOthersStay() throws Exception {
         Logger log = (Logger) LoggerFactory.getLogger(WatchedJsonTree.class);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
