@@ -154,6 +154,23 @@ class GridSecurityTest {
         assertTrue(r.out().contains("authentication required"), r.out());
     }
 
+    /** A refusal's text names paths and origins; its metric label is one of three fixed reason codes. */
+    @Test
+    void authenticationFailuresAreCountedByReasonCodeNeverByPath() {
+        assertEquals(401, status(Tools.curl("-D", "-", "--capath", pki.resolve("certificates").toString(),
+                doorUrl + "/atlas/made-up-" + System.nanoTime() + ".bin")));
+        withoutDelegation("bob-atlas");
+        assertEquals(401, status(curlAs("bob-atlas", doorUrl + "/atlas/file.bin")));
+        String metrics = curlAs("alice-atlas", doorUrl + "/.gridcache/metrics").out();
+        assertTrue(metrics.matches("(?s).*gridcache_door_authentication_failures_total\\{door=\"[^\"]+\",reason=\"no-credential\"} [1-9].*"),
+                metrics);
+        assertTrue(metrics.matches("(?s).*gridcache_door_authentication_failures_total\\{door=\"[^\"]+\",reason=\"delegation-required\"} [1-9].*"),
+                metrics);
+        assertTrue(metrics.lines().filter(l -> l.startsWith("gridcache_door_authentication_failures_total"))
+                .allMatch(l -> l.matches(".*reason=\"(no-credential|credential-refused|delegation-required)\".*")), metrics);
+        assertTrue(!metrics.contains("/atlas"), "no path in a label: " + metrics);
+    }
+
     @Test
     void aCmsProxyIs403AtTheDoor() {
         Tools.Result r = curlAs("alice-cms", doorUrl + "/atlas/file.bin");
