@@ -52,6 +52,17 @@ public final class ClusterSettings {
         public static final Setting<List<Pattern>> PROXY_USER_AGENTS = define("door.proxy-user-agents", SettingTypes.PATTERNS,
                 "^cadaver/,^davfs2/,^litmus/,^neon/,^Microsoft-WebDAV-MiniRedir/", LIVE,
                 "comma-separated regular expressions of User-Agents that cannot follow redirects: the door proxies for them");
+        public static final Setting<Integer> PROXY_MAX_TRANSFERS = define("door.proxy-max-transfers", SettingTypes.COUNT, "64", LIVE,
+                "how many reads one door streams itself at once (proxy mode holds a door thread each); beyond, 503 with "
+                + "Retry-After");
+        public static final Setting<Integer> DOOR_MAX_CONNECTIONS = define("door.max-connections", SettingTypes.POSITIVE_COUNT,
+                "1024", LIVE, "client connections one door keeps open at once; beyond, it stops accepting and new "
+                + "connections wait in the kernel's backlog until one closes (Jetty's NetworkConnectionLimit)");
+        public static final Setting<Duration> DOOR_IDLE_TIMEOUT = define("door.idle-timeout", SettingTypes.POSITIVE_DURATION, "30s",
+                LIVE, "how long a door keeps an idle client connection open");
+        public static final Setting<Duration> DOOR_LOW_RESOURCES_IDLE_TIMEOUT = define("door.low-resources-idle-timeout",
+                SettingTypes.POSITIVE_DURATION, "5s", LIVE, "the shorter idle timeout while a door is short of threads or at "
+                + "door.max-connections (Jetty's LowResourceMonitor), so idle clients make room for working ones");
         public static final Setting<Duration> LISTING_CACHE_TTL = define("door.listing-cache-ttl", SettingTypes.DURATION, "10s", LIVE,
                 "how long the door caches an origin's listing and file metadata");
         public static final Setting<Double> WATERMARK_HIGH = define("pool.watermark.high", SettingTypes.FRACTION, "0.95", LIVE,

@@ -32,6 +32,16 @@ public final class SettingTypes {
     public static final Type<SiteMap> SITE_MAP = SiteMap::parse;
     /** GridFTP parallel streams: 1 to 64, as {@code GridFtpOptions} accepts. */
     public static final Type<Integer> STREAMS = SettingTypes::streams;
+    /** A count, 0 or more. */
+    public static final Type<Integer> COUNT = SettingTypes::count;
+    /** A count, 1 or more. */
+    public static final Type<Integer> POSITIVE_COUNT = v -> {
+        int n = count(v);
+        if (n < 1) {
+            throw new IllegalArgumentException("expected a whole number >= 1");
+        }
+        return n;
+    };
     public static final Type<SelectionPolicy> SELECTION_POLICY = SelectionPolicy::parse;
     public static final Type<GridFtpProtection> GRIDFTP_PROTECTION = GridFtpProtection::parse;
     public static final Type<GridFtpChecksum> GRIDFTP_CHECKSUM = GridFtpChecksum::parse;
@@ -111,6 +121,18 @@ public final class SettingTypes {
             return d;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("expected a number >= 0");
+        }
+    }
+
+    private static int count(String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a whole number >= 0");
         }
     }
 

@@ -1,6 +1,7 @@
 package org.gridcache.door;
 
 import java.io.Closeable;
+import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.ClusterSettings.Keys;
 import java.time.Clock;
 import java.time.Duration;
@@ -92,7 +93,8 @@ public final class Door implements Closeable {
         config.onChange(s -> policies.set(s.get(Keys.SELECTION_POLICY)));
         pools.setGrace(config.current().get(Keys.ZK_GRACE));
         config.onChange(s -> pools.setGrace(s.get(Keys.ZK_GRACE)));
-        FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats()),
+        FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats(),
+                () -> config.current().get(Keys.PROXY_MAX_TRANSFERS)),
                 config::current, ops.stats(), grid.delegations());
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats());
@@ -101,6 +103,8 @@ public final class Door implements Closeable {
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);
         parts.add(server::stop);
+        applyLimits(server, config.current());
+        config.onChange(s -> applyLimits(server, s));
         server.start();
         port = server.port();
         String scheme = security.tls() ? "https" : "http";
@@ -112,6 +116,10 @@ public final class Door implements Closeable {
                 () -> Json.bytes(record), REGISTRATION_REFRESH));
         registration.awaitCreated(ZK_INITIAL_WAIT);
         LOG.info("door {} serving {}", settings.id(), url);
+    }
+
+    private static void applyLimits(DoorServer server, ClusterSettings s) {
+        server.limits(s.get(Keys.DOOR_MAX_CONNECTIONS), s.get(Keys.DOOR_IDLE_TIMEOUT), s.get(Keys.DOOR_LOW_RESOURCES_IDLE_TIMEOUT));
     }
 
     private <T extends AutoCloseable> T own(T part) {

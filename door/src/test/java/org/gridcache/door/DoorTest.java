@@ -25,6 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
@@ -32,6 +34,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.door.read.PoolProxy;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.EphemeralRegistration;
@@ -361,6 +364,36 @@ class DoorTest {
         HttpResponse<byte[]> r = await().atMost(WAIT).alias("the door to apply redirect.on-read=false").until(() -> getBytes("/local/data.bin", "curl/8", null), x -> x.statusCode() != 302);
         assertEquals(200, r.statusCode());
         assertArrayEquals(data, r.body());
+    }
+
+    @Test
+    void proxiedReadsBeyondTheLimitAre503WithRetryAfter() throws Exception {
+        FakePool pool = pool("p1");
+        pool.files.put("/local/data.bin", data);
+        ClusterConfig.set(zk, Keys.PROXY_MAX_TRANSFERS.key(), "0");
+        HttpResponse<byte[]> none = await().atMost(WAIT).alias("the door to apply a limit of 0")
+                .until(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() == 503);
+        assertEquals(PoolProxy.RETRY_AFTER_SECONDS, none.headers().firstValue("Retry-After").orElseThrow());
+        assertTrue(new String(none.body(), StandardCharsets.UTF_8).contains("door.proxy-max-transfers"));
+        assertEquals(302, getBytes("/local/data.bin", "curl/8", null).statusCode(), "redirects are not limited");
+        ClusterConfig.set(zk, Keys.PROXY_MAX_TRANSFERS.key(), "1");
+        await().atMost(WAIT).alias("the door to apply a limit of 1")
+                .until(() -> getBytes("/local/data.bin", "cadaver/0.24", null), x -> x.statusCode() == 200);
+
+        CountDownLatch hold = new CountDownLatch(1);
+        pool.holdMidBody = hold;
+        HttpResponse<InputStream> first = http.sendAsync(HttpRequest.newBuilder(uri("/local/data.bin")).GET()
+                .header("User-Agent", "cadaver/0.24").build(), HttpResponse.BodyHandlers.ofInputStream()).get(30, TimeUnit.SECONDS);
+        assertEquals(200, first.statusCode(), "the first streams, held half-way by the pool");
+        HttpResponse<byte[]> second = getBytes("/local/data.bin", "cadaver/0.24", null);
+        assertEquals(503, second.statusCode());
+        assertEquals(PoolProxy.RETRY_AFTER_SECONDS, second.headers().firstValue("Retry-After").orElseThrow());
+        hold.countDown();
+        try (InputStream body = first.body()) {
+            assertArrayEquals(data, body.readAllBytes(), "the first completes");
+        }
+        pool.holdMidBody = null;
+        assertEquals(200, getBytes("/local/data.bin", "cadaver/0.24", null).statusCode(), "its turn given back");
     }
 
     @Test

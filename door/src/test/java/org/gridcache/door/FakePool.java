@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.gridcache.common.Ticket;
@@ -22,6 +24,8 @@ public final class FakePool implements AutoCloseable {
     private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
     public final Map<String, byte[]> files = new ConcurrentHashMap<>();
     public volatile boolean breakMidBody;
+    /** When set, every body stops half-way until it is counted down. */
+    public volatile CountDownLatch holdMidBody;
     private final String id;
     private final TicketCodec codec;
     private final HttpServer server;
@@ -83,6 +87,18 @@ public final class FakePool implements AutoCloseable {
             out.write(data, from, length / 2);
             out.flush();
             return; // closing the exchange with bytes missing drops the connection
+        }
+        CountDownLatch hold = holdMidBody;
+        if (hold != null) {
+            out.write(data, from, length / 2);
+            out.flush();
+            try {
+                hold.await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            out.write(data, from + length / 2, length - length / 2);
+            return;
         }
         out.write(data, from, length);
     }

@@ -35,7 +35,9 @@ import org.xml.sax.SAXException;
  *   GET    /.gridcache/delegation/ID              its DN and expiry (JSON)
  *   DELETE /.gridcache/delegation/ID              forget it
  * </pre>
- * Every call needs an authenticated caller and only ever touches that caller's own delegations.
+ * Every call needs an authenticated caller and only ever touches that caller's own delegations. SOAP calls need a
+ * SOAP content type (a cross-site form post gets 415); a DN keeps at most {@value ProxyRequests#MAX_PER_DN} pending
+ * certificate requests ({@link ProxyRequests}).
  */
 public final class DelegationService {
     public static final String PATH = DoorReadFilter.SERVICES + "/delegation";
@@ -59,6 +61,7 @@ public final class DelegationService {
         String method = request.getMethod();
         try {
             if (rest.isEmpty() && method.equals("POST")) {
+                requireSoapContentType(request);
                 soap(request, response, subject);
             } else if (rest.isEmpty() && method.equals("GET")) {
                 list(response, subject);
@@ -66,7 +69,23 @@ public final class DelegationService {
                 rest(request, response, method, rest.split("/"), subject);
             }
         } catch (DelegationException e) {
-            throw new DoorException(e.status(), e.getMessage());
+            throw new DoorException(e.status(), e.getMessage(), e.status() == 503
+                    ? Map.of("Retry-After", String.valueOf(ProxyRequests.GENERATION_WAIT.toSeconds())) : Map.of());
+        }
+    }
+
+    /**
+     * SOAP comes as {@code text/xml} (1.1) or {@code application/soap+xml} (1.2), as htproxyput, davix and gfal2 send
+     * it. Anything else is refused before the body is read: a browser posts a cross-site form
+     * ({@code application/x-www-form-urlencoded}, {@code multipart/form-data}, {@code text/plain}) with the user's
+     * client certificate and without asking first, and such a post must not destroy or replace a delegation.
+     */
+    private static void requireSoapContentType(HttpServletRequest request) {
+        String type = request.getContentType();
+        String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+        if (!mediaType.equals("text/xml") && !mediaType.equals("application/soap+xml")) {
+            throw new DoorException(415, "a delegation SOAP call needs Content-Type text/xml or application/soap+xml"
+                    + (type == null ? " (none was sent)" : " (not " + mediaType + ")"));
         }
     }
 

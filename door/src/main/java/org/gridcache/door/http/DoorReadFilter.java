@@ -70,9 +70,11 @@ public final class DoorReadFilter extends HttpFilter {
         String method = request.getMethod();
         String path = null;
         GridSubject subject = GridSubject.ANONYMOUS;
+        boolean resolved = false;
         try {
             path = namespacePath(request);
             subject = subjects.resolve(request);
+            resolved = true;
             request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             if (GridPath.isUnder(path, SERVICES)) {
                 doorService(request, response, path, subject);
@@ -92,7 +94,7 @@ public final class DoorReadFilter extends HttpFilter {
         } catch (DoorException e) {
             LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
             if (e.status() == 401) {
-                stats.authenticationFailure(e.reason());
+                stats.authenticationFailure(authFailure(e, resolved, subject));
             }
             // refused before its body was read: Jetty closes the connection after the reply, so say so, or a client
             // may send its next request on it and see no answer
@@ -101,6 +103,17 @@ public final class DoorReadFilter extends HttpFilter {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
         }
+    }
+
+    /** The fixed reason code of a 401 (its text names paths and origins, which must not become metric labels). */
+    private static DoorStats.AuthFailure authFailure(DoorException e, boolean resolved, GridSubject subject) {
+        if (!resolved) {
+            return DoorStats.AuthFailure.CREDENTIAL_REFUSED;
+        }
+        if (e.headers().containsKey("X-Delegate-To")) {
+            return DoorStats.AuthFailure.DELEGATION_REQUIRED;
+        }
+        return subject.anonymous() ? DoorStats.AuthFailure.NO_CREDENTIAL : DoorStats.AuthFailure.CREDENTIAL_REFUSED;
     }
 
     private static boolean hasUnreadBody(HttpServletRequest request) {

@@ -1,6 +1,7 @@
 package org.gridcache.door.http;
 
 import jakarta.servlet.DispatcherType;
+import java.time.Duration;
 import java.util.EnumSet;
 import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -8,6 +9,8 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.LowResourceMonitor;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -15,11 +18,17 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.gridcache.door.webdav.MiltonDavServlet;
 
-/** Jetty wiring: one connector (HTTPS with an optional client certificate, or plain HTTP), the read filter in front of Milton's servlet, plain-text errors. */
+/**
+ * Jetty wiring: one connector (HTTPS with an optional client certificate, or plain HTTP), the read filter in front of
+ * Milton's servlet, plain-text errors, and the bounds on what clients hold (connections, idle time; {@link #limits}).
+ */
 public final class DoorServer {
     private static final int MAX_THREADS = 256;
+    private static final int DEFAULT_MAX_CONNECTIONS = 1024;
     private final Server server;
     private final ServerConnector connector;
+    private final NetworkConnectionLimit connectionLimit;
+    private final LowResourceMonitor lowResources;
 
     /** {@code ssl} null: plain HTTP. */
     public DoorServer(String id, String host, int port, SSLContext ssl, DoorAccounting accounting, DoorReadFilter filter,
@@ -47,6 +56,12 @@ public final class DoorServer {
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
+        connectionLimit = new NetworkConnectionLimit(DEFAULT_MAX_CONNECTIONS, server);
+        server.addBean(connectionLimit);
+        lowResources = new LowResourceMonitor(server);
+        lowResources.setMonitorThreads(true); // low when every thread is busy and requests queue up
+        lowResources.setMonitoredConnectors(java.util.List.of(connector));
+        server.addBean(lowResources);
 
         ServletContextHandler context = new ServletContextHandler("/");
         context.addFilter(new FilterHolder(accounting), "/*", EnumSet.of(DispatcherType.REQUEST));
@@ -56,6 +71,19 @@ public final class DoorServer {
         server.setHandler(context);
         server.setErrorHandler(new PlainErrorHandler());
         server.setStopAtShutdown(false); // the owner closes the door
+    }
+
+    /**
+     * How many client connections at once, how long an idle one stays, and how long while resources are short: at
+     * {@code maxConnections} Jetty stops accepting (new connections wait in the kernel's backlog, and are refused by
+     * the kernel once it is full) and cuts the idle timeout of the open ones to {@code lowResourcesIdle}; the same
+     * shorter timeout applies while every thread is busy. Applied live.
+     */
+    public void limits(int maxConnections, Duration idle, Duration lowResourcesIdle) {
+        connectionLimit.setMaxNetworkConnectionCount(maxConnections);
+        connectionLimit.setEndPointIdleTimeout(lowResourcesIdle.toMillis());
+        connector.setIdleTimeout(idle.toMillis());
+        lowResources.setLowResourcesIdleTimeout((int) Math.min(Integer.MAX_VALUE, lowResourcesIdle.toMillis()));
     }
 
     public void start() throws Exception {

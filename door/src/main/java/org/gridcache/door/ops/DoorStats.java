@@ -4,7 +4,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -13,8 +15,31 @@ import java.util.concurrent.atomic.LongAdder;
  * The door's counters since it started, read by its MXBean and its Prometheus registry (owned here;
  * {@code gridcache_door_…}, tagged {@code door=<id>}): requests by method and status, redirects, bytes streamed in
  * proxy mode, authentication failures by reason.
+ *
+ * <p>Every label comes from a fixed set, never from the request itself: a client can send any method name and any
+ * path, and each new label value is a new time series kept for the life of the process (issue 11). Methods outside
+ * {@link #METHODS} count as {@code other}, statuses outside 100–599 as {@code other}, refusals by {@link AuthFailure}.
  */
 public final class DoorStats {
+    /** The methods counted by name: HTTP's and WebDAV's (RFC 9110, 4918, 3253, 5789). */
+    static final Set<String> METHODS = Set.of("GET", "HEAD", "OPTIONS", "PROPFIND", "PROPPATCH", "PUT", "POST", "DELETE",
+            "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "PATCH", "TRACE", "CONNECT");
+    static final String OTHER = "other";
+
+    /** Why a request was refused for want of valid credentials: the label values of the authentication failures. */
+    public enum AuthFailure {
+        /** No certificate was presented where one is needed. */
+        NO_CREDENTIAL,
+        /** The certificate or proxy presented was refused (expired, untrusted CA, bad chain, not a pool's host certificate). */
+        CREDENTIAL_REFUSED,
+        /** An origin read with the user's own credential, and no delegation of theirs. */
+        DELEGATION_REQUIRED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> authFailures = new ConcurrentHashMap<>();
     private final LongAdder redirects = new LongAdder();
@@ -34,10 +59,12 @@ public final class DoorStats {
     }
 
     public void request(String method, int status) {
-        requests.computeIfAbsent(method + " " + status, key -> {
+        String methodLabel = METHODS.contains(method) ? method : OTHER;
+        String statusLabel = status >= 100 && status <= 599 ? String.valueOf(status) : OTHER;
+        requests.computeIfAbsent(methodLabel + " " + statusLabel, key -> {
             LongAdder count = new LongAdder();
             FunctionCounter.builder("gridcache.door.requests", count, LongAdder::sum)
-                    .tags("method", method, "status", String.valueOf(status))
+                    .tags("method", methodLabel, "status", statusLabel)
                     .description("requests answered, by method and status").register(registry);
             return count;
         }).increment();
@@ -51,8 +78,9 @@ public final class DoorStats {
         proxiedBytes.add(bytes);
     }
 
-    /** A request refused for want of valid credentials (401/403 before any data); the reason is a short label. */
-    public void authenticationFailure(String reason) {
+    /** A request refused for want of valid credentials (a 401). */
+    public void authenticationFailure(AuthFailure why) {
+        String reason = why.label();
         authFailures.computeIfAbsent(reason, key -> {
             LongAdder count = new LongAdder();
             FunctionCounter.builder("gridcache.door.authentication.failures", count, LongAdder::sum).tag("reason", reason)

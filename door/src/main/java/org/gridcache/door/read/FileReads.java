@@ -111,8 +111,13 @@ public final class FileReads {
         if (mustProxy(request, now)) {
             // the door streams what the pool answers: a pool must not answer it with the seed design's redirect
             List<String> peers = ranked.get(0).peers().contains(Ticket.ALL_PEERS) ? List.of() : ranked.get(0).peers();
-            proxy.stream(request, response, pool, tickets.poolUrl(pool, peers, origin, file, subject, now.get(Keys.TICKET_LIFETIME),
-                    delegationId, credentialUrl), file.path(), subject);
+            proxy.acquire();
+            try {
+                proxy.stream(request, response, pool, tickets.poolUrl(pool, peers, origin, file, subject, now.get(Keys.TICKET_LIFETIME),
+                        delegationId, credentialUrl), file.path(), subject);
+            } finally {
+                proxy.release();
+            }
             return;
         }
         stats.redirect();

@@ -9,9 +9,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
@@ -32,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * and relays status, the headers that describe the body, and the body, streaming through a small buffer (never a
  * whole file in memory). If the pool breaks off mid-body the client's connection is aborted, so the client sees an
  * error rather than a short file that looks complete.
+ *
+ * <p>Each proxied read holds a door thread for as long as the transfer lasts, and proxy mode is chosen by the
+ * client's User-Agent, which anyone can send (issue 11). So a door streams at most {@code door.proxy-max-transfers}
+ * at once; one more is refused with 503, {@code Retry-After} and the reason, before any pool is asked.
  */
 public final class PoolProxy {
     private static final Logger LOG = LoggerFactory.getLogger(PoolProxy.class);
@@ -40,14 +47,38 @@ public final class PoolProxy {
     private static final long HEADERS_TIMEOUT_SECONDS = 60; // a pool missing a file may first fetch from the origin
     private static final long IDLE_TIMEOUT_SECONDS = 120;
     private static final int BUFFER = 64 * 1024;
+    public static final String RETRY_AFTER_SECONDS = "10";
     private final HttpClient http;
     private final String doorId;
     private final DoorStats stats;
+    private final IntSupplier maxTransfers;
+    private final AtomicInteger active = new AtomicInteger();
 
-    public PoolProxy(HttpClient http, String doorId, DoorStats stats) {
+    /** {@code maxTransfers}: how many proxied reads may run at once, read on every read (a live setting). */
+    public PoolProxy(HttpClient http, String doorId, DoorStats stats, IntSupplier maxTransfers) {
         this.http = http;
         this.doorId = doorId;
         this.stats = stats;
+        this.maxTransfers = maxTransfers;
+    }
+
+    /** A turn to stream, or a 503; the caller gives it back with {@link #release}. Taken before a ticket is made. */
+    void acquire() {
+        int limit = maxTransfers.getAsInt();
+        if (active.incrementAndGet() > limit) {
+            active.decrementAndGet();
+            LOG.info("proxied read refused: door.proxy-max-transfers ({}) reached", limit);
+            throw new DoorException(503, "this door already streams " + limit + " reads for clients that cannot follow "
+                    + "redirects (door.proxy-max-transfers); retry later", Map.of("Retry-After", RETRY_AFTER_SECONDS));
+        }
+    }
+
+    void release() {
+        active.decrementAndGet();
+    }
+
+    int active() {
+        return active.get();
     }
 
     /** Streams the pool's answer and writes the transfer record of the door ("node": "door"). */

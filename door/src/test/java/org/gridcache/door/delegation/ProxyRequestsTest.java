@@ -41,6 +41,35 @@ class ProxyRequestsTest {
     }
 
     @Test
+    void aDnKeepsItsNewestPendingRequestsOnlyAndOthersAreUntouched() throws Exception {
+        requests.create(DelegationFixtures.BOB, "b");
+        for (int i = 0; i < ProxyRequests.MAX_PER_DN + 3; i++) {
+            requests.create(DelegationFixtures.ALICE, "id" + i);
+        }
+        assertEquals(ProxyRequests.MAX_PER_DN, requests.sizeOf(DelegationFixtures.ALICE));
+        for (int i = 0; i < 3; i++) {
+            assertTrue(requests.keysOf(DelegationFixtures.ALICE, "id" + i).isEmpty(), "evicted: the oldest, id" + i);
+        }
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "id3").isPresent());
+        assertTrue(requests.keysOf(DelegationFixtures.BOB, "b").isPresent(), "Bob's request is not Alice's to evict");
+        assertEquals(ProxyRequests.MAX_PER_DN + 1, requests.size());
+
+        requests.create(DelegationFixtures.ALICE, "id3"); // asked again: now the newest
+        requests.create(DelegationFixtures.ALICE, "new");
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "id3").isPresent(), "renewed, so kept");
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "id4").isEmpty(), "now the oldest, so evicted");
+    }
+
+    @Test
+    void aKeyGenerationThatGetsNoTurnIs503() {
+        ProxyRequests busy = new ProxyRequests(clock, 0, java.time.Duration.ofMillis(10));
+        DelegationException e = assertThrows(DelegationException.class, () -> busy.current(DelegationFixtures.ALICE, "a"));
+        assertEquals(503, e.status());
+        assertTrue(e.getMessage().contains("busy"), e.getMessage());
+        assertEquals(0, busy.size(), "nothing pending");
+    }
+
+    @Test
     void idsAreShortWordsAndFreshIdsAreValidOnes() throws Exception {
         for (String bad : new String[] {"../x", "", "a b", "x".repeat(65), null}) {
             assertEquals(400, assertThrows(DelegationException.class, () -> ProxyRequests.checkId(bad)).status(), String.valueOf(bad));

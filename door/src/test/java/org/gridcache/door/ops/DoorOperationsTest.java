@@ -168,6 +168,36 @@ class DoorOperationsTest {
     }
 
     @Test
+    void madeUpMethodsAndPathsLeaveTheMetricsPageTheSameSize() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            madeUp(i);
+        }
+        get("/.gridcache/metrics"); // the page's own GET 200 is a series from here on
+        String before = get("/.gridcache/metrics").body();
+        for (int i = 100; i < 10_100; i++) {
+            madeUp(i);
+        }
+        String after = get("/.gridcache/metrics").body();
+        assertEquals(series(before), series(after), "no new time series");
+        assertTrue(Math.abs(after.length() - before.length()) < 100, before.length() + " -> " + after.length() + " bytes");
+        assertTrue(after.contains("gridcache_door_requests_total{door=\"door-ops\",method=\"other\",status=\"405\"} 5050"), after);
+        assertFalse(after.contains("made-up"), "no path in a label");
+    }
+
+    /** Every other request a method nobody defined, every one a path nobody has. */
+    private void madeUp(int i) throws Exception {
+        String method = i % 2 == 0 ? "MADEUP" + i : "GET";
+        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(door.url() + "/made-up/" + i))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        assertEquals(i % 2 == 0 ? 405 : 404, r.statusCode(), method);
+    }
+
+    /** The metrics page's series (name and labels), without their values. */
+    private static List<String> series(String page) {
+        return page.lines().filter(l -> !l.startsWith("#")).map(l -> l.substring(0, l.lastIndexOf(' '))).sorted().toList();
+    }
+
+    @Test
     void aServiceRefusesWritesAndAnUnknownServiceIs404NamingTheKnownOnes() throws Exception {
         HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(door.url() + "/.gridcache/metrics"))
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The pool's transfer counters since it started, read by its MXBean, its {@code /pools} record and its Prometheus
  * registry (which this class owns; {@code gridcache_pool_…}, tagged {@code pool=<name>}). Counting is a LongAdder
- * increment on the event loop, nothing more.
+ * increment on the event loop, nothing more. No label is taken from a request (no method, path or reason): the
+ * only one, the status, is bounded to 0 and 100–599, anything else counting as {@code other}.
  */
 public final class PoolStats {
     private final LongAdder hits = new LongAdder();
@@ -45,9 +46,10 @@ public final class PoolStats {
 
     /** Any answer the pool sent, by status (0: the connection ended before a status went out). */
     public void response(int status) {
-        responses.computeIfAbsent(status, s -> {
+        // the pool chooses its statuses, yet the label set stays fixed whatever a bug or a relayed origin status does
+        responses.computeIfAbsent(status == 0 || (status >= 100 && status <= 599) ? status : -1, s -> {
             LongAdder count = new LongAdder();
-            FunctionCounter.builder("gridcache.pool.responses", count, LongAdder::sum).tag("status", String.valueOf(s))
+            FunctionCounter.builder("gridcache.pool.responses", count, LongAdder::sum).tag("status", s < 0 ? "other" : String.valueOf(s))
                     .description("answers to clients by HTTP status").register(registry);
             return count;
         }).increment();

@@ -154,6 +154,23 @@ class GridSecurityTest {
         assertTrue(r.out().contains("authentication required"), r.out());
     }
 
+    /** A refusal's text names paths and origins; its metric label is one of three fixed reason codes. */
+    @Test
+    void authenticationFailuresAreCountedByReasonCodeNeverByPath() {
+        assertEquals(401, status(Tools.curl("-D", "-", "--capath", pki.resolve("certificates").toString(),
+                doorUrl + "/atlas/made-up-" + System.nanoTime() + ".bin")));
+        withoutDelegation("bob-atlas");
+        assertEquals(401, status(curlAs("bob-atlas", doorUrl + "/atlas/file.bin")));
+        String metrics = curlAs("alice-atlas", doorUrl + "/.gridcache/metrics").out();
+        assertTrue(metrics.matches("(?s).*gridcache_door_authentication_failures_total\\{door=\"[^\"]+\",reason=\"no-credential\"} [1-9].*"),
+                metrics);
+        assertTrue(metrics.matches("(?s).*gridcache_door_authentication_failures_total\\{door=\"[^\"]+\",reason=\"delegation-required\"} [1-9].*"),
+                metrics);
+        assertTrue(metrics.lines().filter(l -> l.startsWith("gridcache_door_authentication_failures_total"))
+                .allMatch(l -> l.matches(".*reason=\"(no-credential|credential-refused|delegation-required)\".*")), metrics);
+        assertTrue(!metrics.contains("/atlas"), "no path in a label: " + metrics);
+    }
+
     @Test
     void aCmsProxyIs403AtTheDoor() {
         Tools.Result r = curlAs("alice-cms", doorUrl + "/atlas/file.bin");
@@ -460,6 +477,32 @@ class GridSecurityTest {
         try (var files = Files.list(logs)) {
             return files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow();
         }
+    }
+
+    /**
+     * A page on another site can make Alice's browser POST a form to the door with her certificate, without asking
+     * first (a "simple" cross-site request: form-urlencoded, multipart or text/plain). Such a post must not destroy
+     * her delegation: SOAP comes as text/xml or application/soap+xml only, anything else is 415 before it is read.
+     */
+    @Test
+    void aCrossSiteFormPostCannotDestroyADelegation() {
+        String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
+        String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy,
+                "--capath", pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk().out().trim();
+        String destroy = "<?xml version=\"1.0\"?><SOAP-ENV:Envelope xmlns:SOAP-ENV=\"http://schemas.xmlsoap.org/soap/envelope/\""
+                + " xmlns:ns=\"http://www.gridsite.org/namespaces/delegation-1\"><SOAP-ENV:Body><ns:destroy><delegationID>" + id
+                + "</delegationID></ns:destroy></SOAP-ENV:Body></SOAP-ENV:Envelope>";
+        for (String type : List.of("application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x")) {
+            Tools.Result form = curlAs("alice-atlas", "-H", "Content-Type: " + type, "-H", "Origin: https://evil.example.com",
+                    "--data-binary", destroy, doorUrl + "/.gridcache/delegation");
+            assertEquals(415, status(form), type + ": " + form.out());
+            assertTrue(form.out().contains("needs Content-Type text/xml or application/soap+xml"), form.out());
+            assertEquals(200, status(curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id)), "still there after " + type);
+        }
+        Tools.Result soap = curlAs("alice-atlas", "-H", "Content-Type: text/xml; charset=utf-8", "-H", "SOAPAction: \"\"",
+                "--data-binary", destroy, doorUrl + "/.gridcache/delegation");
+        assertEquals(200, status(soap), soap.out());
+        assertEquals(404, status(curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id)), "SOAP itself still destroys");
     }
 
     /** What a v2 client (davix, FTS) asks before delegating: the service's version and interface, as SOAP. */

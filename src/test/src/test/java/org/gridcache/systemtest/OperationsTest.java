@@ -256,6 +256,21 @@ class OperationsTest {
     }
 
     @Test
+    void jmxOffLoopbackWithoutPasswordAndAccessFilesDoesNotStart() throws Exception {
+        Path passwords = tmp.resolve("jmx-off-loopback.password");
+        Files.writeString(passwords, "admin s3cret\n");
+        Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
+        for (List<String> files : List.of(List.<String>of(), List.of("--jmx-password-file", passwords.toString()))) {
+            List<String> args = new java.util.ArrayList<>(List.of("zk", "--home", tmp.resolve("zk-open").toString(), "--port",
+                    String.valueOf(Tools.freePort()), "--jmx-port", String.valueOf(Tools.freePort()), "--jmx-bind", "0.0.0.0"));
+            args.addAll(files);
+            Tools.Result open = Gridcache.admin(args.toArray(String[]::new));
+            assertNotEquals(0, open.exit(), files.toString());
+            assertTrue(open.err().contains("needs --jmx-password-file and --jmx-access-file"), open.err());
+        }
+    }
+
+    @Test
     void jmxWithAPasswordFileRefusesStrangersAndAnUnsafeFile() throws Exception {
         Path passwords = tmp.resolve("jmx.password");
         Files.writeString(passwords, "admin s3cret\n");
@@ -266,16 +281,27 @@ class OperationsTest {
         assertNotEquals(0, unsafe.exit());
         assertTrue(unsafe.err().contains("must be readable by its owner only"), unsafe.err());
 
+        Files.writeString(passwords, "admin s3cret\nmonitor m0n\n");
         Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
+        Path access = tmp.resolve("jmx.access");
+        Files.writeString(access, "admin readwrite\nmonitor readonly\n");
+        Path dump = tmp.resolve("heap.hprof");
         try (Gridcache zk = Gridcache.start(tmp.resolve("zk2.out"), "zk", "--home", tmp.resolve("zk2").toString(),
                 "--port", String.valueOf(Tools.freePort()), "--jmx-port", String.valueOf(port), "--jmx-password-file",
-                passwords.toString()).awaitOutput("is up")) {
+                passwords.toString(), "--jmx-access-file", access.toString()).awaitOutput("is up")) {
             Path transcript = tmp.resolve("password-session.txt");
             String stranger = new Jmxterm("127.0.0.1:" + port, transcript).session("get -b java.lang:type=Runtime VmName");
             assertFalse(stranger.contains("VmName = "), stranger);
             assertTrue(stranger.contains("SecurityException") || stranger.toLowerCase(Locale.ROOT).contains("credentials"), stranger);
-            String admin = new Jmxterm("127.0.0.1:" + port, transcript).as("admin", "s3cret").session("get -b java.lang:type=Runtime VmName");
+            String admin = new Jmxterm("127.0.0.1:" + port, transcript).as("admin", "s3cret").session("get -b java.lang:type=Runtime VmName",
+                    "run -b com.sun.management:type=HotSpotDiagnostic dumpHeap " + dump + " true");
             assertTrue(admin.contains("VmName = "), admin);
+            assertTrue(admin.contains("dumpHeap is not available over remote JMX"), admin);
+            String monitor = new Jmxterm("127.0.0.1:" + port, transcript).as("monitor", "m0n").session(
+                    "get -b java.lang:type=Runtime VmName", "run -b java.lang:type=Memory gc");
+            assertTrue(monitor.contains("VmName = "), monitor);
+            assertTrue(monitor.contains("Access denied"), "read-only: no operation: " + monitor);
         }
+        assertFalse(Files.exists(dump), "no heap dump written");
     }
 }

@@ -1,0 +1,24 @@
+package org.gridcache.pool.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The pool's only label, the status, keeps to a fixed set whatever number reaches it. */
+class PoolStatsTest {
+    @Test
+    void statusesOutsideHttpsRangeCountAsOther() {
+        PoolStats stats = new PoolStats("p");
+        stats.response(200);
+        stats.response(0);
+        for (int status = 600; status < 10_600; status++) {
+            stats.response(status);
+        }
+        stats.response(-1);
+        String page = stats.registry().scrape();
+        assertTrue(page.contains("gridcache_pool_responses_total{pool=\"p\",status=\"other\"} 10001.0"), page);
+        assertTrue(page.contains("status=\"200\"") && page.contains("status=\"0\""), page);
+        assertEquals(3, page.lines().filter(l -> l.startsWith("gridcache_pool_responses_total")).count(), page);
+    }
+}
