@@ -37,7 +37,6 @@ rm -rf "$RUN/zk" "$RUN/store" "$RUN/logs"
 for i in $(seq 150); do grep -q 'is up' "$RUN/zk.out" && break; sleep 0.2; done
 cat > "$RUN/gc.properties" <<END
 zk=127.0.0.1:$ZK
-ticket-key=$RUN/ticket.key
 host-cert=$PKI/host/cert.pem
 host-key=$PKI/host/key.pem
 ca-dir=$PKI/certificates

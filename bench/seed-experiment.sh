@@ -110,8 +110,7 @@ await() { # await SECONDS DESCRIPTION COMMAND...
 }
 
 # --- the cluster: one ZooKeeper, a door, three pools (the 1-pool scenarios stop two of them) ---
-KEY=$OUT/ticket.key
-COMMON=(--plain-http --ticket-key "$KEY" --log-dir "$OUT/logs" --zk 127.0.0.1:$ZK_PORT)
+COMMON=(--plain-http --log-dir "$OUT/logs" --zk 127.0.0.1:$ZK_PORT)
 $IN "$DIST/bin/gridcache" zk --home "$OUT/zk" --port $ZK_PORT > "$OUT/logs/zk.out" 2>&1 & PIDS+=($!)
 await 60 "ZooKeeper" grep -q "is up" "$OUT/logs/zk.out"
 gc origins add seed --prefix /seed --url "$ORIGIN/" --zk 127.0.0.1:$ZK_PORT >/dev/null

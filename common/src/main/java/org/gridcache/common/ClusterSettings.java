@@ -47,8 +47,8 @@ public final class ClusterSettings {
 
         public static final Setting<Boolean> REDIRECT_ON_READ = define("redirect.on-read", SettingTypes.BOOLEAN, "true", LIVE,
                 "false: the door streams every read itself instead of redirecting (dCache's webdav.redirect.on-read)");
-        public static final Setting<Duration> TICKET_LIFETIME = define("ticket.lifetime", SettingTypes.POSITIVE_DURATION, "60s", LIVE,
-                "how long a read ticket stays valid (reusable until then)");
+        public static final Setting<Duration> TICKET_LIFETIME = define("ticket.lifetime", SettingTypes.TICKET_LIFETIME, "60s", LIVE,
+                "how long a read ticket stays valid (reusable until then; at most 10m)");
         public static final Setting<List<Pattern>> PROXY_USER_AGENTS = define("door.proxy-user-agents", SettingTypes.PATTERNS,
                 "^cadaver/,^davfs2/,^litmus/,^neon/,^Microsoft-WebDAV-MiniRedir/", LIVE,
                 "comma-separated regular expressions of User-Agents that cannot follow redirects: the door proxies for them");
@@ -65,6 +65,10 @@ public final class ClusterSettings {
                 + "door.max-connections (Jetty's LowResourceMonitor), so idle clients make room for working ones");
         public static final Setting<Duration> LISTING_CACHE_TTL = define("door.listing-cache-ttl", SettingTypes.DURATION, "10s", LIVE,
                 "how long the door caches an origin's listing and file metadata");
+        public static final Setting<Long> LISTING_MAX_BYTES = define("door.listing-max-bytes", SettingTypes.BYTE_SIZE, "8M", LIVE,
+                "the largest origin listing (PROPFIND answer) the door reads; a larger one is a 502");
+        public static final Setting<Long> LISTING_CACHE_SIZE = define("door.listing-cache-size", SettingTypes.BYTE_SIZE, "64M", LIVE,
+                "what the door's cache of origin entries and listings may hold in memory (estimated bytes)");
         public static final Setting<Double> WATERMARK_HIGH = define("pool.watermark.high", SettingTypes.FRACTION, "0.95", LIVE,
                 "pool eviction starts when the store exceeds this fraction of its capacity");
         public static final Setting<Double> WATERMARK_LOW = define("pool.watermark.low", SettingTypes.FRACTION, "0.90", LIVE,
@@ -89,6 +93,9 @@ public final class ClusterSettings {
         public static final Setting<Duration> ZK_GRACE = define("door.zk-grace", SettingTypes.DURATION, "5m", LIVE,
                 "how long a door keeps redirecting to the pools it last knew while ZooKeeper is unreachable; "
                 + "after that it answers 503");
+        public static final Setting<List<String>> REDIRECT_HOSTS = define("pool.redirect-hosts", SettingTypes.HOSTS, "", LIVE,
+                "comma-separated hosts (or *.domain) a pool may follow an origin's redirect to, besides the origin's own host "
+                + "and the hosts of the mount table; never from https to http");
         public static final Setting<Integer> GRIDFTP_STREAMS = define("gridftp.streams", SettingTypes.STREAMS, "1", LIVE,
                 "parallel TCP streams of a pool's GridFTP fetch: 1 is stream mode, more is MODE E (1-64)");
         public static final Setting<Boolean> GRIDFTP_DCAU = define("gridftp.dcau", SettingTypes.BOOLEAN, "true", LIVE,
@@ -99,6 +106,9 @@ public final class ClusterSettings {
         public static final Setting<GridFtpChecksum> GRIDFTP_CHECKSUM = define("gridftp.checksum", SettingTypes.GRIDFTP_CHECKSUM,
                 "adler32", LIVE, "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
                 + "adler32, md5 (the other is tried when the server lacks one) or none");
+        public static final Setting<java.util.Set<org.gridcache.common.checksum.ChecksumType>> POOL_CHECKSUMS = define("pool.checksums",
+                SettingTypes.CHECKSUM_TYPES, "adler32,md5,sha-256,crc32c", LIVE, "checksums a pool computes while a file fills "
+                + "(one pass, kept in the sidecar, answered to Want-Digest); md5 and sha-256 cost CPU, a fetch started after a change uses the new set");
         public static final Setting<Duration> GRIDFTP_TIMEOUT = define("gridftp.timeout", SettingTypes.DURATION, "60s", LIVE,
                 "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
                 + "before the pool gives the fetch up (502)");

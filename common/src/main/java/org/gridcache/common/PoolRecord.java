@@ -7,11 +7,13 @@ package org.gridcache.common;
  * or only hits ({@link #READONLY}: it fetches nothing new); {@code hits} and {@code misses} count its transfers since
  * it started, for hit rates. Records of older pools lack these three fields: they read as enabled with no counts.
  * {@code hostDn} is the subject of the host certificate an HTTPS pool presents (null for plain HTTP): the door hands a
- * user's credential only to the pool a ticket was issued to, recognised by this DN.
+ * user's credential only to the pool a ticket was issued to, recognised by this DN. {@code ticketKey} is the public
+ * JWK of the key the pool signs its requests to peers with (null: it asks no peers); the znode's ACL lets only this
+ * pool write it.
  */
 public record PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                          long bytesPerSecOut, double load, String version, long startedAt,
-                         String state, long hits, long misses, String hostDn) {
+                         String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey) {
     public static final String ENABLED = "enabled";
     public static final String DRAINING = "draining";
     public static final String READONLY = "readonly";
@@ -27,6 +29,14 @@ public record PoolRecord(String id, String url, String site, long capacityBytes,
                       long bytesPerSecOut, double load, String version, long startedAt,
                       String state, long hits, long misses) {
         this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, state, hits, misses, null);
+    }
+
+    /** A record without a ticket key: a pool whose peers cannot verify its requests. */
+    public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
+                      long bytesPerSecOut, double load, String version, long startedAt,
+                      String state, long hits, long misses, String hostDn) {
+        this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, state, hits,
+                misses, hostDn, null);
     }
 
     public PoolRecord {

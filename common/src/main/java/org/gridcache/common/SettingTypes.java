@@ -23,6 +23,13 @@ public final class SettingTypes {
     /** "60s", "500ms", "2m", "1h", or a plain number of seconds; zero allowed. */
     public static final Type<Duration> DURATION = SettingTypes::parseDuration;
     public static final Type<Duration> POSITIVE_DURATION = v -> positive(parseDuration(v));
+    /**
+     * The longest a ticket may be valid, whatever {@code /config} says: a stolen ticket (or a rewritten setting) must
+     * not open a file for days. Pools enforce the same cap on every ticket they accept.
+     */
+    public static final Duration MAX_TICKET_LIFETIME = TicketCodec.DEFAULT_MAX_LIFETIME;
+    /** A ticket lifetime: positive, at most {@link #MAX_TICKET_LIFETIME}. */
+    public static final Type<Duration> TICKET_LIFETIME = v -> atMost(positive(parseDuration(v)), MAX_TICKET_LIFETIME);
     /** A fraction of a store's capacity, in (0, 1]. */
     public static final Type<Double> FRACTION = SettingTypes::fraction;
     public static final Type<Double> NON_NEGATIVE = SettingTypes::nonNegative;
@@ -30,6 +37,8 @@ public final class SettingTypes {
     /** Comma-separated regular expressions, compiled once per snapshot: the door matches them on every read. */
     public static final Type<List<Pattern>> PATTERNS = SettingTypes::patterns;
     public static final Type<SiteMap> SITE_MAP = SiteMap::parse;
+    /** Comma-separated host names (lower-cased), each exact or {@code *.domain} for every host below the domain. */
+    public static final Type<List<String>> HOSTS = SettingTypes::hosts;
     /** GridFTP parallel streams: 1 to 64, as {@code GridFtpOptions} accepts. */
     public static final Type<Integer> STREAMS = SettingTypes::streams;
     /** A count, 0 or more. */
@@ -45,6 +54,8 @@ public final class SettingTypes {
     public static final Type<SelectionPolicy> SELECTION_POLICY = SelectionPolicy::parse;
     public static final Type<GridFtpProtection> GRIDFTP_PROTECTION = GridFtpProtection::parse;
     public static final Type<GridFtpChecksum> GRIDFTP_CHECKSUM = GridFtpChecksum::parse;
+    /** Checksum types by RFC 3230 name, comma-separated; none is allowed (the pool then computes nothing). */
+    public static final Type<java.util.Set<org.gridcache.common.checksum.ChecksumType>> CHECKSUM_TYPES = SettingTypes::checksumTypes;
 
     private SettingTypes() {
     }
@@ -85,6 +96,13 @@ public final class SettingTypes {
         }
     }
 
+    private static Duration atMost(Duration d, Duration max) {
+        if (d.compareTo(max) > 0) {
+            throw new IllegalArgumentException("must be at most " + max.toSeconds() + "s");
+        }
+        return d;
+    }
+
     private static Duration positive(Duration d) {
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException("must be positive");
@@ -98,6 +116,33 @@ public final class SettingTypes {
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
         }
+    }
+
+    private static final Pattern HOST = Pattern.compile("(\\*\\.)?[a-z0-9\\[]([a-z0-9.:\\[\\]-]*[a-z0-9\\]])?");
+
+    private static List<String> hosts(String v) {
+        List<String> hosts = Arrays.stream(v.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty()).toList();
+        for (String host : hosts) {
+            if (!HOST.matcher(host).matches()) {
+                throw new IllegalArgumentException("not a host name or *.domain: " + host);
+            }
+        }
+        return hosts;
+    }
+
+    private static java.util.Set<org.gridcache.common.checksum.ChecksumType> checksumTypes(String v) {
+        java.util.Set<org.gridcache.common.checksum.ChecksumType> types = java.util.EnumSet.noneOf(org.gridcache.common.checksum.ChecksumType.class);
+        for (String name : v.split(",")) {
+            if (name.isBlank()) {
+                continue;
+            }
+            org.gridcache.common.checksum.ChecksumType t = org.gridcache.common.checksum.ChecksumType.byName(name);
+            if (t == null) {
+                throw new IllegalArgumentException("not a checksum gridcache computes (adler32, md5, sha-256, crc32c): " + name.trim());
+            }
+            types.add(t);
+        }
+        return java.util.Collections.unmodifiableSet(types);
     }
 
     private static double fraction(String v) {

@@ -3,21 +3,33 @@ package org.gridcache.common;
 import java.util.List;
 
 /**
- * What a door grants a client for one file on one pool until {@code expiresAt} (epoch seconds). Reusable until it
- * expires, so range retries and seeking work (dCache #8078). {@code originUrl}, {@code size} and {@code mtime} are
- * what the door resolved, so the pool fetches exactly that object and can tell a stale copy (-1 = unknown).
+ * What a door grants a client for one file on one pool from {@code issuedAt} until {@code expiresAt} (epoch seconds).
+ * Reusable until it expires, so range retries and seeking work (dCache #8078). {@code size} and {@code mtime} are
+ * what the door resolved, so the pool can tell a stale copy (-1 = unknown).
  *
  * <p>The subject travels with it: {@code subject} is the client's DN ("anonymous" without one), {@code vo} and
  * {@code fqans} its VOMS attributes, so pools can log who reads and re-check permission per subject.
- * {@code credential} is how the pool authenticates to the origin; for {@link CredentialMode#USER}, {@code delegationId} names the client's delegated credential and
- * {@code credentialUrl} the issuing door's endpoint that hands it out, to admitted pools only, against this ticket.
+ * {@code door} is the issuer: a door's id, or {@code pool:<name>} for the tickets a pool gives its peers.
+ * {@code credential} is how the pool authenticates to the origin; for {@link CredentialMode#USER},
+ * {@code credentialUrl} is the issuing door's endpoint that hands out a proxy of the subject's delegation, to the
+ * ticket's pool only, against this ticket.
+ *
+ * <p>{@code originUrl} is not a claim (clients read tickets): the pool resolves it from the mount table by path
+ * ({@link #withOrigin}); it is null in a ticket as decoded.
+ *
+ * <p>{@code grant}: in a ticket a pool signed for a peer, the door's ticket (as signed) that the pool itself was
+ * given for this read; with it the peer can tell that the door let this subject read this path through that pool,
+ * which a pool's own signature cannot say. In a door's ticket as a pool verified it, the ticket's own signed form
+ * ({@link #withGrant}), so that {@link #forPool} passes it on; never a claim of a door's ticket.
  */
-public record Ticket(String path, String pool, String operation, long expiresAt, String subject, String door,
+public record Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                      String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
-                     String delegationId, String credentialUrl, List<String> peers) {
+                     String credentialUrl, List<String> peers, String grant) {
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
     public static final String READ = "read";
+    /** The prefix of {@link #door()} in the tickets a pool signs for its peers. */
+    public static final String POOL_ISSUER = "pool:";
     /**
      * {@code peers} holding only this: on a miss, ask every live peer and redirect the client to one that holds the
      * file (the seed design, policy {@code random}). Otherwise {@code peers} names, best first, the pools to pull a
@@ -31,23 +43,51 @@ public record Ticket(String path, String pool, String operation, long expiresAt,
         peers = peers == null ? List.of() : List.copyOf(peers);
     }
 
-    /** A ticket of an anonymous subject for an origin read without credential, with no peers. */
+    /** A door's ticket. */
+    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
+                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
+                  String credentialUrl, List<String> peers) {
+        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
+                credentialUrl, peers, null);
+    }
+
+    /** A ticket of an anonymous subject issued now for an origin read without credential, with no peers. */
     public Ticket(String path, String pool, String operation, long expiresAt, String subject, String door,
                   String originUrl, long size, long mtime) {
-        this(path, pool, operation, expiresAt, subject, door, originUrl, size, mtime, null, List.of(),
-                CredentialMode.NONE, null, null, List.of());
+        this(path, pool, operation, Math.min(expiresAt, java.time.Instant.now().getEpochSecond()), expiresAt, subject,
+                door, originUrl, size, mtime, null, List.of(), CredentialMode.NONE, null, List.of());
     }
 
     /** This ticket naming {@code peers} to consult on a miss. */
     public Ticket withPeers(List<String> peers) {
-        return new Ticket(path, pool, operation, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
-                delegationId, credentialUrl, peers);
+        return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
+                credential, credentialUrl, peers, grant);
     }
 
-    /** The same grant, for the same subject and credential, to another pool, issued by {@code issuer}, naming no peers. */
-    public Ticket forPool(String otherPool, String issuer, long expires) {
-        return new Ticket(path, otherPool, operation, expires, subject, issuer, originUrl, size, mtime, vo, fqans, credential,
-                delegationId, credentialUrl, List.of());
+    /** This ticket with the origin URL the pool resolved for its path. */
+    public Ticket withOrigin(String url) {
+        return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, url, size, mtime, vo, fqans,
+                credential, credentialUrl, peers, grant);
+    }
+
+    /** This ticket carrying {@code signed}, the door's ticket it rests on (see {@link #grant()}). */
+    public Ticket withGrant(String signed) {
+        return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
+                credential, credentialUrl, peers, signed);
+    }
+
+    /**
+     * The same grant, for the same subject and credential, to another pool, issued now by pool {@code self} for
+     * {@code seconds}, naming no peers, resting on the door's ticket this one came in ({@link #grant()}).
+     */
+    public Ticket forPool(String otherPool, String self, long now, long seconds) {
+        return new Ticket(path, otherPool, operation, now, now + seconds, subject, POOL_ISSUER + self, null, size, mtime,
+                vo, fqans, credential, credentialUrl, List.of(), grant);
+    }
+
+    /** True for a ticket a pool signed for a peer: it admits peer questions and pulls only. */
+    public boolean issuedByPool() {
+        return door != null && door.startsWith(POOL_ISSUER);
     }
 
     public boolean needsUserCredential() {

@@ -78,7 +78,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(22, ClusterSettings.known().size());
+        assertEquals(26, ClusterSettings.known().size());
         ClusterSettings.known().forEach((key, setting) -> {
             assertEquals(key, setting.key());
             assertTrue(setting.apply() != null && !setting.description().isBlank(), key);
@@ -95,6 +95,10 @@ class ClusterSettingsTest {
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "0s"));
         assertEquals("invalid value '0s' for ticket.lifetime: must be positive", bad.getMessage());
+        IllegalArgumentException years = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "3650h"));
+        assertEquals("invalid value '3650h' for ticket.lifetime: must be at most 600s", years.getMessage(), "a hard cap, whatever /config says");
+        ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "10m");
         IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
                 () -> ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "fastest"));
         assertEquals("invalid value 'fastest' for selection.policy: unknown policy (known: random, least-loaded, affinity)",

@@ -1,86 +1,225 @@
 package org.gridcache.common;
 
-import org.gridcache.common.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.gridcache.common.ClusterSettings.Keys;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TicketCodecTest {
-    private static final byte[] KEY = new byte[32];
-    private static final Clock NOW = Clock.fixed(Instant.ofEpochSecond(1_000_000), ZoneOffset.UTC);
-    private final TicketCodec codec = new TicketCodec(KEY, NOW);
+    private static final long NOW_S = 1_000_000;
+    private static final Clock NOW = Clock.fixed(Instant.ofEpochSecond(NOW_S), ZoneOffset.UTC);
+    private static final TicketSigningKey DOOR_KEY = TicketSigningKey.generate();
+    private static final TicketSigningKey POOL_KEY = TicketSigningKey.generate();
+    /** What a pool trusts: door1's key and pool pool2's key. */
+    private static final TicketKeys TRUSTED = TicketKeys.anyOf(TicketKeys.of("door1", List.of(DOOR_KEY)),
+            TicketKeys.of("pool:pool2", List.of(POOL_KEY)));
+    private final TicketCodec door = codec(DOOR_KEY);
+    private final TicketCodec pool = new TicketCodec(null, TRUSTED, TicketCodec.DEFAULT_MAX_LIFETIME, NOW);
+
+    private static TicketCodec codec(TicketSigningKey key) {
+        return new TicketCodec(key, TRUSTED, TicketCodec.DEFAULT_MAX_LIFETIME, NOW);
+    }
 
     private static Ticket ticket(long exp) {
-        return new Ticket("/data/f.bin", "pool1", Ticket.READ, exp, "anonymous", "door1", "http://o/f.bin", 10, 5);
+        return new Ticket("/data/f.bin", "pool1", Ticket.READ, NOW_S, exp, "/DC=org/CN=Alice", "door1", null, 10, 5,
+                "atlas", List.of("/atlas"), CredentialMode.USER, "https://door.example.org:2880/.gridcache/credential", List.of());
     }
 
     @Test
     void roundTripsAllClaims() throws Exception {
-        Ticket t = ticket(1_000_060);
-        assertEquals(t, codec.verify(codec.sign(t), "/data/f.bin", "pool1", Ticket.READ));
+        Ticket t = ticket(NOW_S + 60);
+        assertEquals(t, pool.verify(door.sign(t), "/data/f.bin", "pool1", Ticket.READ));
+    }
+
+    @Test
+    void namesNoOriginUrlHostOrDelegation() throws Exception {
+        Ticket t = ticket(NOW_S + 60).withOrigin("https://internal-se.example.org:2880/secret/real/path/f.bin");
+        String token = door.sign(t);
+        String payload = new String(Base64.getUrlDecoder().decode(token.split("\\.")[1]), StandardCharsets.UTF_8);
+        assertFalse(payload.contains("internal-se"), payload);
+        assertFalse(payload.contains("secret/real"), payload);
+        assertFalse(payload.contains("\"src\""), payload);
+        assertFalse(payload.contains("\"dlg\""), payload);
+        assertNull(pool.verify(token).originUrl(), "the pool resolves the origin itself");
+        String header = new String(Base64.getUrlDecoder().decode(token.split("\\.")[0]), StandardCharsets.UTF_8);
+        assertTrue(header.contains("\"kid\":\"" + DOOR_KEY.kid() + "\""), header);
+        assertTrue(header.contains("\"alg\":\"EdDSA\""), header);
     }
 
     @Test
     void roundTripsThePeersToAskOnAMiss() throws Exception {
-        Ticket ranked = new Ticket("/data/f.bin", "pool3", Ticket.READ, 1_000_060, "anonymous", "door1", "http://o/f.bin", 10, 5)
-                .withPeers(java.util.List.of("pool1", "pool2"));
-        Ticket back = codec.verify(codec.sign(ranked), "/data/f.bin", "pool3", Ticket.READ);
-        assertEquals(java.util.List.of("pool1", "pool2"), back.peers());
-        assertEquals(false, back.asksAllPeers());
-        Ticket all = new Ticket("/data/f.bin", "pool3", Ticket.READ, 1_000_060, "anonymous", "door1", "http://o/f.bin", 10, 5)
-                .withPeers(java.util.List.of(Ticket.ALL_PEERS));
-        assertTrue(codec.verify(codec.sign(all)).asksAllPeers());
-        assertEquals(java.util.List.of(), codec.verify(codec.sign(ticket(1_000_060))).peers());
+        Ticket ranked = ticket(NOW_S + 60).withPeers(List.of("pool1", "pool2"));
+        Ticket back = pool.verify(door.sign(ranked), "/data/f.bin", "pool1", Ticket.READ);
+        assertEquals(List.of("pool1", "pool2"), back.peers());
+        assertFalse(back.asksAllPeers());
+        assertTrue(pool.verify(door.sign(ticket(NOW_S + 60).withPeers(List.of(Ticket.ALL_PEERS)))).asksAllPeers());
+        assertEquals(List.of(), pool.verify(door.sign(ticket(NOW_S + 60))).peers());
     }
 
     @Test
-    void selectionSettingsAreValidated() {
-        assertEquals(SelectionPolicy.AFFINITY, ClusterSettings.defaults().get(Keys.SELECTION_POLICY));
-        assertEquals(java.time.Duration.ofSeconds(2), ClusterSettings.defaults().get(Keys.PEER_TIMEOUT));
-        ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "random");
-        ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "least-loaded");
-        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "closest"));
-        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.SPILL_LOAD.key(), "-1"));
-        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.PEER_TIMEOUT.key(), "0s"));
-        assertEquals(java.time.Duration.ofSeconds(30),
-                ClusterSettings.of(java.util.Map.of(Keys.ZK_GRACE.key(), "30s")).get(Keys.ZK_GRACE));
+    void aPoolKeyCannotMintADoorTicket() {
+        String minted = codec(POOL_KEY).sign(ticket(NOW_S + 60));
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(minted));
+        assertTrue(e.getMessage().contains("door1 does not publish"), e.getMessage());
+    }
+
+    @Test
+    void aPoolKeySignsTicketsForItsPeers() throws Exception {
+        Ticket forPeer = ticket(NOW_S + 60).forPool("pool3", "pool2", NOW_S, 60);
+        Ticket back = pool.verify(codec(POOL_KEY).sign(forPeer), "/data/f.bin", "pool3", Ticket.READ);
+        assertTrue(back.issuedByPool());
+        assertEquals("pool:pool2", back.door());
+        // but not in another pool's name
+        Ticket asOther = ticket(NOW_S + 60).forPool("pool3", "pool9", NOW_S, 60);
+        assertThrows(TicketException.class, () -> pool.verify(codec(POOL_KEY).sign(asOther)));
+    }
+
+    @Test
+    void refusesATicketOverTheLifetimeCap() throws Exception {
+        Ticket year = new Ticket("/data/f.bin", "pool1", Ticket.READ, NOW_S, NOW_S + 365L * 86400, "anonymous", "door1",
+                null, 10, 5, null, List.of(), CredentialMode.NONE, null, List.of());
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(door.sign(year)));
+        assertTrue(e.getMessage().contains("lifetime exceeds"), e.getMessage());
+        // exactly the cap passes; a pool configured lower refuses it
+        Ticket tenMinutes = ticket(NOW_S + 600);
+        pool.verify(door.sign(tenMinutes));
+        TicketCodec strict = new TicketCodec(null, TRUSTED, Duration.ofMinutes(5), NOW);
+        assertThrows(TicketException.class, () -> strict.verify(door.sign(tenMinutes)));
+    }
+
+    @Test
+    void refusesATicketIssuedInTheFuture() {
+        Ticket ahead = new Ticket("/data/f.bin", "pool1", Ticket.READ, NOW_S + 3600, NOW_S + 3660, "anonymous", "door1",
+                null, 10, 5, null, List.of(), CredentialMode.NONE, null, List.of());
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(door.sign(ahead))).getMessage().contains("future"));
+    }
+
+    @Test
+    void refusesAnUnknownKid() {
+        String token = codec(TicketSigningKey.generate()).sign(ticket(NOW_S + 60));
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(token));
+        assertTrue(e.getMessage().contains("unknown or retired key"), e.getMessage());
+    }
+
+    @Test
+    void rollOverAcceptsThePreviousKeyWhilePublishedOnly() throws Exception {
+        TicketSigningKey previous = TicketSigningKey.generate();
+        TicketSigningKey current = TicketSigningKey.generate();
+        AtomicReference<TicketKeys> published = new AtomicReference<>(TicketKeys.of("door1", List.of(current, previous)));
+        TicketCodec verifier = new TicketCodec(null, (issuer, kid) -> published.get().publicKey(issuer, kid),
+                TicketCodec.DEFAULT_MAX_LIFETIME, NOW);
+        String old = codec(previous).sign(ticket(NOW_S + 60));
+        String fresh = codec(current).sign(ticket(NOW_S + 60));
+        verifier.verify(old);
+        verifier.verify(fresh);
+        published.set(TicketKeys.of("door1", List.of(current))); // the door stopped publishing the previous key
+        verifier.verify(fresh);
+        assertTrue(assertThrows(TicketException.class, () -> verifier.verify(old)).getMessage().contains("retired"));
     }
 
     @Test
     void refusesExpired() {
-        String token = codec.sign(ticket(1_000_000));
-        TicketException e = assertThrows(TicketException.class, () -> codec.verify(token));
+        String token = door.sign(ticket(NOW_S));
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(token));
         assertTrue(e.getMessage().contains("expired"), e.getMessage());
     }
 
     @Test
     void refusesOtherPathPoolAndOperation() {
-        String token = codec.sign(ticket(1_000_060));
-        assertTrue(assertThrows(TicketException.class, () -> codec.verify(token, "/data/g.bin", "pool1", "read"))
+        String token = door.sign(ticket(NOW_S + 60));
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(token, "/data/g.bin", "pool1", "read"))
                 .getMessage().contains("path"));
-        assertTrue(assertThrows(TicketException.class, () -> codec.verify(token, "/data/f.bin", "pool2", "read"))
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(token, "/data/f.bin", "pool2", "read"))
                 .getMessage().contains("pool"));
-        assertTrue(assertThrows(TicketException.class, () -> codec.verify(token, "/data/f.bin", "pool1", "write"))
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(token, "/data/f.bin", "pool1", "write"))
                 .getMessage().contains("write"));
     }
 
     @Test
     void refusesForgedAndMalformed() {
-        byte[] other = Arrays.copyOf(KEY, 32);
-        other[0] = 1;
-        String forged = new TicketCodec(other, NOW).sign(ticket(1_000_060));
-        assertTrue(assertThrows(TicketException.class, () -> codec.verify(forged)).getMessage().contains("signature"));
-        assertTrue(assertThrows(TicketException.class, () -> codec.verify("abc")).getMessage().contains("malformed"));
-        assertTrue(assertThrows(TicketException.class, () -> codec.verify("")).getMessage().contains("missing"));
+        String token = door.sign(ticket(NOW_S + 60));
+        String[] parts = token.split("\\.");
+        String otherClaims = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
+                        .replace("/DC=org/CN=Alice", "/DC=org/CN=Mallory").getBytes(StandardCharsets.UTF_8));
+        String forged = parts[0] + "." + otherClaims + "." + parts[2];
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(forged)).getMessage().contains("forged"));
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify("abc")).getMessage().contains("malformed"));
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify("")).getMessage().contains("missing"));
         // "alg":"none" must not pass: take a valid token and strip its signature
-        String token = codec.sign(ticket(1_000_060));
         String unsigned = token.substring(0, token.lastIndexOf('.') + 1);
-        assertThrows(TicketException.class, () -> codec.verify(unsigned));
+        assertThrows(TicketException.class, () -> pool.verify(unsigned));
+    }
+
+    @Test
+    void keysAreCreatedOwnerOnlyAndRefusedWhenOthersCanRead(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("keys/door.jwk");
+        TicketSigningKey created = TicketSigningKey.loadOrCreate(file);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        assertEquals(created.kid(), TicketSigningKey.loadOrCreate(file).kid(), "the second start reads the same key");
+        TicketKeys.Published published = TicketKeys.parsePublished(created.publicJwk());
+        assertEquals(created.kid(), published.kid());
+        assertFalse(created.publicJwk().containsKey("d"), "the published half holds no private part");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertTrue(assertThrows(java.io.IOException.class, () -> TicketSigningKey.load(file)).getMessage().contains("chmod 600"));
+    }
+
+    @Test
+    void aPublishedKeyMustBePublicAndNamedByItsThumbprint() {
+        java.util.Map<String, Object> jwk = new java.util.HashMap<>(DOOR_KEY.publicJwk());
+        jwk.put("kid", POOL_KEY.kid());
+        assertThrows(IllegalArgumentException.class, () -> TicketKeys.parsePublished(jwk));
+        java.util.Map<String, Object> withPrivate = new java.util.HashMap<>(DOOR_KEY.publicJwk());
+        withPrivate.put("d", withPrivate.get("x"));
+        assertThrows(IllegalArgumentException.class, () -> TicketKeys.parsePublished(withPrivate));
+    }
+
+    @Test
+    void doorKeysFromAFileVerifyThatDoorsTicketsOnly(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("door-keys.json");
+        Files.writeString(file, Json.string(java.util.Map.of("door1", List.of(DOOR_KEY.publicJwk()))));
+        TicketCodec fromFile = new TicketCodec(null, TicketKeys.fromFile(file), TicketCodec.DEFAULT_MAX_LIFETIME, NOW);
+        fromFile.verify(door.sign(ticket(NOW_S + 60)));
+        assertThrows(TicketException.class, () -> fromFile.verify(codec(POOL_KEY).sign(ticket(NOW_S + 60))));
+        Files.writeString(file, Json.string(java.util.Map.of("pool:p1", List.of(POOL_KEY.publicJwk()))));
+        assertTrue(assertThrows(java.io.IOException.class, () -> TicketKeys.fromFile(file)).getMessage().contains("not a door"));
+        Files.writeString(file, "[1, 2]");
+        assertThrows(java.io.IOException.class, () -> TicketKeys.fromFile(file));
+    }
+
+    @Test
+    void selectionSettingsAreValidated() {
+        assertEquals(SelectionPolicy.AFFINITY, ClusterSettings.defaults().get(Keys.SELECTION_POLICY));
+        assertEquals(Duration.ofSeconds(2), ClusterSettings.defaults().get(Keys.PEER_TIMEOUT));
+        ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "random");
+        ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "least-loaded");
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.SELECTION_POLICY.key(), "closest"));
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.SPILL_LOAD.key(), "-1"));
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.PEER_TIMEOUT.key(), "0s"));
+        assertEquals(Duration.ofSeconds(30), ClusterSettings.of(java.util.Map.of(Keys.ZK_GRACE.key(), "30s")).get(Keys.ZK_GRACE));
+    }
+
+    @Test
+    void theDoorRefusesToConfigureATicketLifetimeOverTheCap() {
+        ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "10m");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "1h"));
+        assertTrue(e.getMessage().contains("at most 600s"), e.getMessage());
     }
 }

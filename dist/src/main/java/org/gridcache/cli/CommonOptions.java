@@ -1,6 +1,12 @@
 package org.gridcache.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.zk.Zk;
+import org.gridcache.zk.security.ZkClientTls;
 import picocli.CommandLine.Option;
 
 /** Options every command accepts. */
@@ -24,8 +30,25 @@ final class ZkOptions {
                     + "the ensemble allows 2s-20s).")
     String sessionTimeout;
 
-    org.apache.curator.framework.CuratorFramework open() throws org.gridcache.zk.Zk.ZkUnavailableException {
-        return org.gridcache.zk.Zk.connect(connect, org.gridcache.common.ClusterSettings.parseDuration(sessionTimeout),
-                java.time.Duration.ofSeconds(20));
+    @Option(names = "--zk-tls",
+            description = "Connect to ZooKeeper over TLS, presenting this node's certificate (door, pool: --host-cert/--host-key; "
+                    + "origins, config: --cert/--key) and checking the servers' against --ca-dir (see gridcache zk --admin).")
+    boolean tls;
+
+    /** The TLS material of this client, or null without {@code --zk-tls}. */
+    ZkClientTls tls(Credential credential) throws IOException {
+        return tls ? credential.get() : null;
+    }
+
+    /** {@code tls}: from {@link #tls(Credential)}; the caller closes it after the client. */
+    CuratorFramework open(ZkClientTls tls) throws Zk.ZkUnavailableException {
+        return Zk.connect(connect, ClusterSettings.parseDuration(sessionTimeout),
+                Duration.ofSeconds(20), tls);
+    }
+
+    /** Where a command's ZooKeeper credential comes from, read only with {@code --zk-tls}. */
+    @FunctionalInterface
+    interface Credential {
+        ZkClientTls get() throws IOException;
     }
 }

@@ -3,6 +3,7 @@ package org.gridcache.cli;
 import eu.emi.security.authn.x509.X509Credential;
 import eu.emi.security.authn.x509.proxy.ProxyGenerator;
 import eu.emi.security.authn.x509.proxy.ProxyRequestOptions;
+import eu.emi.security.authn.x509.proxy.ProxyUtils;
 import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,7 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.bouncycastle.openssl.PEMParser;
@@ -20,6 +24,9 @@ import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.GridTrust;
+import org.gridcache.common.security.X509Authenticator;
+import org.italiangrid.voms.VOMSAttribute;
+import org.italiangrid.voms.ac.impl.DefaultVOMSACParser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,7 +52,8 @@ final class DelegateCommand implements Callable<Integer> {
     @Option(names = "--capath", paramLabel = "DIR", description = "Trusted CAs (default: $X509_CERT_DIR, else /etc/grid-security/certificates).")
     Path capath;
 
-    @Option(names = "--id", paramLabel = "ID", defaultValue = "default", description = "Delegation id (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--id", paramLabel = "ID", description = "Delegation id (default: derived from your DN and VOMS attributes,"
+            + " as GridSite derives its ids: a proxy with other attributes gets a delegation of its own).")
     String id;
 
     @Option(names = "--lifetime", paramLabel = "DURATION", defaultValue = "12h",
@@ -64,6 +72,7 @@ final class DelegateCommand implements Callable<Integer> {
         try (GridTrust trust = GridTrust.load(caDir(), null, GridTrust.DEFAULT_REFRESH)) {
             HttpClient http = HttpClient.newBuilder().sslContext(GridTls.client(user, trust))
                     .connectTimeout(Duration.ofSeconds(30)).build();
+            String id = this.id != null ? this.id : gridSiteId(user.getCertificateChain());
             String base = endpoint() + "/" + id;
             if (destroy) {
                 HttpResponse<String> r = send(http, HttpRequest.newBuilder(URI.create(base)).DELETE());
@@ -90,6 +99,24 @@ final class DelegateCommand implements Callable<Integer> {
                     .header("Content-Type", "application/x-pem-file").PUT(HttpRequest.BodyPublishers.ofString(chain)));
             return done(put, 201, id);
         }
+    }
+
+    /**
+     * GridSite's delegation id of a proxy: the first 16 hex digits of the SHA-1 of the DN and of each FQAN prefixed
+     * {@code fqan:}. The door serves a session only with a delegation of the same VOMS attributes, so each set of
+     * attributes needs a delegation of its own; deriving the id from them keeps a {@code /cms} delegation from
+     * replacing an {@code /atlas} one, and a renewal with the same proxy replaces its predecessor. The attributes are
+     * read, not validated (the door validates them).
+     */
+    static String gridSiteId(X509Certificate[] chain) throws Exception {
+        MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+        sha1.update(X509Authenticator.slashDn(ProxyUtils.getOriginalUserDN(chain)).getBytes(StandardCharsets.UTF_8));
+        for (VOMSAttribute attributes : new DefaultVOMSACParser().parse(chain)) {
+            for (String fqan : attributes.getFQANs()) {
+                sha1.update(("fqan:" + fqan).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return HexFormat.of().formatHex(sha1.digest(), 0, 8);
     }
 
     private String endpoint() {

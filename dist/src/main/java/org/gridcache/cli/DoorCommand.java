@@ -1,5 +1,6 @@
 package org.gridcache.cli;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,10 +8,13 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
+import org.gridcache.common.FileOriginRoots;
+import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.security.GridTrust;
 import org.gridcache.door.Door;
 import org.gridcache.door.DoorSecurity;
 import org.gridcache.door.DoorSettings;
-import org.gridcache.common.security.GridTrust;
+import org.gridcache.zk.security.ZkClientTls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,15 +53,25 @@ final class DoorCommand implements Callable<Integer> {
             description = "Keep delegated credentials in this directory (files of mode 0600) across restarts. Default: memory only.")
     Path delegationDir;
 
+    @Option(names = "--previous-signing-key", paramLabel = "FILE",
+            description = "During a ticket key roll-over: the key this door signed with before. It is still published, so "
+                    + "that tickets it signed stay valid until they expire; drop the option after ticket.lifetime.")
+    Path previousSigningKey;
+
     @Override
     public Integer call() throws Exception {
+        FileOriginRoots fileRoots = node.fileOriginRoots(); // a typo stops the node before it joins the cluster
         Lifecycle life = new Lifecycle();
         try {
             life.add(jmx.start());
-            CuratorFramework client = life.add(zk.open());
+            CuratorFramework client = life.add(zk.open(zkTls(life)));
             String doorId = id != null ? id : "door-" + InetAddress.getLocalHost().getHostName() + "-" + port;
-            Door door = life.add(Door.start(new DoorSettings(doorId, node.bind, port, node.publicUrl, node.loadTicketKey(),
-                    doorSecurity(life)), client));
+            List<TicketSigningKey> keys = new ArrayList<>(List.of(node.loadSigningKey("door-" + doorId)));
+            if (previousSigningKey != null) {
+                keys.add(TicketSigningKey.load(previousSigningKey));
+            }
+            Door door = life.add(Door.start(new DoorSettings(doorId, node.bind, port, node.publicUrl, keys,
+                    doorSecurity(life), fileRoots), client));
             System.out.println("gridcache door " + doorId + " is up on " + door.url());
         } catch (Exception e) {
             life.closeAll();
@@ -67,7 +81,12 @@ final class DoorCommand implements Callable<Integer> {
         return 0;
     }
 
-    private DoorSecurity doorSecurity(Lifecycle life) throws java.io.IOException {
+    private ZkClientTls zkTls(Lifecycle life) throws IOException {
+        ZkClientTls tls = zk.tls(security::zkTls);
+        return tls == null ? null : life.add(tls);
+    }
+
+    private DoorSecurity doorSecurity(Lifecycle life) throws IOException {
         if (security.plainHttp) {
             return DoorSecurity.plain(authz);
         }

@@ -28,7 +28,11 @@ public final class GridcacheCli {
         CommandLine cli = new CommandLine(new GridcacheCli());
         Properties fromFile = configFile(args);
         if (fromFile != null) {
-            cli.setDefaultValueProvider(new PropertiesDefaults(fromFile));
+            PropertiesDefaults defaults = new PropertiesDefaults(fromFile);
+            cli.setDefaultValueProvider(defaults);
+            for (String key : defaults.unknownKeys(cli)) {
+                cli.getErr().println("gridcache: warning: --config: no option reads '" + key + "'; it is ignored");
+            }
         }
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             // operators get one line; the stack trace goes to the log

@@ -2,10 +2,13 @@ package org.gridcache.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.gridcache.common.TicketKey;
+import java.util.ArrayList;
+import java.util.List;
+import org.gridcache.common.FileOriginRoots;
+import org.gridcache.common.TicketSigningKey;
 import picocli.CommandLine.Option;
 
-/** What door and pool processes share: where to listen, how to be reached, and the ticket key. */
+/** What door and pool processes share: where to listen, how to be reached, and the node's own ticket key. */
 final class NodeOptions {
     @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind;
@@ -14,13 +17,28 @@ final class NodeOptions {
             description = "URL other hosts use to reach this node (default: http://<bind>:<port>).")
     String publicUrl;
 
-    @Option(names = "--ticket-key", paramLabel = "FILE",
-            description = "Shared secret that doors sign tickets with and pools verify them with; created (0600) when missing. "
-                    + "Copy the same file to every door and pool host (default: <dist>/etc/ticket.key).")
-    Path ticketKey;
+    @Option(names = "--signing-key", paramLabel = "FILE",
+            description = "This node's own Ed25519 ticket key (private JWK, mode 0600), created on first start: a door signs "
+                    + "tickets with it, a pool its requests to peers. Only its public half leaves the host (in the node's "
+                    + "ZooKeeper record); never copy it to another node (default: <dist>/etc/keys/door-<id>.jwk or "
+                    + "<dist>/etc/keys/pool-<name>.jwk).")
+    Path signingKey;
 
-    byte[] loadTicketKey() throws IOException {
-        Path file = ticketKey != null ? ticketKey : Path.of(System.getProperty("gridcache.dist", "."), "etc", "ticket.key");
-        return TicketKey.loadOrCreate(file);
+    @Option(names = "--file-origin-root", paramLabel = "DIR", split = ",",
+            description = "A directory file:// origins may lie in (repeatable, or comma-separated in the properties file): a "
+                    + "file:// origin of the mount table whose real path is not at or below one of these is not served. "
+                    + "Default: none (no file:// origin is served, whoever writes the mount table).")
+    List<Path> fileOriginRoots = new ArrayList<>();
+
+    /** The allowed directories, resolved to real paths now; a missing one stops the node. */
+    FileOriginRoots fileOriginRoots() throws IOException {
+        return FileOriginRoots.of(fileOriginRoots);
+    }
+
+    /** The node's key, created when missing; {@code defaultName} names the file under {@code <dist>/etc/keys}. */
+    TicketSigningKey loadSigningKey(String defaultName) throws IOException {
+        Path file = signingKey != null ? signingKey
+                : Path.of(System.getProperty("gridcache.dist", "."), "etc", "keys", defaultName + ".jwk");
+        return TicketSigningKey.loadOrCreate(file);
     }
 }

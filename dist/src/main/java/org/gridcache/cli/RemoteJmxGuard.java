@@ -16,14 +16,17 @@ import org.slf4j.LoggerFactory;
  * What no remote JMX user may do, whatever the access file grants: take a heap dump (it holds the ticket key and
  * every delegated private key), load an agent or run other diagnostic commands (code in the process), or change VM
  * flags. Without an access file (loopback only) nobody may create or unregister MBeans either (an MLet loads code from
- * any URL). Admins take heap dumps on the host itself ({@code jcmd PID GC.heap_dump FILE}).
+ * any URL). Flight recordings are refused too (copyTo writes any file the node may, and a stream carries the process's
+ * environment). Admins take heap dumps and recordings on the host itself ({@code jcmd PID GC.heap_dump FILE}).
  */
 final class RemoteJmxGuard implements InvocationHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteJmxGuard.class);
     /** Operations refused by MBean; an empty set refuses every operation of that MBean. */
     private static final Map<String, Set<String>> REFUSED = Map.of(
             "com.sun.management:type=HotSpotDiagnostic", Set.of("dumpHeap", "setVMOption"),
-            "com.sun.management:type=DiagnosticCommand", Set.of());
+            "com.sun.management:type=DiagnosticCommand", Set.of(),
+            // a recording copied to any path overwrites files the node can write; its stream exports the environment
+            "jdk.management.jfr:type=FlightRecorder", Set.of());
     private static final Set<String> MBEAN_LIFECYCLE = Set.of("createMBean", "unregisterMBean", "registerMBean");
     private final boolean accessFileGiven;
     private MBeanServer server;

@@ -8,6 +8,7 @@ import java.time.Duration;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTrust;
+import org.gridcache.zk.security.ZkClientTls;
 import picocli.CommandLine.Option;
 
 /** TLS and grid trust for doors and pools: host credential, CA directory (with CRLs), vomsdir, or plain HTTP. */
@@ -44,13 +45,23 @@ final class SecurityOptions {
         return GridCredentials.load(or(hostCert, GRID_SECURITY.resolve("hostcert.pem")), or(hostKey, GRID_SECURITY.resolve("hostkey.pem")));
     }
 
+    /** The CA directory given, or the grid default. */
+    Path caDirectory() {
+        return or(caDir, GRID_SECURITY.resolve("certificates"));
+    }
+
+    /** This node's ZooKeeper TLS: its host certificate, the CA directory. */
+    ZkClientTls zkTls() throws IOException {
+        return ZkClientTls.of(hostCredential(), caDirectory());
+    }
+
     GridTrust trust() {
         Path vomsdir = vomsDir;
         if (vomsdir == null && Files.isDirectory(GRID_SECURITY.resolve("vomsdir"))) {
             vomsdir = GRID_SECURITY.resolve("vomsdir");
         }
         Duration refresh = ClusterSettings.parseDuration(crlRefresh);
-        return GridTrust.load(or(caDir, GRID_SECURITY.resolve("certificates")), vomsdir, refresh);
+        return GridTrust.load(caDirectory(), vomsdir, refresh);
     }
 
     private static Path or(Path given, Path fallback) {

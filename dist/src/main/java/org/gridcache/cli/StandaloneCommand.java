@@ -1,8 +1,11 @@
 package org.gridcache.cli;
 
 import java.net.InetAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import eu.emi.security.authn.x509.X509Credential;
@@ -13,8 +16,9 @@ import org.gridcache.pool.PoolSecurity;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ByteSize;
 import org.gridcache.common.CredentialMode;
+import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.OriginEntry;
-import org.gridcache.common.TicketKey;
+import org.gridcache.common.TicketSigningKey;
 import org.gridcache.door.Door;
 import org.gridcache.door.DoorSettings;
 import org.gridcache.pool.Pool;
@@ -42,13 +46,19 @@ final class StandaloneCommand implements Callable<Integer> {
     JmxOptions jmx;
 
     @Option(names = "--home", paramLabel = "DIR", defaultValue = DEFAULT_HOME,
-            description = "Holds ZooKeeper data, the pool store, the ticket key and logs (default: ${DEFAULT-VALUE}).")
+            description = "Holds ZooKeeper data, the pool store, the ticket keys (keys/, mode 0600) and logs (default: ${DEFAULT-VALUE}).")
     Path home;
 
     @Option(names = "--origin", paramLabel = "URL|DIR",
             description = "http(s):// URL of a WebDAV server, or a local directory, mounted at /. "
-                    + "Default: a demo directory <home>/demo-origin created with a few files.")
+                    + "Default: a demo directory <home>/demo-origin created with a few files. A local directory is the "
+                    + "directory the door and pool read file:// origins from, with those of --file-origin-root.")
     String origin;
+
+    @Option(names = "--file-origin-root", paramLabel = "DIR", split = ",",
+            description = "Another directory file:// origins added with `gridcache origins add` may lie in (repeatable), "
+                    + "besides a local --origin.")
+    List<Path> fileOriginRoots = new ArrayList<>();
 
     @Option(names = "--port", defaultValue = "2880", description = "Door port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
     int port;
@@ -80,7 +90,9 @@ final class StandaloneCommand implements Callable<Integer> {
             boolean tls = security.anyGiven() && !security.plainHttp;
             MountTable.put(client, OriginEntry.of("default", "/", originUrl,
                     tls && originUrl.startsWith("https://") ? CredentialMode.USER.id() : CredentialMode.NONE.id()));
-            byte[] key = TicketKey.loadOrCreate(home.resolve("ticket.key"));
+            // each node its own key: the pool must never hold the key that signs the door's tickets
+            TicketSigningKey doorKey = TicketSigningKey.loadOrCreate(home.resolve("keys").resolve("door.jwk"));
+            TicketSigningKey poolKey = TicketSigningKey.loadOrCreate(home.resolve("keys").resolve("pool1.jwk"));
             PoolSecurity poolSecurity = PoolSecurity.PLAIN;
             DoorSecurity doorSecurity = DoorSecurity.plain(authz);
             if (tls) {
@@ -91,10 +103,17 @@ final class StandaloneCommand implements Callable<Integer> {
                 doorSecurity = new DoorSecurity(host, trust, authz, home.resolve("delegations"),
                         Set.of(X509Authenticator.slashDn(host.getCertificate().getSubjectX500Principal())), null);
             }
+            // a local origin is a directory its door and pool may read file:// origins from, and only it unless told
+            List<Path> allowed = new ArrayList<>(fileOriginRoots);
+            if (originUrl.startsWith("file:")) {
+                allowed.add(Path.of(URI.create(originUrl)));
+            }
+            FileOriginRoots fileRoots = FileOriginRoots.of(allowed);
             Pool pool = life.add(Pool.start(new PoolSettings("pool1", "127.0.0.1", poolPort, null,
-                    home.resolve("pool"), ByteSize.parse(capacity), "local", key, poolSecurity), client));
+                    home.resolve("pool"), ByteSize.parse(capacity), "local", poolKey, null, null, poolSecurity)
+                    .withFileOriginRoots(fileRoots), client));
             Door door = life.add(Door.start(new DoorSettings("door-" + InetAddress.getLocalHost().getHostName(),
-                    "127.0.0.1", port, null, key, doorSecurity), client));
+                    "127.0.0.1", port, null, List.of(doorKey), doorSecurity, fileRoots), client));
             LOG.info("gridcache standalone: door {} pool {} origin {} zookeeper {}", door.url(), pool.url(), originUrl,
                     zk.connectString());
             System.out.println("gridcache standalone is up: browse " + door.url() + "/ (origin " + originUrl + ")");

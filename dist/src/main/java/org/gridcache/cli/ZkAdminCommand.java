@@ -1,9 +1,14 @@
 package org.gridcache.cli;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.zk.Zk;
+import org.apache.zookeeper.KeeperException;
+import org.gridcache.common.security.GridCredentials;
+import org.gridcache.zk.security.ZkClientTls;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** An admin command that does one thing in ZooKeeper: connects, runs, disconnects. */
 abstract class ZkAdminCommand implements Callable<Integer> {
@@ -11,6 +16,18 @@ abstract class ZkAdminCommand implements Callable<Integer> {
     CommonOptions common;
     @Mixin
     ZkOptions zk;
+
+    @Option(names = "--cert", paramLabel = "FILE",
+            description = "With --zk-tls: the admin's certificate, or a proxy file holding certificate, key and chain "
+                    + "(default: $X509_USER_PROXY). A proxy acts as its end-entity DN, which gridcache zk --admin must name.")
+    Path cert;
+
+    @Option(names = "--key", paramLabel = "FILE", description = "With --zk-tls: the key of --cert, unencrypted PEM (default: in the --cert file).")
+    Path key;
+
+    @Option(names = "--ca-dir", paramLabel = "DIR",
+            description = "With --zk-tls: trusted CAs, OpenSSL hashed layout (default: $X509_CERT_DIR, else /etc/grid-security/certificates).")
+    Path caDir;
 
     /** Checks done before connecting, so that a bad argument is refused at once with its reason. */
     void validate() {
@@ -21,8 +38,31 @@ abstract class ZkAdminCommand implements Callable<Integer> {
     @Override
     public final Integer call() throws Exception {
         validate();
-        try (CuratorFramework client = Zk.connect(zk.connect)) {
-            return run(client);
+        try (ZkClientTls tls = zk.tls(this::credential); CuratorFramework client = zk.open(tls)) {
+            try {
+                return run(client);
+            } catch (KeeperException.NoAuthException e) {
+                throw new IllegalStateException("not allowed: ZooKeeper refused " + (tls == null ? "this client" : tls.ownDn())
+                        + " access to " + e.getPath() + " (only the DNs given to gridcache zk --admin write /origins and /config)");
+            }
         }
+    }
+
+    private ZkClientTls credential() throws IOException {
+        Path certFile = cert;
+        if (certFile == null) {
+            String proxy = System.getenv("X509_USER_PROXY");
+            if (proxy == null || proxy.isBlank()) {
+                throw new IllegalArgumentException("--zk-tls needs --cert (and --key), or a proxy in $X509_USER_PROXY");
+            }
+            certFile = Path.of(proxy);
+        }
+        var credential = key == null || key.equals(certFile) ? GridCredentials.loadProxy(certFile) : GridCredentials.load(certFile, key);
+        Path cas = caDir;
+        if (cas == null) {
+            String env = System.getenv("X509_CERT_DIR");
+            cas = env != null && !env.isBlank() ? Path.of(env) : SecurityOptions.GRID_SECURITY.resolve("certificates");
+        }
+        return ZkClientTls.of(credential, cas);
     }
 }

@@ -144,10 +144,15 @@ class JmxServerTest {
                     new Object[] {new String[] {tmp.resolve("d.hprof").toString()}}, new String[] {String[].class.getName()}));
             assertThrows(SecurityException.class, () -> jmx.invoke(DIAGNOSTIC, "jvmtiAgentLoad",
                     new Object[] {new String[] {"/tmp/agent.so"}}, new String[] {String[].class.getName()}));
+            ObjectName jfr = name("jdk.management.jfr:type=FlightRecorder");
+            assertThrows(SecurityException.class, () -> jmx.invoke(jfr, "takeSnapshot", null, null), "no flight recording");
+            assertThrows(SecurityException.class, () -> jmx.invoke(jfr, "copyTo",
+                    new Object[] {1L, tmp.resolve("over.jfr").toString()}, new String[] {long.class.getName(), String.class.getName()}));
             // readwrite without a create clause: the JDK's access controller refuses
             assertThrows(SecurityException.class, () -> jmx.createMBean("javax.management.timer.Timer", name("test:type=Timer")));
         }
-        assertTrue(Files.notExists(tmp.resolve("heap.hprof")) && Files.notExists(tmp.resolve("d.hprof")), "no dump written");
+        assertTrue(Files.notExists(tmp.resolve("heap.hprof")) && Files.notExists(tmp.resolve("d.hprof"))
+                && Files.notExists(tmp.resolve("over.jfr")), "no dump or recording written");
     }
 
     @Test

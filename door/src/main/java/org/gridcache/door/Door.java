@@ -13,10 +13,11 @@ import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.gridcache.common.Json;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.door.auth.DoorGridSecurity;
 import org.gridcache.door.http.DoorAccounting;
@@ -26,17 +27,24 @@ import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.namespace.GridFtpOriginLister;
 import org.gridcache.door.namespace.LocalOriginLister;
 import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.OriginHttpClient;
 import org.gridcache.door.namespace.WebDavOriginLister;
 import org.gridcache.door.ops.DoorOperations;
 import org.gridcache.door.read.FileReads;
+import org.gridcache.door.read.PoolDigests;
 import org.gridcache.door.read.PoolProxy;
 import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.SelectionPolicies;
 import org.gridcache.door.webdav.MiltonDavServlet;
+import org.gridcache.door.write.DoorWrites;
+import org.gridcache.door.write.LocalOriginWriter;
+import org.gridcache.door.write.OriginWriters;
+import org.gridcache.door.write.WebDavOriginWriter;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PoolDirectory;
+import org.gridcache.zk.WriteNotices;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +59,7 @@ public final class Door implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Door.class);
     private static final Duration ZK_INITIAL_WAIT = Duration.ofSeconds(15);
     private static final Duration REGISTRATION_REFRESH = Duration.ofSeconds(30);
+    private static final Duration DESTINATION_IDLE = Duration.ofMinutes(2);
     private final List<AutoCloseable> parts = new ArrayList<>(); // closed in reverse order
     private int port;
     private String url;
@@ -79,26 +88,33 @@ public final class Door implements Closeable {
         parts.add(http::stop);
         http.start();
 
-        TicketCodec codec = new TicketCodec(settings.ticketKey());
+        // signs with the current key; verifies (its own tickets, at the credential service) with every published one
+        TicketCodec codec = TicketCodec.of(settings.id(), settings.signingKey(), settings.ticketKeys());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
-        GridFtpOriginLister gridftp = new GridFtpOriginLister(grid::delegatedCredential,
-                () -> grid.delegations().delegationEndpoint(), security.tls() ? security.hostCredential() : null,
+        GridFtpOriginLister gridftp = new GridFtpOriginLister(security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
-        Namespace namespace = new Namespace(mounts, new LocalOriginLister(), new WebDavOriginLister(http), gridftp,
-                config.current().get(Keys.LISTING_CACHE_TTL));
+        Namespace namespace = new Namespace(mounts, new LocalOriginLister(settings.fileOriginRoots()),
+                new WebDavOriginLister(http, () -> config.current().get(Keys.LISTING_MAX_BYTES)), gridftp, grid.originIdentities(),
+                config.current().get(Keys.LISTING_CACHE_TTL), config.current().get(Keys.LISTING_CACHE_SIZE));
         config.onChange(s -> namespace.setTtl(s.get(Keys.LISTING_CACHE_TTL)));
+        config.onChange(s -> namespace.setCacheBytes(s.get(Keys.LISTING_CACHE_SIZE)));
+        WriteNotices notices = own(new WriteNotices(zk, settings.id(), namespace::invalidate, namespace::invalidateAll))
+                .start(ZK_INITIAL_WAIT);
         SelectionPolicies policies = new SelectionPolicies(() -> config.current().get(Keys.SPILL_LOAD), config.current().get(Keys.SELECTION_POLICY));
         config.onChange(s -> policies.set(s.get(Keys.SELECTION_POLICY)));
         pools.setGrace(config.current().get(Keys.ZK_GRACE));
         config.onChange(s -> pools.setGrace(s.get(Keys.ZK_GRACE)));
         FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats(),
                 () -> config.current().get(Keys.PROXY_MAX_TRANSFERS)),
-                config::current, ops.stats(), grid.delegations());
+                config::current, ops.stats(), grid.delegations(), new PoolDigests(http));
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
-                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats());
-        MiltonDavServlet milton = MiltonDavServlet.over(namespace);
+                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(),
+                new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
+                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote));
+        MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
+                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE));
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);
@@ -111,7 +127,8 @@ public final class Door implements Closeable {
         url = settings.publicUrl() != null ? stripSlash(settings.publicUrl()) : scheme + "://" + hostForUrl(settings.bindHost()) + ":" + port;
         ops.serving(url, server::openConnections);
 
-        DoorRecord record = new DoorRecord(settings.id(), url, version(), System.currentTimeMillis());
+        DoorRecord record = new DoorRecord(settings.id(), url, version(), System.currentTimeMillis(),
+                settings.ticketKeys().stream().map(TicketSigningKey::publicJwk).toList());
         EphemeralRegistration registration = own(new EphemeralRegistration(zk, ZkLayout.door(settings.id()),
                 () -> Json.bytes(record), REGISTRATION_REFRESH));
         registration.awaitCreated(ZK_INITIAL_WAIT);
@@ -134,12 +151,11 @@ public final class Door implements Closeable {
         threads.setDaemon(true);
         HttpClient http;
         if (security.tls()) {
-            SslContextFactory.Client tls = new FreshSessionTls(security);
-            tls.setSslContext(GridTls.client(security.hostCredential(), security.trust()));
-            tls.setEndpointIdentificationAlgorithm("HTTPS");
             ClientConnector connector = new ClientConnector();
-            connector.setSslContextFactory(tls);
-            http = new HttpClient(new HttpClientTransportOverHTTP(connector));
+            connector.setSslContextFactory(new OriginHttpClient.FreshSessionTls(security.hostCredential(), security.trust()));
+            http = new OriginHttpClient(new HttpClientTransportOverHTTP(connector), security.trust());
+            // a user's requests have destinations of their own (OriginHttpClient): drop them when unused
+            http.setDestinationIdleTimeout(DESTINATION_IDLE.toMillis());
         } else {
             http = new HttpClient();
         }
@@ -149,27 +165,6 @@ public final class Door implements Closeable {
         http.setIdleTimeout(120_000);
         http.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "gridcache-door/" + version()));
         return http;
-    }
-
-    /**
-     * Every connection to an origin with a full handshake: mod_gridsite identifies the client from the certificate
-     * chain of the handshake, and sees a resumed TLS session (which carries no chain) as an anonymous client. Each
-     * engine comes from a context of its own, so there is no session to resume; keep-alive connections still reuse
-     * their handshake.
-     */
-    private static final class FreshSessionTls extends SslContextFactory.Client {
-        private final DoorSecurity security;
-
-        FreshSessionTls(DoorSecurity security) {
-            this.security = security;
-        }
-
-        @Override
-        public javax.net.ssl.SSLEngine newSSLEngine(String host, int port) {
-            javax.net.ssl.SSLEngine engine = GridTls.client(security.hostCredential(), security.trust()).createSSLEngine(host, port);
-            customize(engine);
-            return engine;
-        }
     }
 
     private static String hostForUrl(String bindHost) {

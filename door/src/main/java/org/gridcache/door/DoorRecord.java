@@ -1,5 +1,12 @@
 package org.gridcache.door;
 
-/** What a door publishes in its ephemeral znode {@code /doors/<id>} (ARCHITECTURE.md, "ZooKeeper layout"). */
-public record DoorRecord(String id, String url, String version, long startedAt) {
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a door publishes in its ephemeral znode {@code /doors/<id>} (ARCHITECTURE.md, "ZooKeeper layout").
+ * {@code ticketKeys}: the public JWKs of its ticket keys (the current one first; during a roll-over also the previous
+ * one), with which pools verify its tickets; the znode's ACL lets only this door write them.
+ */
+public record DoorRecord(String id, String url, String version, long startedAt, List<Map<String, Object>> ticketKeys) {
 }

@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.TicketSigningKey;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.MountTable;
@@ -45,7 +47,8 @@ class DoorLimitsTest {
         MountTable.put(zk, OriginEntry.of("local", "/", files.toUri().toString()));
         ClusterConfig.set(zk, Keys.DOOR_MAX_CONNECTIONS.key(), String.valueOf(maxConnections));
         ClusterConfig.set(zk, Keys.DOOR_LOW_RESOURCES_IDLE_TIMEOUT.key(), lowResourcesIdle);
-        door = Door.start(new DoorSettings("door-limits", "127.0.0.1", 0, null, new byte[32]), zk);
+        door = Door.start(new DoorSettings("door-limits", "127.0.0.1", 0, null, TicketSigningKey.generate())
+                .withFileOriginRoots(FileOriginRoots.of(List.of(files))), zk);
         closeables.add(door);
     }
 

@@ -14,6 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketKeys;
+import org.gridcache.common.TicketSigningKey;
 import org.gridcache.common.TicketException;
 
 /**
@@ -23,6 +25,10 @@ import org.gridcache.common.TicketException;
 public final class FakePool implements AutoCloseable {
     private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
     public final Map<String, byte[]> files = new ConcurrentHashMap<>();
+    /** Per path, the {@code Digest} value answered to a request with {@code Want-Digest}. */
+    public final Map<String, String> digests = new ConcurrentHashMap<>();
+    /** Per path, the {@code Want-Digest} the last request carried. */
+    public final Map<String, String> wantDigests = new ConcurrentHashMap<>();
     public volatile boolean breakMidBody;
     /** When set, every body stops half-way until it is counted down. */
     public volatile CountDownLatch holdMidBody;
@@ -30,9 +36,11 @@ public final class FakePool implements AutoCloseable {
     private final TicketCodec codec;
     private final HttpServer server;
 
-    public FakePool(String id, byte[] key) throws IOException {
+    public FakePool(String id, TicketSigningKey key) throws IOException {
         this.id = id;
-        this.codec = new TicketCodec(key);
+        // whichever door it is: a fake pool trusts the test's key for any issuer
+        this.codec = new TicketCodec(null, (issuer, kid) -> TicketKeys.of(issuer, java.util.List.of(key)).publicKey(issuer, kid),
+                TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC());
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
         server.start();
@@ -55,6 +63,18 @@ public final class FakePool implements AutoCloseable {
             byte[] data = files.get(path);
             if (data == null) {
                 text(exchange, 404, "not on this pool");
+                return;
+            }
+            String want = exchange.getRequestHeaders().getFirst("Want-Digest");
+            if (want != null) {
+                wantDigests.put(path, want);
+                if (digests.containsKey(path)) {
+                    exchange.getResponseHeaders().set("Digest", digests.get(path));
+                }
+            }
+            if (exchange.getRequestMethod().equals("HEAD")) {
+                exchange.getResponseHeaders().set("Content-Length", String.valueOf(data.length));
+                exchange.sendResponseHeaders(200, -1);
                 return;
             }
             serve(exchange, data);

@@ -13,7 +13,9 @@ import org.gridcache.common.UrlCodec;
 
 /**
  * A WebDAV origin that answers PROPFIND with canned multistatus documents (absolute and relative hrefs,
- * percent-encoded names) and counts every request it receives. Everything lives below {@code /dav}.
+ * percent-encoded names) and counts every request it receives. Everything lives below {@code /dav}. Writes are
+ * refused: a PUT of {@code …/refused.bin} with 403 before its body is read, of {@code …/full.bin} with 507 (no space),
+ * anything else with 405.
  */
 final class FakeWebDavOrigin implements AutoCloseable {
     record Node(boolean collection, long size, int status) {
@@ -43,7 +45,22 @@ final class FakeWebDavOrigin implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         requests.incrementAndGet();
         try (exchange) {
+            if (exchange.getRequestMethod().equals("PUT") && exchange.getRequestURI().getPath().endsWith("/refused.bin")) {
+                // at once, before reading the body, as a server checking rights first; then drained as Apache's and
+                // nginx's lingering close does (a close with unread data would reset the connection, answer and all)
+                exchange.sendResponseHeaders(403, -1);
+                try {
+                    exchange.getRequestBody().readAllBytes();
+                } catch (IOException e) {
+                    // the door aborted its upload on the answer: nothing more to drain
+                }
+                return;
+            }
             exchange.getRequestBody().readAllBytes();
+            if (exchange.getRequestMethod().equals("PUT") && exchange.getRequestURI().getPath().endsWith("/full.bin")) {
+                exchange.sendResponseHeaders(507, -1);
+                return;
+            }
             if (!exchange.getRequestMethod().equals("PROPFIND")) {
                 exchange.sendResponseHeaders(405, -1);
                 return;

@@ -12,6 +12,7 @@ import org.globus.gsi.gssapi.GlobusGSSContextImpl;
  */
 public final class GridFtp {
     private static boolean patched;
+    private static Path configuredCaDir;
 
     private GridFtp() {
     }
@@ -19,7 +20,12 @@ public final class GridFtp {
     /** Idempotent. {@code caDir}: the OpenSSL-hashed CA directory (with CRLs and signing policies) to trust. */
     public static synchronized void configure(Path caDir) {
         if (caDir != null) {
-            System.setProperty("X509_CERT_DIR", caDir.toAbsolutePath().toString());
+            Path dir = caDir.toAbsolutePath();
+            System.setProperty("X509_CERT_DIR", dir.toString());
+            if (configuredCaDir != null && !configuredCaDir.equals(dir)) {
+                forgetCrls();
+            }
+            configuredCaDir = dir;
         }
         if (patched) {
             return;
@@ -34,6 +40,24 @@ public final class GridFtp {
             patched = true;
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot switch jGlobus to TLSv1.2: " + e, e);
+        }
+    }
+
+    /**
+     * jGlobus checks CRLs from a process-wide list it reloads from the CA directory only when its cache lifetime has
+     * passed: after a switch to another directory whose CA has the same name (another test PKI) it would check the new
+     * CA's certificates against the old CA's CRL ("Error validating CRL from CA"). Forgetting the list makes the next
+     * check load the new directory's.
+     */
+    private static void forgetCrls() {
+        try {
+            Field f = org.globus.gsi.CertificateRevocationLists.class.getDeclaredField("defaultCrl");
+            f.setAccessible(true);
+            synchronized (org.globus.gsi.CertificateRevocationLists.class) {
+                f.set(null, null);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot reset jGlobus' CRL cache: " + e, e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.gridcache.gridftp;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Vector;
 import org.globus.ftp.GridFTPClient;
 import org.globus.ftp.GridFTPSession;
+import org.globus.ftp.HostPort;
 import org.globus.ftp.MlsxEntry;
 import org.globus.ftp.RetrieveOptions;
 import org.globus.ftp.Session;
@@ -17,7 +19,8 @@ import org.globus.ftp.vanilla.Reply;
 
 /**
  * One authenticated GridFTP control connection (jGlobus {@link GridFTPClient}), as the holder of a credential (the
- * user's delegated proxy): the operations doors and pools use (ARCHITECTURE.md, "Flows"). Set-up is
+ * user's delegated proxy): the operations doors and pools use (ARCHITECTURE.md, "Flows"): reads (stat, list, checksum,
+ * retrieve) and writes (store, mkdir, delete, rmdir, rename). Set-up is
  * {@link GsiControlChannel}, failures are sorted by {@link ReplyClassifier}, listings read by {@link MlsxParser},
  * retrieves ordered by {@link ModeEReorderBuffer} and watched by {@link TransferWatchdog}. Not thread-safe: one
  * operation at a time; {@link #close} may be called from any thread and cuts a transfer in progress. Call
@@ -31,13 +34,20 @@ public final class GridFtpConnection implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GridFtpConnection.class);
 
-    private final GridFTPClient client;
+    private final ControlClient client;
     private final String where;
     private final GridFtpOptions options;
+    /** Another connection as the same credential: cleaning up after a failure that cost this one. */
+    private final Reopener reopener;
     private final boolean dataChannelAuthentication;
     private volatile boolean closed;
 
-    private GridFtpConnection(GsiControlChannel channel, GridFtpOptions options) {
+    private interface Reopener {
+        GridFtpConnection open() throws GridFtpException;
+    }
+
+    private GridFtpConnection(GsiControlChannel channel, GridFtpOptions options, Reopener reopener) {
+        this.reopener = reopener;
         this.client = channel.client;
         this.where = channel.where;
         this.dataChannelAuthentication = channel.dataChannelAuthentication;
@@ -50,7 +60,8 @@ public final class GridFtpConnection implements AutoCloseable {
      */
     public static GridFtpConnection open(String host, int port, PrivateKey key, X509Certificate[] chain, GridFtpOptions options)
             throws GridFtpException {
-        return new GridFtpConnection(GsiControlChannel.open(host, port, key, chain, options), options);
+        return new GridFtpConnection(GsiControlChannel.open(host, port, key, chain, options), options,
+                () -> open(host, port, key, chain, options));
     }
 
     /**
@@ -184,6 +195,192 @@ public final class GridFtpConnection implements AutoCloseable {
         if (got != length) {
             throw new GridFtpException(GridFtpException.Kind.FAILED, "server " + where + " sent " + got + " of " + length + " bytes of " + path
                     + (sink.pending() > 0 ? " (with a gap)" : ""));
+        }
+    }
+
+    /**
+     * STOR: writes exactly {@code length} bytes from {@code in} to {@code path} (created or truncated), in stream mode
+     * with the server passive and the session's DCAU and protection, holding one block in memory at a time. Returns
+     * when the server confirmed the transfer. When {@code in} fails, ends before {@code length} bytes or has more (the
+     * client went away, or sent more than it announced), the data channel is closed and the partial file deleted
+     * (DELE): in stream mode the server takes the closed data channel for the end of the file and keeps it (no ABOR:
+     * written while the transfer runs, globus-gridftp-server drops the control connection, and with it the DELE). A
+     * transfer that moves nothing for the reply timeout is cut by closing the connection, and its partial file deleted
+     * over a new one. After any failed store the connection is closed: jGlobus' side of a failed transfer refuses to start
+     * another ("previous transfer not complete"). A file that was at {@code path} before a failed store is gone (STOR
+     * truncated it first). Not {@code in}'s owner.
+     */
+    public void store(String path, InputStream in, long length) throws GridFtpException {
+        UploadSource source = new UploadSource(in, length);
+        client.setClientWaitParams(Integer.MAX_VALUE, GsiControlChannel.REPLY_POLL_MILLIS);
+        TransferWatchdog watchdog = TransferWatchdog.watch(source::sent, options.replyTimeout(), () -> {
+            LOG.warn("upload to GridFTP server {} moved no data for {} s: closing the transfer", where, options.replyTimeout().toSeconds());
+            close();
+        });
+        GridFtpException failure = null;
+        try {
+            client.setMode(Session.MODE_STREAM);
+            client.setPassive();
+            client.setLocalActive();
+            client.put(path, source, null);
+        } catch (ServerException e) {
+            failure = ReplyClassifier.failure(where, "STOR " + path, e);
+        } catch (FTPException e) {
+            failure = new GridFtpException(GridFtpException.Kind.FAILED, "transfer to " + where + " failed: " + ReplyClassifier.oneLine(e), e);
+        } catch (IOException e) {
+            failure = broken(e);
+        } finally {
+            watchdog.stop();
+            GsiControlChannel.waitForReplies(client, options);
+        }
+        IOException sourceFailure = source.failure();
+        if (failure == null && sourceFailure == null) {
+            return;
+        }
+        if (closed && !watchdog.fired()) {
+            throw cut();
+        }
+        if (closed) {
+            failure = new GridFtpException(GridFtpException.Kind.FAILED, "upload of " + path + " to " + where + " moved no data for "
+                    + options.replyTimeout().toSeconds() + " s (gridftp.timeout): abandoned");
+            deletePartialFile(path, failure);
+            throw failure;
+        }
+        if (sourceFailure != null) {
+            // the server took the closed data channel for the end of the file (226): the reason is the stream's
+            failure = new GridFtpException(GridFtpException.Kind.FAILED, "upload of " + path + " to " + where + " abandoned: "
+                    + ReplyClassifier.oneLine(sourceFailure), sourceFailure);
+        }
+        cleanUpAfterFailedStore(path, failure, sourceFailure != null || source.sent() > 0);
+        close();
+        throw failure;
+    }
+
+    /**
+     * After a failed STOR: the replies back in step (the transfer's reply may not have been read), and the partial file
+     * deleted when the transfer had begun (a STOR refused at once made none).
+     */
+    private void cleanUpAfterFailedStore(String path, GridFtpException failure, boolean partialFile) {
+        client.abortLocalTransfer();
+        try {
+            client.resynchronize(4, (int) Math.min(Integer.MAX_VALUE, options.replyTimeout().toMillis()));
+        } catch (IOException | ServerException e) {
+            LOG.warn("{}; the connection is out of step after the failed transfer ({})", failure.getMessage(), ReplyClassifier.oneLine(e));
+            close();
+            if (partialFile) {
+                deletePartialFile(path, failure);
+            }
+            return;
+        }
+        if (!partialFile) {
+            return;
+        }
+        try {
+            client.deleteFile(path);
+            LOG.info("{}; the partial file was deleted", failure.getMessage());
+        } catch (ServerException e) {
+            LOG.warn("{}; deleting the partial file failed: {}", failure.getMessage(), ReplyClassifier.failure(where, "DELE " + path, e).getMessage());
+        } catch (IOException e) {
+            LOG.warn("{}; deleting the partial file failed: {}", failure.getMessage(), ReplyClassifier.oneLine(e));
+        }
+    }
+
+    /** DELE of what a failed transfer left, over a new connection (this one is closed or out of step). */
+    private void deletePartialFile(String path, GridFtpException failure) {
+        try (GridFtpConnection again = reopener.open()) {
+            again.delete(path);
+            LOG.info("{}; the partial file was deleted", failure.getMessage());
+        } catch (GridFtpException e) {
+            if (e.kind() != GridFtpException.Kind.NOT_FOUND) {
+                LOG.warn("{}; deleting the partial file failed: {}", failure.getMessage(), e.getMessage());
+            }
+        }
+    }
+
+    /** MKD: creates one directory (its parent must exist). */
+    public void mkdir(String path) throws GridFtpException {
+        command("MKD", path, () -> client.makeDir(path));
+    }
+
+    /** DELE: deletes one file. */
+    public void delete(String path) throws GridFtpException {
+        command("DELE", path, () -> client.deleteFile(path));
+    }
+
+    /** RMD: deletes one empty directory. */
+    public void rmdir(String path) throws GridFtpException {
+        command("RMD", path, () -> client.deleteDir(path));
+    }
+
+    /**
+     * A third-party transfer: {@code from} on this connection's server to {@code to} on {@code destination}'s (another
+     * connection; the same server too), the data going from server to server, never through here. This is the only
+     * server-side copy GridFTP has: globus-gridftp-server offers no COPY verb (not in its FEAT or HELP). Stream mode,
+     * this server active, the destination passive, the sessions' DCAU and protection (both connections must have been
+     * opened with the same options; with DCAU each server authenticates the other with the proxy it made of the
+     * user's). No reply comes until the copy ends and no byte passes here, so nothing watches for a stall: the servers'
+     * own timeouts, or closing a connection, end one. After a failure both connections are closed (the destination
+     * still waits for data, and ABOR makes globus-gridftp-server drop the connection anyway) and the destination's
+     * partial file is deleted over a new connection: a file that was at {@code to} before is gone too (STOR truncated
+     * it first), so a caller that must keep it on failure checks the source first.
+     */
+    public void copyTo(String from, GridFtpConnection destination, String to) throws GridFtpException {
+        if (destination == this) {
+            throw new IllegalArgumentException("a third-party copy needs a second connection");
+        }
+        client.setClientWaitParams(Integer.MAX_VALUE, GsiControlChannel.REPLY_POLL_MILLIS);
+        destination.client.setClientWaitParams(Integer.MAX_VALUE, GsiControlChannel.REPLY_POLL_MILLIS);
+        GridFtpException failure = null;
+        boolean started = false;
+        try {
+            client.setMode(Session.MODE_STREAM);
+            destination.client.setMode(Session.MODE_STREAM);
+            HostPort passive = destination.client.setPassive();
+            client.setActive(passive);
+            started = true;
+            client.transfer(from, destination.client, to, false, null);
+        } catch (ServerException e) {
+            failure = ReplyClassifier.failure(where + " to " + destination.where, "the copy of " + from + " to " + to, e);
+        } catch (FTPException e) {
+            failure = new GridFtpException(GridFtpException.Kind.FAILED, "copy from " + where + " to " + destination.where + " failed: "
+                    + ReplyClassifier.oneLine(e), e);
+        } catch (IOException e) {
+            failure = broken(e);
+        } finally {
+            GsiControlChannel.waitForReplies(client, options);
+            GsiControlChannel.waitForReplies(destination.client, destination.options);
+        }
+        if (failure == null) {
+            return;
+        }
+        destination.close();
+        close();
+        if (started) {
+            destination.deletePartialFile(to, failure);
+        }
+        throw failure;
+    }
+
+    /**
+     * RNFR/RNTO within this server. What happens to an existing {@code to} is the server's: globus-gridftp-server
+     * renames as POSIX rename(2) does (a file replaces a file, a directory only an empty directory), so a caller that
+     * must not overwrite checks first. For a copy see {@link #copyTo}.
+     */
+    public void rename(String from, String to) throws GridFtpException {
+        command("RNFR/RNTO", from + " to " + to, () -> client.rename(from, to));
+    }
+
+    private interface ControlCommand {
+        void run() throws IOException, ServerException;
+    }
+
+    private void command(String verb, String what, ControlCommand command) throws GridFtpException {
+        try {
+            command.run();
+        } catch (ServerException e) {
+            throw ReplyClassifier.failure(where, verb + " " + what, e);
+        } catch (IOException e) {
+            throw broken(e);
         }
     }
 

@@ -15,6 +15,12 @@ public final class GridFtpException extends IOException {
         NOT_FOUND,
         /** The server refused the credential (expired, revoked, unknown) or the access (403). */
         DENIED,
+        /** What a write would create exists already (412: the precondition that it does not failed). */
+        EXISTS,
+        /** The write conflicts with what is there: a directory not empty, a path through a file (409). */
+        CONFLICT,
+        /** The server is out of space or over quota (507). */
+        NO_SPACE,
         /** The server could not be reached, or the connection broke (502). */
         UNREACHABLE,
         /** The server answered with another failure, or sent something unusable (502). */
@@ -37,11 +43,14 @@ public final class GridFtpException extends IOException {
         return kind;
     }
 
-    /** The HTTP status a front end answers for this failure: 404, 403, or 502 for the rest. */
+    /** The HTTP status a front end answers for this failure: 404, 403, 412, 409, 507, or 502 for the rest. */
     public int httpStatus() {
         return switch (kind) {
             case NOT_FOUND -> 404;
             case DENIED -> 403;
+            case EXISTS -> 412;
+            case CONFLICT -> 409;
+            case NO_SPACE -> 507;
             case UNREACHABLE, FAILED -> 502;
         };
     }
@@ -54,6 +63,9 @@ public final class GridFtpException extends IOException {
         return switch (kind) {
             case NOT_FOUND -> "not found at origin " + origin + ": " + getMessage();
             case DENIED -> "the origin refuses " + subject + " access to " + path + " (" + origin + "): " + getMessage();
+            case EXISTS -> "exists already at origin " + origin + ": " + getMessage();
+            case CONFLICT -> "conflict at origin " + origin + ": " + getMessage();
+            case NO_SPACE -> "origin " + origin + " is out of space: " + getMessage();
             case UNREACHABLE, FAILED -> "origin " + origin + ": " + getMessage();
         };
     }

@@ -23,12 +23,12 @@ import org.ietf.jgss.GSSException;
 final class GsiControlChannel {
     static final int REPLY_POLL_MILLIS = 10;
 
-    final GridFTPClient client;
+    final ControlClient client;
     final String where;
     /** False although asked for when the credential's proxy path length constraint leaves no room (see {@link #open}). */
     final boolean dataChannelAuthentication;
 
-    private GsiControlChannel(GridFTPClient client, String where, boolean dataChannelAuthentication) {
+    private GsiControlChannel(ControlClient client, String where, boolean dataChannelAuthentication) {
         this.client = client;
         this.where = where;
         this.dataChannelAuthentication = dataChannelAuthentication;
@@ -37,9 +37,9 @@ final class GsiControlChannel {
     static GsiControlChannel open(String host, int port, PrivateKey key, X509Certificate[] chain, GridFtpOptions options)
             throws GridFtpException {
         String where = host + ":" + port;
-        GridFTPClient client;
+        ControlClient client;
         try {
-            client = new GridFTPClient(host, port);
+            client = new ControlClient(host, port);
         } catch (ServerException e) {
             throw ReplyClassifier.failure(where, "connecting", e);
         } catch (IOException e) {

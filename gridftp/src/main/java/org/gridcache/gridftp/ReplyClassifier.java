@@ -27,6 +27,16 @@ final class ReplyClassifier {
                 || lower.contains("expired") || lower.contains("revoked") || lower.contains("permission denied")) {
             return GridFtpException.Kind.DENIED;
         }
+        // before the 550 rule: servers answer most failed writes with 550 (or 500) and say what in the text
+        if (code == 452 || code == 552 || lower.contains("no space left") || lower.contains("disk full") || lower.contains("quota")) {
+            return GridFtpException.Kind.NO_SPACE;
+        }
+        if (lower.contains("not empty") || lower.contains("not a directory") || lower.contains("is a directory")) {
+            return GridFtpException.Kind.CONFLICT;
+        }
+        if (lower.contains("file exists") || lower.contains("already exists")) {
+            return GridFtpException.Kind.EXISTS;
+        }
         if (code == 550 || lower.contains("no such file") || lower.contains("not found") || lower.contains("does not exist")
                 || lower.contains("path not allowed")) {
             return GridFtpException.Kind.NOT_FOUND;

@@ -34,6 +34,27 @@ class GridFtpRepliesTest {
     }
 
     @Test
+    void writeRefusalsAreSortedByWhatTheServerSays() {
+        // globus-gridftp-server's replies (GridFtpWritesTest shows them whole)
+        assertEquals(GridFtpException.Kind.CONFLICT, ReplyClassifier.classify(451,
+                "451 GlobusError: v=1 c=INTERNAL_ERROR 451-GridFTP-Errno: 39 451-GridFTP-Error-String: Directory not empty", false));
+        assertEquals(GridFtpException.Kind.EXISTS, ReplyClassifier.classify(553,
+                "553 GlobusError: v=1 c=PATH_EXISTS 553-GridFTP-Errno: 17 553-GridFTP-Error-String: File exists", false));
+        assertEquals(GridFtpException.Kind.DENIED, ReplyClassifier.classify(550,
+                "550 GlobusError: v=1 c=PERMISSION_DENIED 550-GridFTP-Error-String: Permission denied", false));
+        assertEquals(GridFtpException.Kind.NOT_FOUND, ReplyClassifier.classify(550,
+                "550 GlobusError: v=1 c=PATH_NOT_FOUND 550-GridFTP-Error-String: No such file or directory", false));
+        assertEquals(GridFtpException.Kind.NO_SPACE, ReplyClassifier.classify(452, "452 Insufficient storage space", false));
+        assertEquals(GridFtpException.Kind.NO_SPACE, ReplyClassifier.classify(552, "552 Exceeded storage allocation", false));
+        assertEquals(GridFtpException.Kind.NO_SPACE, ReplyClassifier.classify(451, "451 System error in write: No space left on device", false));
+        assertEquals(GridFtpException.Kind.CONFLICT, ReplyClassifier.classify(550, "550 System error in open: Not a directory", false));
+        assertEquals(List.of(412, 409, 507), List.of(new GridFtpException(GridFtpException.Kind.EXISTS, "x").httpStatus(),
+                new GridFtpException(GridFtpException.Kind.CONFLICT, "x").httpStatus(), new GridFtpException(GridFtpException.Kind.NO_SPACE, "x").httpStatus()));
+        assertTrue(new GridFtpException(GridFtpException.Kind.NO_SPACE, "452 full").reason("atlas", "Alice", "/atlas/f")
+                .startsWith("origin atlas is out of space"));
+    }
+
+    @Test
     void longRepliesLoseTheirStackTraces() {
         assertEquals("500 boom", ReplyClassifier.shorten("500 boom at org.globus.ftp.Foo.bar(Foo.java:1)"));
         assertEquals(401, ReplyClassifier.shorten("x".repeat(1000)).length());

@@ -2,6 +2,7 @@ package org.gridcache.pool;
 
 import java.io.Closeable;
 import org.gridcache.common.ClusterSettings.Keys;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketKeys;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.pool.access.DelegatedCredentials;
@@ -26,6 +28,7 @@ import org.gridcache.pool.origin.FileOriginFetcher;
 import org.gridcache.pool.origin.GridFtpOriginFetcher;
 import org.gridcache.pool.origin.HttpOriginFetcher;
 import org.gridcache.pool.origin.Origins;
+import org.gridcache.pool.origin.RedirectPolicy;
 import org.gridcache.pool.peer.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.serve.PoolChannelInitializer;
@@ -35,6 +38,7 @@ import org.gridcache.pool.store.Store;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
+import org.gridcache.zk.PublishedTicketKeys;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
@@ -70,6 +74,7 @@ public final class Pool implements Closeable {
     private PoolOperations operations;
     /** The peers, as the doors see them: whom to ask on a miss. */
     private PoolDirectory directory;
+    private PublishedTicketKeys ticketKeys;
     private int port;
     private volatile String url;
 
@@ -92,7 +97,7 @@ public final class Pool implements Closeable {
         ClusterConfig config = new ClusterConfig(zk).start(ZK_WAIT);
         Pool pool;
         try {
-            Store store = Store.open(settings.store(), settings.capacityBytes(), config::current);
+            Store store = Store.open(settings.store(), settings.capacityBytes(), config::current, settings.storeMode());
             pool = new Pool(settings, config, store);
         } catch (Exception e) {
             config.close();
@@ -112,23 +117,30 @@ public final class Pool implements Closeable {
         hostDn = security.tls() ? X509Authenticator.slashDn(security.hostCredential().getCertificate().getSubjectX500Principal()) : null;
         DelegatedCredentials credentials = security.tls()
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
-        HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security, credentials);
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
-        origins = new Origins(List.of(http, new FileOriginFetcher(), gridftp));
-        TicketCodec tickets = new TicketCodec(settings.ticketKey());
+        // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
+        // name no origin) or evict(path) -> origin URL -> store key
+        mounts = new MountTable(zk).start(ZK_WAIT);
+        HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security,
+                credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)));
+        origins = new Origins(List.of(http, new FileOriginFetcher(mounts::entries, settings.fileOriginRoots()), gridftp));
         directory = new PoolDirectory(zk).start(ZK_WAIT);
+        ticketKeys = new PublishedTicketKeys(zk, directory).start(ZK_WAIT);
+        // verifies with the keys doors and pools publish; signs the tickets this pool gives its peers with its own
+        TicketKeys trusted = settings.doorKeys() == null ? ticketKeys : TicketKeys.anyOf(ticketKeys, settings.doorKeys());
+        TicketCodec tickets = new TicketCodec(settings.ticketKey(), trusted, settings.maxTicketLifetime(), Clock.systemUTC());
         Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().get(Keys.PEER_TIMEOUT),
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
-        downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http));
+        downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
+                () -> config.current().get(Keys.POOL_CHECKSUMS));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
-        mounts = new MountTable(zk).start(ZK_WAIT); // for evict(path): namespace path -> origin URL -> store key
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
-                new PoolChannelInitializer.Parts(settings.name(), tickets, downloads, store, movers, operations, stats, access,
+                new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
                         peers, origins, ORIGIN_READ_TIMEOUT),
-                security.tls() ? PoolTls.server(security.hostCredential(), security.trust()) : null));
+                security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
         config.onChange(s -> store.evictIfNeeded()); // a lowered watermark takes effect at once
@@ -152,7 +164,12 @@ public final class Pool implements Closeable {
         long bytesPerSec = movers.bytesPerSecOut();
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
-                operations.state(), stats.hits(), stats.misses(), hostDn);
+                operations.state(), stats.hits(), stats.misses(), hostDn, settings.ticketKey().publicJwk());
+    }
+
+    /** The mount table as this pool sees it. */
+    MountTable mounts() {
+        return mounts;
     }
 
     /** The pools registered now, as this pool sees them (itself included). */
@@ -214,6 +231,9 @@ public final class Pool implements Closeable {
         }
         if (mounts != null) {
             mounts.close();
+        }
+        if (ticketKeys != null) {
+            ticketKeys.close();
         }
         if (directory != null) {
             directory.close();

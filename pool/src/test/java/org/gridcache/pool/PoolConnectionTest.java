@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,8 +11,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** HTTP/1.1 connection handling on raw sockets: keep-alive, pipelined requests answered in order, Connection: close. */
@@ -44,6 +49,55 @@ class PoolConnectionTest extends PoolTestSupport {
             assertEquals(-1, in.read(), "the pool closes after a Connection: close request");
         }
         assertEquals(1, origin.gets("/p"));
+    }
+
+    /**
+     * A transfer in progress (its origin holds back the rest of the file), and behind it 16 pipelined requests that
+     * may wait, one more, and one after that: the 16 are answered in order, the 17th is 503 with Connection: close,
+     * the 18th never answered, and the connection closes.
+     */
+    @Test
+    void atMostSixteenPipelinedRequestsWaitTheNextIs503AndTheConnectionCloses() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(70_000, 61);
+        CountDownLatch gate = new CountDownLatch(1);
+        origin.serveGated("/slow", data, 1000, gate);
+        URI slow = uri("/slow", ticket("/slow", origin.url("/slow"), data.length));
+        StringBuilder requests = new StringBuilder("GET " + slow.getRawPath() + "?" + slow.getRawQuery() + " HTTP/1.1\r\nHost: pool\r\n\r\n");
+        for (int i = 0; i < 18; i++) {
+            requests.append("GET /.gridcache/health HTTP/1.1\r\nHost: pool\r\n\r\n");
+        }
+        try (Socket socket = new Socket("127.0.0.1", pool.port())) {
+            socket.getOutputStream().write(requests.toString().getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            await().atMost(WAIT).alias("the pool to refuse the 17th waiting request")
+                    .until(() -> metric("gridcache_pool_pipelining_limits_total").equals("1.0"));
+            gate.countDown();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            Response first = Response.read(in);
+            assertEquals(200, first.status);
+            assertArrayEquals(data, first.body);
+            for (int i = 0; i < 16; i++) {
+                assertEquals(200, Response.read(in).status, "waiting request " + (i + 1));
+            }
+            Response refused = Response.read(in);
+            assertEquals(503, refused.status);
+            assertTrue(refused.head.toLowerCase().contains("connection: close"), refused.head);
+            assertEquals("more than 16 pipelined requests on one connection; send the rest on a new connection",
+                    new String(refused.body, StandardCharsets.UTF_8).trim());
+            assertEquals(-1, in.read(), "the pool closes after the 503; the 18th is never answered");
+        }
+        HttpResponse<byte[]> after = http.send(HttpRequest.newBuilder(URI.create(pool.url() + "/.gridcache/health")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, after.statusCode(), "other connections are served as before");
+    }
+
+    /** The value of a metric of the pool's Prometheus page, "" when absent. */
+    private String metric(String name) throws Exception {
+        String page = new String(http.send(HttpRequest.newBuilder(URI.create(pool.url() + "/.gridcache/metrics")).build(),
+                HttpResponse.BodyHandlers.ofByteArray()).body(), StandardCharsets.UTF_8);
+        return page.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+                .map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst().orElse("");
     }
 
     /** Just enough of an HTTP/1.1 response reader for Content-Length bodies. */

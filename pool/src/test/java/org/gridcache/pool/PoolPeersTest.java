@@ -21,6 +21,7 @@ import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketSigningKey;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.store.StoreKey;
@@ -46,8 +47,10 @@ class PoolPeersTest extends PoolTestSupport {
     /** The pool under test ({@code pool}) is the one ranked above; {@code second} misses and asks it. */
     private void startTwo() throws Exception {
         startPool(1 << 30);
-        second = Pool.start(new PoolSettings(poolName + "-b", "127.0.0.1", 0, null, dir.resolve("store-b"), 1 << 30, "test", KEY), zk);
+        second = Pool.start(new PoolSettings(poolName + "-b", "127.0.0.1", 0, null, dir.resolve("store-b"), 1 << 30, "test",
+                TicketSigningKey.generate()), zk);
         extra.add(second);
+        mountWatchers.add(second);
         await().atMost(WAIT).alias(poolName + " in the pool directory").until(() -> sees(second, poolName));
     }
 
@@ -57,8 +60,9 @@ class PoolPeersTest extends PoolTestSupport {
 
     private String ticketFor(Pool target, String path, byte[] data, List<String> peers) {
         String name = target == pool ? poolName : poolName + "-b";
-        return tickets.sign(new Ticket(path, name, Ticket.READ, Instant.now().getEpochSecond() + 120, "/CN=test", "door1",
-                origin.url(path), data.length, -1).withPeers(peers));
+        mount(path, origin.url(path));
+        return tickets.sign(new Ticket(path, name, Ticket.READ, Instant.now().getEpochSecond() + 120, "/CN=test", DOOR,
+                null, data.length, -1).withPeers(peers));
     }
 
     private static URI at(Pool target, String path, String token) {

@@ -9,11 +9,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.gridcache.common.Json;
+import org.gridcache.common.FileOriginRoots;
+import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.zk.MountTable;
 import org.gridcache.zk.ZkLayout;
 import org.junit.jupiter.api.Test;
 
@@ -132,28 +136,110 @@ class PoolServeTest extends PoolTestSupport {
         byte[] data = randomBytes(4000, 4);
         origin.redirect("/head-node/f", "/pool-node/f");
         origin.serve("/pool-node/f", data);
-        HttpResponse<byte[]> r = get("/f", ticket("/f", origin.url("/head-node/f"), data.length));
+        HttpResponse<byte[]> r = get("/head-node/f", ticket("/head-node/f", origin.url("/head-node/f"), data.length));
         assertEquals(200, r.statusCode());
         assertArrayEquals(data, r.body());
     }
 
     @Test
     void servesFileOrigins() throws Exception {
+        Path root = mountFileOrigin();
         startPool(1 << 30);
         byte[] data = randomBytes(2 * 1024 * 1024 + 5, 5);
-        Path file = Files.write(dir.resolve("origin file.bin"), data);
-        String token = ticket("/local/f", file.toUri().toString(), data.length);
-        HttpResponse<byte[]> miss = get("/local/f", token);
+        Path file = Files.write(root.resolve("origin file.bin"), data);
+        String token = ticket("/local/origin file.bin", file.toUri().toString(), data.length);
+        HttpResponse<byte[]> miss = get("/local/origin file.bin", token);
         assertEquals("MISS", cache(miss));
         assertArrayEquals(data, miss.body());
         await().atMost(WAIT).alias("the copy to be committed").until(() -> pool.store().files() == 1);
-        HttpResponse<byte[]> hit = get("/local/f", token);
+        HttpResponse<byte[]> hit = get("/local/origin file.bin", token);
         assertEquals("HIT", cache(hit));
         assertArrayEquals(data, hit.body());
 
-        HttpResponse<byte[]> missing = get("/local/g", ticket("/local/g", dir.resolve("nope").toUri().toString(), -1));
+        HttpResponse<byte[]> missing = get("/local/nope", ticket("/local/nope", root.resolve("nope").toUri().toString(), -1));
         assertEquals(404, missing.statusCode());
         assertEquals("not found at origin", body(missing).trim());
+    }
+
+    /** A file swapped for a link (of the same size) after the door issued the ticket: refused, the target never read. */
+    @Test
+    void aFileOriginNeverFollowsALinkSwappedInAfterTheTicket() throws Exception {
+        Path root = mountFileOrigin();
+        startPool(1 << 30);
+        byte[] secret = randomBytes(1000, 6);
+        Files.write(dir.resolve("secret.bin"), secret);
+        Files.write(Files.createDirectories(dir.resolve("elsewhere")).resolve("f.bin"), secret);
+        Path file = Files.write(Files.createDirectories(root.resolve("sub")).resolve("f.bin"), randomBytes(1000, 7));
+        String token = signedTicket("/local/sub/f.bin", poolName, 1000, Instant.now().getEpochSecond() + 120);
+
+        Files.delete(file);
+        Files.createSymbolicLink(file, dir.resolve("secret.bin"));
+        HttpResponse<byte[]> link = get("/local/sub/f.bin", token);
+        assertEquals(403, link.statusCode());
+        assertEquals("origin file not served: a symbolic link below the origin root is not followed", body(link).trim());
+
+        Files.delete(file);
+        Files.delete(root.resolve("sub"));
+        Files.createSymbolicLink(root.resolve("sub"), dir.resolve("elsewhere"));
+        HttpResponse<byte[]> dirLink = get("/local/sub/f.bin", token);
+        assertEquals(403, dirLink.statusCode());
+        assertEquals("origin file not served: a symbolic link below the origin root is not followed", body(dirLink).trim());
+
+        // a ticket names no origin: a path no mount serves reaches no file, inside the root or out
+        HttpResponse<byte[]> unmounted = get("/elsewhere/f.bin", signedTicket("/elsewhere/f.bin", poolName, 1000,
+                Instant.now().getEpochSecond() + 120));
+        assertEquals(404, unmounted.statusCode());
+        assertEquals("no origin serves this path now", body(unmounted).trim());
+        assertEquals(0, pool.store().files());
+    }
+
+    /**
+     * A {@code file://} origin at {@code /local}, put before the pool starts so that its first reading holds it, and
+     * its directory the pool's {@code --file-origin-root}.
+     */
+    private Path mountFileOrigin() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("origin"));
+        MountTable.put(zk, OriginEntry.of("local", "/local", root.toUri().toString()));
+        fileOriginRoots = FileOriginRoots.of(List.of(root));
+        return root;
+    }
+
+    /**
+     * Whoever writes the mount table, the pool reads only below its --file-origin-root: a mount of a sibling sharing
+     * the allowed directory's prefix is refused with 403 and the setting, nothing read or stored.
+     */
+    @Test
+    void aFileOriginOutsideTheAllowedDirectoriesIsRefusedWithItsReason() throws Exception {
+        Path root = mountFileOrigin();
+        Files.writeString(root.resolve("ok.txt"), "ok");
+        Path sibling = Files.createDirectories(dir.resolve("origin2"));
+        Files.writeString(sibling.resolve("secret.txt"), "secret");
+        MountTable.put(zk, OriginEntry.of("sibling", "/sibling", sibling.toUri().toString()));
+        startPool(1 << 30);
+        long later = Instant.now().getEpochSecond() + 120;
+        HttpResponse<byte[]> refused = await().atMost(WAIT).until(() -> get("/sibling/secret.txt",
+                signedTicket("/sibling/secret.txt", poolName, 6, later)), r -> r.statusCode() != 404);
+        assertEquals(403, refused.statusCode());
+        assertEquals("origin file not served: the origin directory is not at or below a --file-origin-root of this node",
+                body(refused).trim());
+        HttpResponse<byte[]> ok = get("/local/ok.txt", signedTicket("/local/ok.txt", poolName, 2, later));
+        assertEquals(200, ok.statusCode(), "the allowed origin still serves");
+        assertEquals("ok", new String(ok.body(), java.nio.charset.StandardCharsets.UTF_8));
+        await().atMost(WAIT).alias("the allowed file committed").until(() -> pool.store().files() == 1);
+        assertEquals(1, pool.store().files(), "the refused file was not stored");
+    }
+
+    /** A pool started without --file-origin-root (the default of gridcache pool) serves no file:// origin. */
+    @Test
+    void aPoolWithoutAllowedDirectoriesServesNoFileOrigin() throws Exception {
+        Path root = mountFileOrigin();
+        fileOriginRoots = FileOriginRoots.NONE;
+        Files.writeString(root.resolve("f.txt"), "data");
+        startPool(1 << 30);
+        HttpResponse<byte[]> refused = get("/local/f.txt", signedTicket("/local/f.txt", poolName, 4, Instant.now().getEpochSecond() + 120));
+        assertEquals(403, refused.statusCode());
+        assertEquals("origin file not served: this node has no --file-origin-root (it serves no file:// origin)", body(refused).trim());
+        assertEquals(0, pool.store().files());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.gridcache.pool;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,17 +14,26 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.awaitility.Awaitility;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.FileOriginRoots;
+import org.gridcache.common.Json;
+import org.gridcache.common.OriginEntry;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketSigningKey;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.EmbeddedZooKeeper;
+import org.gridcache.zk.MountTable;
 import org.gridcache.zk.Zk;
+import org.gridcache.zk.ZkLayout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,7 +47,9 @@ abstract class PoolTestSupport {
     private static final AtomicInteger POOLS = new AtomicInteger();
     /** How long a test waits for state that propagates asynchronously (ZooKeeper, a fetch committing). */
     static final Duration WAIT = Duration.ofSeconds(30);
-    static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** The key of the door that issues the tests' tickets ({@value #DOOR}), published as a door publishes it. */
+    static final TicketSigningKey DOOR_KEY = TicketSigningKey.generate();
+    static final String DOOR = "door1";
     static EmbeddedZooKeeper zookeeper;
     static CuratorFramework zk;
 
@@ -45,15 +57,21 @@ abstract class PoolTestSupport {
     Path dir;
     TestOrigin origin;
     Pool pool;
+    /** The directories the next pool started reads {@code file://} origins from (its {@code --file-origin-root}). */
+    FileOriginRoots fileOriginRoots = FileOriginRoots.NONE;
     String poolName;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
-    final TicketCodec tickets = new TicketCodec(KEY);
+    final TicketCodec tickets = TicketCodec.of(DOOR, DOOR_KEY, List.of(DOOR_KEY));
+    /** Pools besides {@link #pool} that must see the mounts the tests' tickets need. */
+    final List<Pool> mountWatchers = new ArrayList<>();
 
     @BeforeAll
     static void startZooKeeper(@TempDir Path zkDir) throws Exception {
         zookeeper = EmbeddedZooKeeper.start(zkDir, "127.0.0.1", 0);
         zk = Zk.connect(zookeeper.connectString());
+        zk.create().creatingParentsIfNeeded().forPath(ZkLayout.door(DOOR),
+                Json.bytes(Map.of("id", DOOR, "ticketKeys", List.of(DOOR_KEY.publicJwk()))));
         // the conditions turn true within milliseconds; Awaitility's default 100 ms first poll would slow every test
         Awaitility.setDefaultPollDelay(Duration.ZERO);
         Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
@@ -86,7 +104,8 @@ abstract class PoolTestSupport {
         if (poolName == null) {
             poolName = "pool" + POOLS.incrementAndGet();
         }
-        pool = Pool.start(new PoolSettings(poolName, "127.0.0.1", 0, null, store, capacity, "test", KEY), zk);
+        pool = Pool.start(new PoolSettings(poolName, "127.0.0.1", 0, null, store, capacity, "test", TicketSigningKey.generate())
+                .withFileOriginRoots(fileOriginRoots), zk);
         return pool;
     }
 
@@ -95,7 +114,37 @@ abstract class PoolTestSupport {
     }
 
     String ticket(String path, String forPool, String originUrl, long size, long expiresAt) {
-        return tickets.sign(new Ticket(path, forPool, Ticket.READ, expiresAt, "/CN=test", "door1", originUrl, size, -1));
+        mount(path, originUrl);
+        return signedTicket(path, forPool, size, expiresAt);
+    }
+
+    /** A door's ticket for {@code path}, whatever the mount table holds for it. */
+    String signedTicket(String path, String forPool, long size, long expiresAt) {
+        return tickets.sign(new Ticket(path, forPool, Ticket.READ, expiresAt, "/CN=test", DOOR, null, size, -1));
+    }
+
+    /**
+     * Mounts the origin directory of {@code originUrl} at the parent of {@code path}, as an operator would, and waits
+     * until the pools resolve {@code path} to {@code originUrl}: a ticket names no origin, the pool finds it by path.
+     */
+    void mount(String path, String originUrl) {
+        String prefix = path.substring(0, Math.max(1, path.lastIndexOf('/')));
+        OriginEntry entry = OriginEntry.of("m" + Integer.toHexString(prefix.hashCode()), prefix,
+                originUrl.substring(0, originUrl.lastIndexOf('/')), "none");
+        assertEquals(originUrl, entry.urlOf(path), "a test ticket's origin must be what the mount table gives for its path");
+        try {
+            MountTable.put(zk, entry);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        List<Pool> watching = new ArrayList<>(mountWatchers);
+        if (pool != null) {
+            watching.add(pool);
+        }
+        for (Pool p : watching) {
+            await().atMost(WAIT).alias("the mount of " + path).until(
+                    () -> p.mounts().resolve(path).map(e -> e.urlOf(path)).filter(originUrl::equals).isPresent());
+        }
     }
 
     URI uri(String path, String token) {

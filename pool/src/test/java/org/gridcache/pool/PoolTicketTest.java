@@ -1,5 +1,6 @@
 package org.gridcache.pool;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,8 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketSigningKey;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,10 +30,14 @@ class PoolTicketTest extends PoolTestSupport {
     }
 
     private void assertRefused(HttpResponse<byte[]> r, String reason) {
+        assertRefused("/f", r, reason);
+    }
+
+    private void assertRefused(String path, HttpResponse<byte[]> r, String reason) {
         assertEquals(403, r.statusCode());
         assertEquals(reason, body(r).trim());
         assertTrue(r.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain"));
-        assertEquals(0, origin.gets("/f"));
+        assertEquals(0, origin.gets(path));
     }
 
     @Test
@@ -39,9 +47,98 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void forgedTicket() throws Exception {
-        String forged = new TicketCodec("another key, another key, another key".getBytes(StandardCharsets.US_ASCII))
-                .sign(new Ticket("/f", poolName, Ticket.READ, Instant.now().getEpochSecond() + 60, "s", "d", url, 100, -1));
-        assertRefused(get("/f", forged), "ticket signature invalid (forged, or the door uses another ticket key)");
+        TicketSigningKey other = TicketSigningKey.generate();
+        String forged = TicketCodec.of(DOOR, other, List.of(other))
+                .sign(new Ticket("/f", poolName, Ticket.READ, Instant.now().getEpochSecond() + 60, "s", DOOR, null, 100, -1));
+        assertRefused(get("/f", forged), "ticket signed with a key that door1 does not publish (unknown or retired key)");
+    }
+
+    @Test
+    void aTicketOverThePoolsLifetimeCap() throws Exception {
+        long now = Instant.now().getEpochSecond();
+        String year = tickets.sign(new Ticket("/f", poolName, Ticket.READ, now, now + 365L * 86400, "s", DOOR, null, 100, -1,
+                null, List.of(), CredentialMode.NONE, null, List.of()));
+        assertRefused(get("/f", year), "ticket lifetime exceeds this pool's limit of 600 s");
+    }
+
+    @Test
+    void aPoolsKeyCannotMintADoorTicket() throws Exception {
+        // what a compromised pool holds: its own key, published as a pool's
+        TicketSigningKey poolKey = TicketSigningKey.generate();
+        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
+                org.gridcache.zk.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                        "rogue", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        try {
+            String minted = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC())
+                    .sign(new Ticket("/f", poolName, Ticket.READ, Instant.now().getEpochSecond() + 60, "/CN=victim", DOOR, null, 100, -1));
+            assertRefused(get("/f", minted), "ticket signed with a key that door1 does not publish (unknown or retired key)");
+        } finally {
+            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("rogue"));
+        }
+    }
+
+    @Test
+    void aPoolsTicketReadsAUsersFileOnlyWithTheDoorsGrantToThatPool() throws Exception {
+        TicketSigningKey poolKey = TicketSigningKey.generate();
+        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
+                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        org.gridcache.zk.MountTable.put(zk, org.gridcache.common.OriginEntry.of("users", "/u", "https://127.0.0.1:9/u", "user"));
+        try {
+            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer"))
+                    && pool.mounts().resolve("/u/f").isPresent());
+            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
+                    java.time.Clock.systemUTC());
+            long now = Instant.now().getEpochSecond();
+            Ticket toPeer = userTicket("peer", now);
+            // a pool's ticket alone: the pool claims a user it may never have seen
+            assertRefused("/u/f", get("/u/f", peer.sign(toPeer.forPool(poolName, "peer", now, 60))),
+                    "a pool's ticket for a file read as the user must carry the door's ticket");
+            // the door's ticket of another pool does not let "peer" read as the user
+            Ticket toOther = userTicket("other", now).withGrant(tickets.sign(userTicket("other", now)));
+            assertRefused("/u/f", get("/u/f", peer.sign(toOther.forPool(poolName, "peer", now, 60))),
+                    "ticket was issued for another pool");
+            // with the door's ticket to "peer": admitted, and served only if held here (it is not: 404, never fetched)
+            Ticket granted = toPeer.withGrant(tickets.sign(toPeer));
+            HttpResponse<byte[]> r = get("/u/f", peer.sign(granted.forPool(poolName, "peer", now, 60)));
+            assertEquals(404, r.statusCode(), body(r));
+            assertEquals("not cached here: a peer reads a user's file from the origin itself", body(r).trim());
+        } finally {
+            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("peer"));
+            org.gridcache.zk.MountTable.remove(zk, "users");
+        }
+    }
+
+    private static Ticket userTicket(String pool, long now) {
+        return new Ticket("/u/f", pool, Ticket.READ, now, now + 60, "/CN=alice", DOOR, null, 100, -1, null, List.of(),
+                CredentialMode.USER, "https://door/.gridcache/credential", List.of());
+    }
+
+    @Test
+    void aPoolsTicketPullsAFileReadWithoutTheUsersCredential() throws Exception {
+        TicketSigningKey poolKey = TicketSigningKey.generate();
+        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
+                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        try {
+            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
+            mount("/f", url);
+            long now = Instant.now().getEpochSecond();
+            Ticket pull = new Ticket("/f", "x", Ticket.READ, now + 60, "/CN=test", DOOR, null, 100, -1)
+                    .forPool(poolName, "peer", now, 60);
+            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
+                    java.time.Clock.systemUTC());
+            assertEquals(200, get("/f", peer.sign(pull)).statusCode());
+            // the same pull naming peers, as no pool signs it: refused, so a pool cannot fan its peers' misses out
+            Ticket fanOut = new Ticket(pull.path(), pull.pool(), pull.operation(), pull.issuedAt(), pull.expiresAt(),
+                    pull.subject(), pull.door(), null, pull.size(), pull.mtime(), null, List.of(), pull.credential(), null,
+                    List.of(Ticket.ALL_PEERS), null);
+            HttpResponse<byte[]> refused = get("/f", peer.sign(fanOut));
+            assertEquals(403, refused.statusCode());
+            assertEquals("a pool's ticket names no peers", body(refused).trim());
+        } finally {
+            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("peer"));
+        }
     }
 
     @Test
@@ -52,7 +149,7 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void ticketForAnotherPath() throws Exception {
-        assertRefused(get("/f", ticket("/g", url, 100)), "ticket was issued for another path");
+        assertRefused(get("/f", ticket("/g", origin.url("/g"), 100)), "ticket was issued for another path");
     }
 
     @Test
@@ -63,7 +160,8 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void pathIsDecodedAndNormalisedBeforeComparison() throws Exception {
-        String token = ticket("/dir/a b", origin.url("/f"), 100);
+        origin.serve("/dir/a%20b", data);
+        String token = ticket("/dir/a b", origin.url("/dir/a%20b"), 100);
         HttpResponse<byte[]> ok = http.send(HttpRequest.newBuilder(URI.create(pool.url() + "/dir//./a%20b?"
                 + Ticket.QUERY_PARAMETER + "=" + token)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, ok.statusCode());

@@ -39,6 +39,7 @@ final class TestOrigin implements AutoCloseable {
     });
     private final Map<String, Responder> routes = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> gets = new ConcurrentHashMap<>();
+    private final Map<String, String> wantDigests = new ConcurrentHashMap<>();
 
     TestOrigin() throws IOException {
         server = new ServerSocket(0, 100, InetAddress.getLoopbackAddress());
@@ -61,7 +62,20 @@ final class TestOrigin implements AutoCloseable {
         });
     }
 
-    /** Sends the head and {@code first} bytes, waits for {@code gate}, then sends the rest. */
+    /** As {@link #serve(String, byte[])}, with extra header lines (each ending in CRLF), e.g. a Digest. */
+    void serve(String path, byte[] body, String extraHeaders) {
+        routes.put(path, out -> {
+            head(out, 200, body.length, extraHeaders);
+            out.write(body);
+        });
+    }
+
+    /** The Want-Digest header of the last request for {@code path}; null if it had none. */
+    String wantDigest(String path) {
+        return wantDigests.get(path);
+    }
+
+        /** Sends the head and {@code first} bytes, waits for {@code gate}, then sends the rest. */
     void serveGated(String path, byte[] body, int first, CountDownLatch gate) {
         routes.put(path, out -> {
             head(out, 200, body.length, "");
@@ -122,13 +136,21 @@ final class TestOrigin implements AutoCloseable {
             BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
             String requestLine = in.readLine();
             String line;
+            String wantDigest = null;
             while ((line = in.readLine()) != null && !line.isEmpty()) {
-                // headers are not needed
+                if (line.regionMatches(true, 0, "Want-Digest:", 0, 12)) {
+                    wantDigest = line.substring(12).trim();
+                }
             }
             if (requestLine == null) {
                 return;
             }
             String path = requestLine.split(" ")[1];
+            if (wantDigest != null) {
+                wantDigests.put(path, wantDigest);
+            } else {
+                wantDigests.remove(path);
+            }
             gets.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
             OutputStream out = socket.getOutputStream();
             Responder responder = routes.get(path);

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
+import org.gridcache.zk.security.ZkServerTls;
 
 /**
  * A real, single ZooKeeper server in this JVM (ZooKeeper's own {@link ZooKeeperServer} with its NIO connection
@@ -24,10 +25,25 @@ public final class EmbeddedZooKeeper implements Closeable {
     }
 
     public static EmbeddedZooKeeper start(Path dataDir, String host, int port) throws IOException {
+        return start(dataDir, host, port, null);
+    }
+
+    /**
+     * With {@code tls} (null: plain), clients are served over TLS only and authenticated by certificate
+     * ({@link ZkServerTls}); there is no plain port.
+     */
+    public static EmbeddedZooKeeper start(Path dataDir, String host, int port, ZkServerTls tls) throws IOException {
         Files.createDirectories(dataDir);
         ZooKeeperServer server = new ZooKeeperServer(dataDir.resolve("snapshots").toFile(),
                 dataDir.resolve("log").toFile(), TICK_MS);
-        ServerCnxnFactory factory = ServerCnxnFactory.createFactory(new InetSocketAddress(host, port), 1000);
+        ServerCnxnFactory factory;
+        if (tls == null) {
+            factory = ServerCnxnFactory.createFactory(new InetSocketAddress(host, port), 1000);
+        } else {
+            tls.install();
+            factory = ServerCnxnFactory.createFactory();
+            factory.configure(new InetSocketAddress(host, port), 1000, -1, true);
+        }
         try {
             factory.startup(server);
         } catch (InterruptedException e) {

@@ -26,7 +26,7 @@ public final class MountTable implements Closeable {
 
     public MountTable(CuratorFramework client) {
         this.tree = new WatchedJsonTree<>(client, ZkLayout.ORIGINS, WatchedJsonTree.Scope.CHILDREN, "origin",
-                data -> Json.read(data, OriginEntry.class), this::rebuild);
+                RecordChecks::origin, this::rebuild);
     }
 
     /** Waits for the first reading of {@code /origins}; throws {@link IllegalStateException} when it takes longer. */

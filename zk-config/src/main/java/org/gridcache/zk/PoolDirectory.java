@@ -42,7 +42,7 @@ public final class PoolDirectory implements Closeable {
         this.client = client;
         this.clock = clock;
         this.tree = new WatchedJsonTree<>(client, ZkLayout.POOLS, WatchedJsonTree.Scope.CHILDREN, "pool",
-                data -> Json.read(data, PoolRecord.class), this::rebuild);
+                RecordChecks::pool, this::rebuild);
     }
 
     /** How long the last known pools stay usable while ZooKeeper is unreachable. */

@@ -12,6 +12,7 @@ import org.apache.zookeeper.server.quorum.QuorumPeer;
 import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
 import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 import org.slf4j.Logger;
+import org.gridcache.zk.security.ZkServerTls;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -74,6 +75,14 @@ public final class QuorumMember implements Closeable {
      * member's client port. Returns at once: the member serves once a quorum has elected a leader.
      */
     public static QuorumMember start(Path dataDir, int id, List<Member> members, String bind) throws IOException {
+        return start(dataDir, id, members, bind, null);
+    }
+
+    /**
+     * With {@code tls} (null: plain), clients are served on the member's client port over TLS only, authenticated
+     * by certificate ({@link ZkServerTls}), and the members talk to each other over TLS with their host certificates.
+     */
+    public static QuorumMember start(Path dataDir, int id, List<Member> members, String bind, ZkServerTls tls) throws IOException {
         if (id < 1 || id > members.size()) {
             throw new IllegalArgumentException("--id must be between 1 and " + members.size() + " (the member's place in --ensemble)");
         }
@@ -85,8 +94,15 @@ public final class QuorumMember implements Closeable {
         p.setProperty("initLimit", "10");
         p.setProperty("syncLimit", "5");
         p.setProperty("dataDir", dataDir.toAbsolutePath().toString());
-        p.setProperty("clientPort", String.valueOf(me.clientPort()));
-        p.setProperty("clientPortAddress", bind);
+        if (tls == null) {
+            p.setProperty("clientPort", String.valueOf(me.clientPort()));
+            p.setProperty("clientPortAddress", bind);
+        } else {
+            tls.install();
+            p.setProperty("secureClientPort", String.valueOf(me.clientPort()));
+            p.setProperty("secureClientPortAddress", bind);
+            p.setProperty("sslQuorum", "true");
+        }
         p.setProperty("4lw.commands.whitelist", "srvr,ruok,mntr");
         p.setProperty("autopurge.purgeInterval", "24");
         for (int i = 0; i < members.size(); i++) {
@@ -109,8 +125,8 @@ public final class QuorumMember implements Closeable {
             }
         }, "zk-quorum-" + id);
         thread.start();
-        LOG.info("ZooKeeper member {} of {} starting: clients on {}:{}, peers on {}, elections on {}", id, members.size(), bind,
-                me.clientPort(), me.peerPort(), me.electionPort());
+        LOG.info("ZooKeeper member {} of {} starting: clients on {}:{}{}, peers on {}, elections on {}", id, members.size(), bind,
+                me.clientPort(), tls == null ? "" : " (TLS only; quorum over TLS)", me.peerPort(), me.electionPort());
         return new QuorumMember(main, thread);
     }
 

@@ -33,6 +33,12 @@ public final class WatchedJsonTree<T> implements Closeable {
         T decode(byte[] data);
     }
 
+    /** As {@link Decoder}, for values that must agree with the name of their znode (a pool's id, an origin's name). */
+    @FunctionalInterface
+    public interface NodeDecoder<T> {
+        T decode(String name, byte[] data);
+    }
+
     /** Whether the tree is the znode itself or what lies below it. */
     public enum Scope { NODE, CHILDREN }
 
@@ -43,7 +49,7 @@ public final class WatchedJsonTree<T> implements Closeable {
     private final String path;
     private final Scope scope;
     private final String what;
-    private final Decoder<T> decoder;
+    private final NodeDecoder<T> decoder;
     private final Consumer<Map<String, T>> listener;
     private final CuratorCache cache;
     private volatile Map<String, T> snapshot = Map.of();
@@ -57,6 +63,17 @@ public final class WatchedJsonTree<T> implements Closeable {
      * @param listener called with the new snapshot after each change seen, on Curator's event thread
      */
     public WatchedJsonTree(CuratorFramework client, String path, Scope scope, String what, Decoder<T> decoder,
+            Consumer<Map<String, T>> listener) {
+        this(client, path, scope, what, nodeDecoder(decoder), listener);
+    }
+
+    private static <T> NodeDecoder<T> nodeDecoder(Decoder<T> decoder) {
+        Objects.requireNonNull(decoder, "decoder");
+        return (name, data) -> decoder.decode(data);
+    }
+
+    /** As above, with a decoder that is also given the znode's name (the last segment of its path). */
+    public WatchedJsonTree(CuratorFramework client, String path, Scope scope, String what, NodeDecoder<T> decoder,
             Consumer<Map<String, T>> listener) {
         Objects.requireNonNull(client, "client");
         this.path = Objects.requireNonNull(path, "path");
@@ -107,9 +124,12 @@ public final class WatchedJsonTree<T> implements Closeable {
         decoded.remove(node.getPath());
         if (type != CuratorCacheListener.Type.NODE_DELETED) {
             try {
-                decoded.put(node.getPath(), decoder.decode(node.getData()));
+                decoded.put(node.getPath(), decoder.decode(name(node.getPath()), node.getData()));
             } catch (IllegalArgumentException e) {
                 LOG.error("ignoring {} {}: {}", what, node.getPath(), e.getMessage());
+            } catch (RuntimeException e) {
+                // a record missing a field trips a decoder in ways it did not foresee: still only this node is lost
+                LOG.error("ignoring {} {}: not a valid record ({})", what, node.getPath(), e.toString());
             }
         }
         if (initialized) {
@@ -124,6 +144,10 @@ public final class WatchedJsonTree<T> implements Closeable {
         Map<String, T> now = java.util.Collections.unmodifiableMap(new TreeMap<>(decoded));
         snapshot = now;
         listener.accept(now);
+    }
+
+    private static String name(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     private boolean inScope(ChildData d) {

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.gridcache.zk.security.ZkClientTls;
 
 /** Opens the Curator client every gridcache node uses: one namespace (the chroot), bounded retries. */
 public final class Zk {
@@ -16,7 +17,20 @@ public final class Zk {
     /** Connects or throws {@link ZkUnavailableException} naming the ensemble, after {@code connectWait}. */
     public static CuratorFramework connect(String connectString, Duration sessionTimeout, Duration connectWait)
             throws ZkUnavailableException {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
+        return connect(connectString, sessionTimeout, connectWait, null);
+    }
+
+    /**
+     * As {@link #connect(String, Duration, Duration)}; with {@code tls} (null: plain), over TLS presenting that
+     * credential, and whatever this client creates gets the ACLs of {@link org.gridcache.zk.security.ZkAcls}.
+     */
+    public static CuratorFramework connect(String connectString, Duration sessionTimeout, Duration connectWait, ZkClientTls tls)
+            throws ZkUnavailableException {
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
+        if (tls != null) {
+            builder.zkClientConfig(tls.clientConfig()).aclProvider(tls.acls());
+        }
+        CuratorFramework client = builder
                 .connectString(connectString)
                 .namespace(ZkLayout.DEFAULT_NAMESPACE)
                 .sessionTimeoutMs((int) sessionTimeout.toMillis())
@@ -27,7 +41,8 @@ public final class Zk {
         try {
             if (!client.blockUntilConnected((int) connectWait.toMillis(), TimeUnit.MILLISECONDS)) {
                 client.close();
-                throw new ZkUnavailableException("cannot reach ZooKeeper at " + connectString + " within " + connectWait.toSeconds() + " s");
+                throw new ZkUnavailableException("cannot reach ZooKeeper at " + connectString + (tls != null ? " over TLS" : "")
+                        + " within " + connectWait.toSeconds() + " s");
             }
         } catch (InterruptedException e) {
             client.close();

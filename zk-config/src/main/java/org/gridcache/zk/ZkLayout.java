@@ -7,6 +7,10 @@ public final class ZkLayout {
     public static final String DOORS = "/doors";
     public static final String ORIGINS = "/origins";
     public static final String CONFIG = "/config";
+    /** WebDAV locks shared by every door ({@code org.gridcache.zk.lock.LockTable}). */
+    public static final String LOCKS = "/locks";
+    /** Each door's recent writes, so other doors drop their cached listings of those paths ({@link WriteNotices}). */
+    public static final String WRITES = "/writes";
 
     private ZkLayout() {
     }
@@ -17,6 +21,10 @@ public final class ZkLayout {
 
     public static String door(String id) {
         return DOORS + "/" + id;
+    }
+
+    public static String writes(String doorId) {
+        return WRITES + "/" + doorId;
     }
 
     public static String origin(String name) {

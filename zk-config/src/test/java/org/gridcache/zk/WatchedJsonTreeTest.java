@@ -133,7 +133,7 @@ class WatchedJsonTreeTest {
         assertThrows(IllegalArgumentException.class, () -> new WatchedJsonTree<>(client, "origins", WatchedJsonTree.Scope.CHILDREN,
                 "origin", data -> data, m -> { }));
         assertThrows(NullPointerException.class, () -> new WatchedJsonTree<byte[]>(client, "/origins", WatchedJsonTree.Scope.CHILDREN,
-                "origin", null, m -> { }));
+                "origin", (WatchedJsonTree.Decoder<byte[]>) null, m -> { }));
     }
 
     @Test

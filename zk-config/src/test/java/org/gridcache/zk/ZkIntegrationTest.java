@@ -98,9 +98,9 @@ class ZkIntegrationTest {
         PoolDirectory directory = new PoolDirectory(client).start(WAIT);
         String[] states = {PoolRecord.ENABLED, PoolRecord.READONLY};
         EphemeralRegistration a = new EphemeralRegistration(client, ZkLayout.pool("a"),
-                () -> Json.bytes(new PoolRecord("a", "u", "s", 1, 1, 0, 0, 0, "t", 0, states[0], 0, 0)), Duration.ofHours(1));
+                () -> Json.bytes(new PoolRecord("a", "http://a:1", "s", 1, 1, 0, 0, 0, "t", 0, states[0], 0, 0)), Duration.ofHours(1));
         EphemeralRegistration b = new EphemeralRegistration(client, ZkLayout.pool("b"),
-                () -> Json.bytes(new PoolRecord("b", "u", "s", 1, 1, 0, 0, 0, "t", 0, states[1], 0, 0)), Duration.ofHours(1));
+                () -> Json.bytes(new PoolRecord("b", "http://b:1", "s", 1, 1, 0, 0, 0, "t", 0, states[1], 0, 0)), Duration.ofHours(1));
         awaitTrue("the pool directory to see a and b", () -> directory.live().size() == 2);
         assertEquals(List.of("a"), directory.selectable().stream().map(PoolRecord::id).toList());
         states[0] = PoolRecord.DRAINING;

@@ -12,19 +12,19 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * SSL contexts for grid TLS. A server presents its host credential and asks for (never requires) a client
- * certificate, naming the trusted CAs; it does not judge the client's chain in the handshake: the application
- * validates it with {@link X509Authenticator}, so a refusal is an HTTP 401 with a reason rather than a bare
- * handshake failure. A client presents its credential (if any: a host certificate or a user's proxy) and checks the
- * server's chain with canl against the CA directory; callers turn on host name checking.
+ * certificate without naming CAs (see {@link CollectingTrustManager} for why); it does not judge the client's chain
+ * in the handshake: the application validates it with {@link X509Authenticator}, so a refusal is an HTTP 401 with a
+ * reason rather than a bare handshake failure. A client presents its credential (if any: a host certificate or a
+ * user's proxy) and checks the server's chain with canl against the CA directory; callers turn on host name checking.
  */
 public final class GridTls {
     private GridTls() {
     }
 
-    public static SSLContext server(X509Credential host, GridTrust trust) {
+    public static SSLContext server(X509Credential host) {
         try {
             SSLContext ssl = SSLContext.getInstance("TLS");
-            ssl.init(new KeyManager[] {host.getKeyManager()}, new TrustManager[] {new CollectingTrustManager(trust)}, new SecureRandom());
+            ssl.init(new KeyManager[] {host.getKeyManager()}, new TrustManager[] {new CollectingTrustManager()}, new SecureRandom());
             return ssl;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
@@ -44,15 +44,21 @@ public final class GridTls {
     }
 
     /**
-     * Accepts any client chain during the handshake (the client still proves it holds the key) and advertises the
-     * trusted CAs; the server application must validate the chain before it trusts anything in it.
+     * Accepts any client chain during the handshake (the client still proves it holds the key); the server
+     * application must validate the chain before it trusts anything in it.
+     *
+     * <p>It names no CA in the certificate request, on purpose. Clients that leave the choice of their certificate
+     * to GnuTLS (wget) get it, in TLS 1.3, from the public-key types behind the request's
+     * {@code signature_algorithms}. SunJSSE lists only ECDSA, EdDSA and RSA-PSS there (RSA PKCS#1 signatures are
+     * listed in {@code signature_algorithms_cert}, which GnuTLS ignores), GnuTLS reads {@code rsa_pss_rsae_*} as the
+     * RSA-PSS key type, and so finds no usable certificate among the plain RSA keys of every grid certificate and
+     * proxy: it sends none. A request that names no CA makes GnuTLS send the one certificate it was given, whatever
+     * its key type (it then signs with RSA-PSS, which an RSA key can). RFC 5246 and RFC 8446 allow an empty list (the
+     * client may send any certificate); no JDK property puts PKCS#1 into TLS 1.3's {@code signature_algorithms}. The
+     * list was only a hint: trust is decided by the chain's validation, not by it.
      */
     private static final class CollectingTrustManager implements X509TrustManager {
-        private final GridTrust trust;
-
-        CollectingTrustManager(GridTrust trust) {
-            this.trust = trust;
-        }
+        private static final X509Certificate[] NO_CA_NAMES = {};
 
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) {
@@ -66,7 +72,7 @@ public final class GridTls {
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {
-            return trust.validator().getTrustedIssuers();
+            return NO_CA_NAMES;
         }
     }
 }

@@ -36,7 +36,7 @@ public final class X509Authenticator {
         ValidationResult result = trust.validator().validate(chain);
         String presented = slashDn(chain[0].getSubjectX500Principal());
         if (!result.isValid()) {
-            String reason = reason(result);
+            String reason = onlyProxies(chain) ? LONE_PROXY : reason(result);
             LOG.info("refused certificate chain of {}: {}", presented, reason);
             throw new AuthenticationException("certificate refused: " + reason);
         }
@@ -54,6 +54,15 @@ public final class X509Authenticator {
         return withVoms(dn, limited, chain);
     }
 
+    /**
+     * The FQANs of the first valid VOMS attribute certificate in {@code chain}, primary first (none without one or
+     * without a vomsdir): what an origin that trusts the same VOMS servers sees when the chain is presented to it. The
+     * chain itself is not validated here (a delegated chain is checked where it is received).
+     */
+    public List<String> fqans(X509Certificate[] chain) {
+        return chain.length == 0 ? List.of() : withVoms(slashDn(chain[0].getSubjectX500Principal()), false, chain).fqans();
+    }
+
     private GridSubject withVoms(String dn, boolean limited, X509Certificate[] chain) {
         if (trust.voms() == null) {
             return new GridSubject(dn, null, List.of(), limited);
@@ -68,6 +77,22 @@ public final class X509Authenticator {
                     r.getValidationErrors());
         }
         return new GridSubject(dn, null, List.of(), limited);
+    }
+
+    /**
+     * neon (cadaver, davfs2) sends only the certificate that matches the key of a PKCS#12 file, never the rest of
+     * it: a proxy arrives without the user certificate that signed it, and canl's own words for that do not say why.
+     */
+    static final String LONE_PROXY = "the proxy came without the user certificate that signed it (cadaver and davfs2 "
+            + "send only one certificate of a PKCS#12 file: give them a PKCS#12 of the user certificate instead)";
+
+    private static boolean onlyProxies(X509Certificate[] chain) {
+        for (X509Certificate c : chain) {
+            if (!ProxyUtils.isProxy(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first validation error as one line: what is wrong, never a stack trace. */

@@ -73,11 +73,11 @@ class X509AuthenticatorTest {
     }
 
     @Test
-    void aChainWithoutItsIssuerIsRefused() throws Exception {
+    void aProxyWithoutItsUserCertificateIsRefusedWithAHintForNeonClients() throws Exception {
         X509Certificate[] full = chain("alice");
         AuthenticationException e = assertThrows(AuthenticationException.class,
                 () -> auth.authenticate(new X509Certificate[] {full[0]}));
-        assertTrue(e.getMessage().startsWith("certificate refused"), e.getMessage());
+        assertEquals("certificate refused: " + X509Authenticator.LONE_PROXY, e.getMessage());
     }
 
     @Test

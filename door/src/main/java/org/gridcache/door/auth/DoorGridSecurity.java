@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.door.DoorSecurity;
@@ -18,6 +19,8 @@ import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.Delegation;
 import org.gridcache.door.delegation.DelegationService;
 import org.gridcache.door.delegation.DelegationStore;
+import org.gridcache.door.namespace.OriginIdentities;
+import org.gridcache.door.namespace.OriginIdentity;
 import org.gridcache.door.read.FileReads;
 
 /**
@@ -35,11 +38,12 @@ public final class DoorGridSecurity implements AutoCloseable {
     private final DelegationService delegationService;
     private final CredentialService credentialService;
     private final FileReads.Delegations delegations;
+    private final OriginIdentities originIdentities;
     private final ScheduledExecutorService purger;
 
     private DoorGridSecurity(SSLContext serverTls, SubjectResolver subjects, Supplier<AuthzPolicy> policy, DelegationStore store,
                              DelegationService delegationService, CredentialService credentialService,
-                             FileReads.Delegations delegations, ScheduledExecutorService purger) {
+                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger) {
         this.serverTls = serverTls;
         this.subjects = subjects;
         this.policy = policy;
@@ -47,6 +51,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         this.delegationService = delegationService;
         this.credentialService = credentialService;
         this.delegations = delegations;
+        this.originIdentities = originIdentities;
         this.purger = purger;
     }
 
@@ -61,7 +66,8 @@ public final class DoorGridSecurity implements AutoCloseable {
             policy = () -> fixed;
         }
         if (!security.tls()) {
-            return new DoorGridSecurity(null, SubjectResolver.ANONYMOUS, policy, null, null, null, FileReads.Delegations.NONE, null);
+            return new DoorGridSecurity(null, SubjectResolver.ANONYMOUS, policy, null, null, null, FileReads.Delegations.NONE,
+                    OriginIdentities.NONE, null);
         }
         DelegationStore store = new DelegationStore(security.trust(), security.delegationDir(), security.maxDelegationLifetime(),
                 Clock.systemUTC());
@@ -73,8 +79,8 @@ public final class DoorGridSecurity implements AutoCloseable {
         purger.scheduleWithFixedDelay(store::purge, PURGE_SECONDS, PURGE_SECONDS, TimeUnit.SECONDS);
         FileReads.Delegations delegations = new FileReads.Delegations() {
             @Override
-            public Optional<String> delegationOf(String dn) {
-                return store.freshest(dn).map(Delegation::id);
+            public Optional<String> delegationOf(GridSubject subject) {
+                return store.forSession(subject.dn(), subject.fqans()).map(Delegation::id);
             }
 
             @Override
@@ -87,15 +93,18 @@ public final class DoorGridSecurity implements AutoCloseable {
                 return doorUrl.get() + CredentialService.PATH;
             }
         };
-        return new DoorGridSecurity(GridTls.server(security.hostCredential(), security.trust()),
-                new X509SubjectResolver(new X509Authenticator(security.trust())), policy, store,
+        return new DoorGridSecurity(GridTls.server(security.hostCredential()),
+                new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject)),
+                policy, store,
                 new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
-                delegations, purger);
+                delegations, new OriginIdentities(subject -> store.forSession(subject.dn(), subject.fqans())
+                        .map(d -> OriginIdentity.delegation(d.dn(), d.id(), d.notAfter(), d.credential())),
+                        delegations::delegationEndpoint), purger);
     }
 
-    /** A DN's freshest delegated credential (empty on a door without TLS, or when the DN delegated none). */
-    public Optional<eu.emi.security.authn.x509.X509Credential> delegatedCredential(String dn) {
-        return store == null ? Optional.empty() : store.freshest(dn).map(Delegation::credential);
+    /** Who the door is towards each origin for a subject: its delegation for user-credential mounts. */
+    public OriginIdentities originIdentities() {
+        return originIdentities;
     }
 
     public SSLContext serverTls() {

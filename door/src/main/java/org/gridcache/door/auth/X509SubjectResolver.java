@@ -17,31 +17,42 @@ import org.gridcache.door.http.DoorException;
 /**
  * The subject of an HTTPS request: the client's certificate chain (from the TLS handshake) validated by canl and
  * voms-api-java. No certificate is {@link GridSubject#ANONYMOUS}; a certificate that does not validate is a 401 with
- * the reason. Results are cached briefly per chain (a client sends many requests on one chain), never past the
- * chain's own expiry.
+ * the reason. A proxy presented without the certificate that signed it (neon clients) is first completed from the
+ * certificates of the door's delegations ({@link ProxyChainCompletion}), and refused with advice when none does.
+ * Results are cached briefly per presented chain (a client sends many requests on one chain), never past the expiry
+ * of the chain validated; a chain nothing completed is not cached, so it logs in as soon as its user has delegated.
  */
 final class X509SubjectResolver implements SubjectResolver {
     static final String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";
     private static final Duration CACHE = Duration.ofSeconds(60);
     private final X509Authenticator authenticator;
+    private final ProxyChainCompletion completion;
     private final Cache<String, Outcome> cache = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(CACHE).build();
 
     private record Outcome(GridSubject subject, String refusal, long notAfterMillis) {
     }
 
-    X509SubjectResolver(X509Authenticator authenticator) {
+    X509SubjectResolver(X509Authenticator authenticator, ProxyChainCompletion completion) {
         this.authenticator = authenticator;
+        this.completion = completion;
     }
 
     @Override
     public GridSubject resolve(HttpServletRequest request) {
-        X509Certificate[] chain = chain(request);
-        if (chain == null || chain.length == 0) {
+        return resolve(chain(request));
+    }
+
+    /** The subject of the chain a client presented (null or empty: anonymous), or a 401. */
+    GridSubject resolve(X509Certificate[] presented) {
+        if (presented == null || presented.length == 0) {
             return GridSubject.ANONYMOUS;
         }
-        String key = fingerprint(chain);
+        String key = fingerprint(presented);
         Outcome outcome = cache.getIfPresent(key);
         if (outcome == null || System.currentTimeMillis() >= outcome.notAfterMillis()) {
+            // a chain nothing completes is not remembered: its user may delegate any moment
+            X509Certificate[] chain = completion.complete(presented)
+                    .orElseThrow(() -> new DoorException(401, "certificate refused: " + ProxyChainCompletion.NO_USER_CERTIFICATE));
             outcome = authenticate(chain);
             cache.put(key, outcome);
         }

@@ -120,7 +120,7 @@ public final class DelegationService {
     }
 
     private static Map<String, Object> describe(Delegation d) {
-        return Map.of("delegationId", d.id(), "dn", d.dn(), "notAfter", d.notAfter().toString());
+        return Map.of("delegationId", d.id(), "dn", d.dn(), "fqans", d.fqans(), "notAfter", d.notAfter().toString());
     }
 
     // --- SOAP ---

@@ -9,6 +9,8 @@ import org.gridcache.common.OriginEntry;
  */
 public final class DoorException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** The header of a 401 that names where to delegate (dCache's and GridSite clients' convention). */
+    public static final String DELEGATE_TO = "X-Delegate-To";
     private final int status;
     private final transient Map<String, String> headers;
 
@@ -55,6 +57,6 @@ public final class DoorException extends RuntimeException {
      */
     public static DoorException delegateFirst(OriginEntry origin, String used, String endpoint) {
         return new DoorException(401, "origin " + origin.name() + " is " + used + " with your own credential: delegate a proxy to "
-                + endpoint + " first", Map.of("X-Delegate-To", endpoint));
+                + endpoint + " first", Map.of(DELEGATE_TO, endpoint));
     }
 }

@@ -13,6 +13,7 @@ import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.auth.SubjectResolver;
 import org.gridcache.door.delegation.CredentialService;
@@ -23,19 +24,20 @@ import org.gridcache.door.ops.DoorStats;
 import org.gridcache.door.read.FileReads;
 import org.gridcache.door.webdav.HtmlListing;
 import org.gridcache.door.webdav.PropfindRequest;
+import org.gridcache.door.write.DoorWrites;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The door's front: every request passes here before Milton. It parses the path (400 for traversal tricks), keeps
- * {@code /.gridcache/} for the door's own services, refuses write methods (405: the door is read-only for now),
- * answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
+ * {@code /.gridcache/} for the door's own services, hands writes to {@link DoorWrites} (proxied to the origin),
+ * refuses other methods (405), answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
  * redirect is a broken servlet forward and its Range handling is buggy) and resolves PROPFIND targets up front so
  * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton. The subject it resolves goes
  * explicitly to every namespace lookup (ARCHITECTURE.md, "Flows").
  */
 public final class DoorReadFilter extends HttpFilter {
-    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND";
+    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND, PUT, MKCOL, DELETE, MOVE, COPY";
     public static final String SERVICES = "/.gridcache";
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
@@ -50,10 +52,12 @@ public final class DoorReadFilter extends HttpFilter {
     private final transient CredentialService credentials;
     private final transient DoorServices services;
     private final transient DoorStats stats;
+    private final transient DoorWrites writes;
 
     /** {@code delegation} and {@code credentials} are null on a door without TLS. */
     public DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, Supplier<AuthzPolicy> policy,
-                   DelegationService delegation, CredentialService credentials, DoorServices services, DoorStats stats) {
+                   DelegationService delegation, CredentialService credentials, DoorServices services, DoorStats stats,
+                   DoorWrites writes) {
         this.namespace = namespace;
         this.files = files;
         this.subjects = subjects;
@@ -62,6 +66,7 @@ public final class DoorReadFilter extends HttpFilter {
         this.credentials = credentials;
         this.services = services;
         this.stats = stats;
+        this.writes = writes;
     }
 
     @Override
@@ -77,11 +82,18 @@ public final class DoorReadFilter extends HttpFilter {
             resolved = true;
             request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             if (GridPath.isUnder(path, SERVICES)) {
+                if (DoorWrites.METHODS.contains(method) && !GridPath.isUnder(path, DelegationService.PATH)) {
+                    throw new DoorException(405, method + " is not allowed on the door's own paths (" + SERVICES + ")");
+                }
                 doorService(request, response, path, subject);
                 return;
             }
+            if (DoorWrites.METHODS.contains(method)) {
+                writes.handle(request, response, path, subject);
+                return;
+            }
             if (!READ_METHODS.contains(method)) {
-                throw new DoorException(405, method + " is not allowed: this door is read-only");
+                throw new DoorException(405, method + " is not allowed at this door");
             }
             switch (method) {
                 case "OPTIONS" -> options(response);
@@ -98,7 +110,7 @@ public final class DoorReadFilter extends HttpFilter {
             }
             // refused before its body was read: Jetty closes the connection after the reply, so say so, or a client
             // may send its next request on it and see no answer
-            Replies.failure(response, e, hasUnreadBody(request));
+            Replies.failure(request, response, e, hasUnreadBody(request));
         } catch (RuntimeException e) {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
@@ -122,7 +134,14 @@ public final class DoorReadFilter extends HttpFilter {
 
     /** The decoded, normalised namespace path of the request, or a 400. */
     static String namespacePath(HttpServletRequest request) {
-        String raw = request.getRequestURI();
+        return namespacePath(request, request.getRequestURI(), "bad path");
+    }
+
+    /**
+     * A raw (encoded) URL path of this door as a namespace path: without the servlet context, decoded, normalised;
+     * else a 400 whose reason starts with {@code what}.
+     */
+    public static String namespacePath(HttpServletRequest request, String raw, String what) {
         String context = request.getContextPath();
         if (context != null && !context.isEmpty() && raw.startsWith(context)) {
             raw = raw.substring(context.length());
@@ -130,7 +149,7 @@ public final class DoorReadFilter extends HttpFilter {
         try {
             return GridPath.normalize(UrlCodec.decode(raw));
         } catch (IllegalArgumentException e) {
-            throw new DoorException(400, "bad path: " + e.getMessage());
+            throw new DoorException(400, what + ": " + e.getMessage());
         }
     }
 
@@ -148,22 +167,8 @@ public final class DoorReadFilter extends HttpFilter {
         services.serve(request, response, path);
     }
 
-    /**
-     * The policy's verdict. A refused anonymous client gets 401 (it may come back with a certificate), a refused
-     * authenticated one 403.
-     */
     private void authorize(GridSubject subject, String path, AuthzPolicy.Right... anyOf) {
-        AuthzPolicy p = policy.get();
-        for (AuthzPolicy.Right right : anyOf) {
-            if (p.allows(subject, path, right)) {
-                return;
-            }
-        }
-        String wanted = anyOf.length == 1 ? anyOf[0].name().toLowerCase(java.util.Locale.ROOT) : "access";
-        if (subject.anonymous()) {
-            throw new DoorException(401, "authentication required: present an X.509 certificate or proxy to " + wanted + " " + path);
-        }
-        throw new DoorException(403, subject.name() + " may not " + wanted + " " + path);
+        AccessCheck.require(policy.get(), subject, path, anyOf);
     }
 
     private static void options(HttpServletResponse response) {
@@ -183,11 +188,11 @@ public final class DoorReadFilter extends HttpFilter {
             return;
         }
         authorize(subject, path, AuthzPolicy.Right.READ);
+        OriginEntry origin = namespace.originOf(path).orElseThrow(() -> DoorException.notFound(path));
         if (request.getMethod().equals("HEAD")) {
-            files.head(entry, response);
+            files.head(request, response, origin, entry, subject);
             return;
         }
-        OriginEntry origin = namespace.originOf(path).orElseThrow(() -> DoorException.notFound(path));
         files.get(request, response, origin, entry, subject);
     }
 

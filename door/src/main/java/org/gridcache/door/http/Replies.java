@@ -1,8 +1,10 @@
 package org.gridcache.door.http;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.gridcache.door.webdav.DelegationPage;
 
 /** Short text/plain answers: every refusal is a status plus one line saying why. */
 public final class Replies {
@@ -19,6 +21,30 @@ public final class Replies {
 
     public static void failure(HttpServletResponse response, DoorException e) throws IOException {
         failure(response, e, false);
+    }
+
+    /**
+     * As {@link #failure(HttpServletResponse, DoorException, boolean)}; a browser (it accepts text/html) asked to
+     * delegate gets a page explaining how.
+     */
+    static void failure(HttpServletRequest request, HttpServletResponse response, DoorException e, boolean closeConnection)
+            throws IOException {
+        String endpoint = e.headers().get(DoorException.DELEGATE_TO);
+        String accept = request.getHeader("Accept");
+        if (e.status() != 401 || endpoint == null || accept == null || !accept.contains("text/html") || response.isCommitted()) {
+            failure(response, e, closeConnection);
+            return;
+        }
+        response.reset();
+        e.headers().forEach(response::setHeader);
+        if (closeConnection) {
+            response.setHeader("Connection", "close");
+        }
+        byte[] body = DelegationPage.render(e.reason(), endpoint).getBytes(StandardCharsets.UTF_8);
+        response.setStatus(401);
+        response.setContentType("text/html; charset=utf-8");
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
     }
 
     /** {@code closeConnection}: the reply says {@code Connection: close}. */

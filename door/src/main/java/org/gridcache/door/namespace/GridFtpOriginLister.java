@@ -6,10 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Supplier;
-import org.gridcache.common.CredentialMode;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
@@ -23,27 +19,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lists {@code gsiftp://} origins with MLST (one entry) and MLSD (a directory) as the requesting user: with the
- * proxy that user delegated to this door (or, for service origins, the door's host certificate). A user without a
- * delegation gets 401 and {@code X-Delegate-To}, as for reads of HTTPS user origins. Failures: no such path → 404,
- * the server refuses the credential or the access → 403 with its reason, server down or failing → 502.
+ * Lists {@code gsiftp://} origins with MLST (one entry) and MLSD (a directory) as the identity the requesting user has
+ * there ({@link OriginIdentities}): the proxy that user delegated to this door for the session's VOMS attributes, or,
+ * for service origins, the door's host certificate. Failures: no such path → 404, the server refuses the credential or
+ * the access → 403 with its reason, server down or failing → 502.
  */
 public final class GridFtpOriginLister implements OriginLister {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginLister.class);
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(30);
-    private final Function<String, Optional<X509Credential>> delegated;
-    private final Supplier<String> delegationEndpoint;
     private final X509Credential host;
 
     /**
-     * {@code delegated}: a DN's delegated credential; {@code delegationEndpoint}: where to delegate (null without TLS);
      * {@code host}: the door's host credential (null without TLS); {@code caDir}: the CA directory jGlobus trusts
      * (null: none configured).
      */
-    public GridFtpOriginLister(Function<String, Optional<X509Credential>> delegated, Supplier<String> delegationEndpoint,
-                               X509Credential host, Path caDir) {
-        this.delegated = delegated;
-        this.delegationEndpoint = delegationEndpoint;
+    public GridFtpOriginLister(X509Credential host, Path caDir) {
         this.host = host;
         if (caDir != null) {
             GridFtp.configure(caDir);
@@ -51,9 +41,9 @@ public final class GridFtpOriginLister implements OriginLister {
     }
 
     @Override
-    public NamespaceEntry stat(GridSubject subject, OriginEntry origin, String path) {
+    public NamespaceEntry stat(GridSubject subject, OriginIdentity as, OriginEntry origin, String path) {
         URI url = URI.create(origin.urlOf(path));
-        try (GridFtpConnection conn = open(subject, origin, url)) {
+        try (GridFtpConnection conn = open(as, origin, url)) {
             RemoteEntry e = conn.stat(remotePath(url));
             return entry(e, path, GridPath.name(path));
         } catch (GridFtpException e) {
@@ -62,9 +52,9 @@ public final class GridFtpOriginLister implements OriginLister {
     }
 
     @Override
-    public List<NamespaceEntry> list(GridSubject subject, OriginEntry origin, String dir) {
+    public List<NamespaceEntry> list(GridSubject subject, OriginIdentity as, OriginEntry origin, String dir) {
         URI url = URI.create(origin.urlOf(dir));
-        try (GridFtpConnection conn = open(subject, origin, url)) {
+        try (GridFtpConnection conn = open(as, origin, url)) {
             List<NamespaceEntry> out = new ArrayList<>();
             for (RemoteEntry e : conn.list(remotePath(url))) {
                 out.add(entry(e, GridPath.child(dir, e.name()), e.name()));
@@ -79,28 +69,19 @@ public final class GridFtpOriginLister implements OriginLister {
         return new NamespaceEntry(path, name, e.directory(), e.directory() ? -1 : e.size(), e.mtimeMillis(), null, null);
     }
 
-    private GridFtpConnection open(GridSubject subject, OriginEntry origin, URI url) throws GridFtpException {
-        X509Credential credential = credentialFor(subject, origin);
+    private GridFtpConnection open(OriginIdentity as, OriginEntry origin, URI url) throws GridFtpException {
+        X509Credential credential = as.delegated() ? as.credential() : credentialOfDoor(origin);
         int port = url.getPort() > 0 ? url.getPort() : OriginEntry.GSIFTP_DEFAULT_PORT;
         GridFtpOptions options = new GridFtpOptions(1, true, GridFtpOptions.Protection.CLEAR, REPLY_TIMEOUT);
         return GridFtpConnection.open(url.getHost(), port, credential.getKey(), credential.getCertificateChain(), options);
     }
 
-    private X509Credential credentialFor(GridSubject subject, OriginEntry origin) {
-        String endpoint = delegationEndpoint.get();
-        if (origin.credentialMode() == CredentialMode.USER && endpoint == null) {
-            throw DoorException.cannotTakeUserCredential(origin);
+    /** What the door presents as itself: its host certificate (none and service mounts alike: GSI needs one). */
+    private X509Credential credentialOfDoor(OriginEntry origin) {
+        if (host == null) {
+            throw DoorException.badGateway("origin " + origin.name() + ": this door has no host credential, which GridFTP needs");
         }
-        try {
-            return origin.credentialMode().choose(null, host,
-                    () -> subject.anonymous() ? null : delegated.apply(subject.dn()).orElse(null),
-                    "door", subject.name());
-        } catch (CredentialMode.MissingCredential e) {
-            if (e.status() != 401) {
-                throw new DoorException(e.status(), "origin " + origin.name() + ": " + e.getMessage());
-            }
-            throw DoorException.delegateFirst(origin, "listed and read", endpoint);
-        }
+        return host;
     }
 
     private static String remotePath(URI url) {

@@ -1,31 +1,33 @@
 package org.gridcache.door.namespace;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 import org.gridcache.common.UrlCodec;
-import org.w3c.dom.Element;
-import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
-import org.xml.sax.SAXException;
-import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * Reads a WebDAV {@code 207 Multi-Status} from an origin with the JDK's DOM parser, DOCTYPEs and external entities
- * refused (an origin's XML is not trusted). Each {@code <D:response>} becomes one {@link Item} with its decoded href
- * path and the properties of its {@code 200} propstat.
+ * Reads a WebDAV {@code 207 Multi-Status} from an origin as it arrives, with the JDK's StAX parser (no tree of the
+ * whole document in memory), DTDs and external entities refused (an origin's XML is not trusted). Each
+ * {@code <D:response>} becomes one {@link Item} with its decoded href path and the properties of its {@code 200}
+ * propstat.
  */
 final class MultistatusParser {
     static final String DAV = "DAV:";
+    private static final XMLInputFactory FACTORY = factory();
 
     /** One response element: {@code hrefPath} is the decoded URL path, without a trailing slash (except "/"). */
     record Item(String hrefPath, boolean collection, long size, long mtimeMillis, String etag, String contentType) {
@@ -35,45 +37,138 @@ final class MultistatusParser {
     }
 
     static List<Item> parse(byte[] xml) {
-        Element root;
-        try {
-            root = builder().parse(new ByteArrayInputStream(xml)).getDocumentElement();
-        } catch (SAXException | IOException e) {
-            throw new IllegalArgumentException("malformed multistatus: " + e.getMessage());
-        }
-        if (!DAV.equals(root.getNamespaceURI()) || !"multistatus".equals(root.getLocalName())) {
-            throw new IllegalArgumentException("not a DAV:multistatus document");
-        }
-        List<Item> items = new ArrayList<>();
-        for (Element response : children(root, "response")) {
-            Element href = first(response, "href");
-            if (href == null) {
-                continue;
-            }
-            items.add(item(hrefPath(href.getTextContent().trim()), okProp(response)));
-        }
-        return items;
+        return parse(new ByteArrayInputStream(xml));
     }
 
-    private static Item item(String hrefPath, Element prop) {
+    /**
+     * The items of the multistatus in {@code in}; {@link IllegalArgumentException} for anything else. What the stream
+     * throws unchecked (a size cap) passes through.
+     */
+    static List<Item> parse(InputStream in) {
+        try {
+            XMLStreamReader reader = FACTORY.createXMLStreamReader(in);
+            try {
+                return new Walk(reader).items();
+            } finally {
+                reader.close();
+            }
+        } catch (XMLStreamException e) {
+            if (e.getNestedException() instanceof RuntimeException r && !(r instanceof IllegalArgumentException)) {
+                throw r;
+            }
+            throw new IllegalArgumentException("malformed multistatus: " + oneLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * One pass over the document. Only elements of the DAV: namespace at their place count: multistatus / response /
+     * (href | propstat / (status | prop / property)); the text of each is kept until its element ends.
+     */
+    private static final class Walk {
+        private final XMLStreamReader reader;
+        private final List<Item> items = new ArrayList<>();
+        /** The DAV: local names from the root to the current element; "" for an element of another namespace. */
+        private final Deque<String> open = new ArrayDeque<>();
+        private final StringBuilder text = new StringBuilder();
+        private String href;
+        private Map<String, String> okProps;
+        private Map<String, String> props;
+        private String status;
+
+        Walk(XMLStreamReader reader) {
+            this.reader = reader;
+        }
+
+        List<Item> items() throws XMLStreamException {
+            boolean root = true;
+            while (reader.hasNext()) {
+                switch (reader.next()) {
+                    case XMLStreamConstants.DTD -> throw new IllegalArgumentException("a DOCTYPE in a multistatus is refused");
+                    case XMLStreamConstants.ENTITY_REFERENCE -> throw new IllegalArgumentException("an entity in a multistatus is refused");
+                    case XMLStreamConstants.START_ELEMENT -> {
+                        String name = DAV.equals(reader.getNamespaceURI()) ? reader.getLocalName() : "";
+                        if (root && !name.equals("multistatus")) {
+                            throw new IllegalArgumentException("not a DAV:multistatus document");
+                        }
+                        root = false;
+                        open.push(name);
+                        start();
+                        text.setLength(0);
+                    }
+                    case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> text.append(reader.getText());
+                    case XMLStreamConstants.END_ELEMENT -> {
+                        end();
+                        open.pop();
+                        text.setLength(0);
+                    }
+                    default -> {
+                    }
+                }
+            }
+            if (root) {
+                throw new IllegalArgumentException("not a DAV:multistatus document");
+            }
+            return items;
+        }
+
+        /** The path of open DAV: names, root first, as "multistatus/response/…". */
+        private String where() {
+            StringBuilder b = new StringBuilder();
+            for (var it = open.descendingIterator(); it.hasNext(); ) {
+                b.append(b.isEmpty() ? "" : "/").append(it.next());
+            }
+            return b.toString();
+        }
+
+        private void start() {
+            switch (where()) {
+                case "multistatus/response" -> {
+                    href = null;
+                    okProps = null;
+                }
+                case "multistatus/response/propstat" -> {
+                    props = new HashMap<>();
+                    status = null;
+                }
+                case "multistatus/response/propstat/prop/resourcetype/collection" -> props.put("collection", "");
+                default -> {
+                }
+            }
+        }
+
+        private void end() {
+            String at = where();
+            String value = text.toString().trim();
+            switch (at) {
+                case "multistatus/response/href" -> href = value;
+                case "multistatus/response/propstat/status" -> status = value;
+                case "multistatus/response/propstat" -> {
+                    // servers list the properties they lack in another propstat (404)
+                    if (okProps == null && (status == null || status.contains(" 200"))) {
+                        okProps = props;
+                    }
+                }
+                case "multistatus/response" -> {
+                    if (href != null) {
+                        items.add(item(hrefPath(href), okProps));
+                    }
+                }
+                default -> {
+                    String prefix = "multistatus/response/propstat/prop/";
+                    if (at.startsWith(prefix) && at.indexOf('/', prefix.length()) < 0 && !value.isEmpty()) {
+                        props.put(at.substring(prefix.length()), value);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Item item(String hrefPath, Map<String, String> prop) {
         if (prop == null) {
             return new Item(hrefPath, false, -1, -1, null, null);
         }
-        Element type = first(prop, "resourcetype");
-        boolean collection = type != null && first(type, "collection") != null;
-        return new Item(hrefPath, collection, number(text(prop, "getcontentlength")), date(text(prop, "getlastmodified")),
-                text(prop, "getetag"), text(prop, "getcontenttype"));
-    }
-
-    /** The {@code <D:prop>} of the propstat whose status is 200 (servers list 404 props in another propstat). */
-    private static Element okProp(Element response) {
-        for (Element propstat : children(response, "propstat")) {
-            String status = text(propstat, "status");
-            if (status == null || status.contains(" 200")) {
-                return first(propstat, "prop");
-            }
-        }
-        return null;
+        return new Item(hrefPath, prop.containsKey("collection"), number(prop.get("getcontentlength")),
+                date(prop.get("getlastmodified")), prop.get("getetag"), prop.get("getcontenttype"));
     }
 
     static String hrefPath(String href) {
@@ -104,49 +199,17 @@ final class MultistatusParser {
         }
     }
 
-    private static String text(Element parent, String name) {
-        Element e = first(parent, name);
-        if (e == null) {
-            return null;
-        }
-        String t = e.getTextContent().trim();
-        return t.isEmpty() ? null : t;
+    private static String oneLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("");
     }
 
-    private static Element first(Element parent, String name) {
-        List<Element> found = children(parent, name);
-        return found.isEmpty() ? null : found.get(0);
-    }
-
-    private static List<Element> children(Element parent, String name) {
-        List<Element> out = new ArrayList<>();
-        NodeList nodes = parent.getChildNodes();
-        for (int i = 0; i < nodes.getLength(); i++) {
-            Node n = nodes.item(i);
-            if (n instanceof Element e && DAV.equals(e.getNamespaceURI()) && name.equals(e.getLocalName())) {
-                out.add(e);
-            }
-        }
-        return out;
-    }
-
-    private static DocumentBuilder builder() {
-        try {
-            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-            factory.setNamespaceAware(true);
-            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            factory.setFeature("http://xml.org/sax/features/external-general-entities", false);
-            factory.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-            factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-            factory.setXIncludeAware(false);
-            factory.setExpandEntityReferences(false);
-            DocumentBuilder builder = factory.newDocumentBuilder();
-            builder.setErrorHandler(new DefaultHandler()); // errors surface as exceptions, not as stderr noise
-            return builder;
-        } catch (ParserConfigurationException e) {
-            throw new IllegalStateException("JDK XML parser lacks secure features", e);
-        }
+    private static XMLInputFactory factory() {
+        XMLInputFactory factory = XMLInputFactory.newFactory();
+        factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
+        factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+        factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
+        factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+        return factory;
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.gridcache.common.CredentialMode;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
@@ -18,28 +17,40 @@ import org.gridcache.zk.MountTable;
 
 /**
  * The door's view of the namespace: the mount table says which origin serves a path, the origin says what is there.
- * Entries and listings are cached briefly (the cluster's {@code door.listing-cache-ttl}); failures are not cached.
- * Mount points show as collections in their parent's listing; a directory that no origin serves but that leads to
- * mount points is a virtual collection. Every lookup names the subject it is made for: origins read with the user's
- * own credential (GridFTP) are asked, and their answers cached, per subject.
+ * Every lookup names the subject it is made for; the door asks the origin as the identity that subject has there
+ * ({@link OriginIdentities}: the user's delegation for origins mounted {@code --credential user}, else the door
+ * itself). Entries and listings are cached briefly (the cluster's {@code door.listing-cache-ttl}) per identity, so no
+ * one is shown what the origin answered another identity; the cache is bounded in bytes
+ * ({@code door.listing-cache-size}, an estimate that counts every entry, so its number is bounded too); failures are
+ * not cached. Mount points show as collections in their parent's listing; a directory that no origin serves but that
+ * leads to mount points is a virtual collection.
  */
 public final class Namespace {
-    private static final int MAX_CACHED = 50_000;
+    /** What an entry costs beyond its strings: the record, the list slot, the cache node (an estimate). */
+    static final int ENTRY_OVERHEAD = 160;
     private final MountTable mounts;
     private final OriginLister local;
     private final OriginLister webdav;
     private final OriginLister gridftp;
+    private final OriginIdentities identities;
     private final Cache<String, NamespaceEntry> entries;
     private final Cache<String, List<NamespaceEntry>> listings;
 
-    /** {@code gridftp}: the lister of {@code gsiftp://} origins (null: none). */
-    public Namespace(MountTable mounts, OriginLister local, OriginLister webdav, OriginLister gridftp, Duration ttl) {
+    /**
+     * {@code gridftp}: the lister of {@code gsiftp://} origins (null: none); {@code cacheBytes}: what entries and
+     * listings may take together (a quarter for single entries, the rest for listings).
+     */
+    public Namespace(MountTable mounts, OriginLister local, OriginLister webdav, OriginLister gridftp, OriginIdentities identities,
+                     Duration ttl, long cacheBytes) {
         this.mounts = mounts;
         this.local = local;
         this.webdav = webdav;
         this.gridftp = gridftp;
-        this.entries = Caffeine.newBuilder().maximumSize(MAX_CACHED).expireAfterWrite(ttl).build();
-        this.listings = Caffeine.newBuilder().maximumSize(MAX_CACHED / 10).expireAfterWrite(ttl).build();
+        this.identities = identities;
+        this.entries = Caffeine.newBuilder().maximumWeight(cacheBytes / 4)
+                .weigher((String k, NamespaceEntry e) -> weight(k) + weight(e)).expireAfterWrite(ttl).build();
+        this.listings = Caffeine.newBuilder().maximumWeight(cacheBytes - cacheBytes / 4)
+                .weigher((String k, List<NamespaceEntry> l) -> weight(k, l)).expireAfterWrite(ttl).build();
     }
 
     /** Applies a new cache lifetime (the cluster setting changed). */
@@ -48,13 +59,58 @@ public final class Namespace {
         listings.policy().expireAfterWrite().ifPresent(p -> p.setExpiresAfter(ttl));
     }
 
-    /** The cache key of a path: per subject where the origin answers per subject (listed as the user). */
-    private static String key(GridSubject subject, OriginEntry origin, String path) {
-        if (!OriginEntry.GSIFTP.equals(origin.protocol()) || origin.credentialMode() != CredentialMode.USER) {
-            return path;
+    /** Applies a new bound of the cache in bytes (the cluster setting changed); shrinking evicts at once. */
+    public void setCacheBytes(long bytes) {
+        entries.policy().eviction().ifPresent(p -> p.setMaximum(bytes / 4));
+        listings.policy().eviction().ifPresent(p -> p.setMaximum(bytes - bytes / 4));
+    }
+
+    /** The estimated bytes the cache holds now (entries and listings): for tests and operators. */
+    public long cachedBytes() {
+        entries.cleanUp();
+        listings.cleanUp();
+        return entries.policy().eviction().map(p -> p.weightedSize().orElse(0)).orElse(0L)
+                + listings.policy().eviction().map(p -> p.weightedSize().orElse(0)).orElse(0L);
+    }
+
+    private static String key(OriginIdentity identity, String path) {
+        return identity.key() + "\n" + path;
+    }
+
+    private static int weight(String s) {
+        return s == null ? 0 : 40 + 2 * s.length();
+    }
+
+    private static int weight(NamespaceEntry e) {
+        return ENTRY_OVERHEAD + weight(e.path()) + weight(e.name()) + weight(e.etag()) + weight(e.contentType());
+    }
+
+    private static int weight(String key, List<NamespaceEntry> listing) {
+        long w = weight(key);
+        for (NamespaceEntry e : listing) {
+            w += weight(e);
         }
-        String who = subject.anonymous() ? "" : subject.dn() + "|" + String.join(",", subject.fqans());
-        return who + "\n" + path;
+        return (int) Math.min(Integer.MAX_VALUE, w);
+    }
+
+    /**
+     * Forgets what this door cached of {@code path}, everything below it and its parent, for every identity: the
+     * path was written through this door. A scan of the keys (writes are rare next to lookups).
+     */
+    public void invalidate(String path) {
+        String parent = GridPath.parent(path);
+        java.util.function.Predicate<String> touched = key -> {
+            String p = key.substring(key.indexOf('\n') + 1);
+            return p.equals(parent) || GridPath.isUnder(p, path);
+        };
+        entries.asMap().keySet().removeIf(touched);
+        listings.asMap().keySet().removeIf(touched);
+    }
+
+    /** Forgets everything cached: another door wrote more than its notices tell path by path. */
+    public void invalidateAll() {
+        entries.invalidateAll();
+        listings.invalidateAll();
     }
 
     /** The origin serving {@code path}, if any. */
@@ -63,16 +119,17 @@ public final class Namespace {
     }
 
     /**
-     * What {@code subject} finds at {@code path}; throws {@link DoorException} 404 when nothing is, or the origin's
-     * failure.
+     * What {@code subject} finds at {@code path}; throws {@link DoorException} 404 when nothing is, 401 when the origin
+     * is read as the user and the subject has no delegation for this session, or the origin's failure.
      */
     public NamespaceEntry stat(GridSubject subject, String path) {
         Optional<OriginEntry> origin = mounts.resolve(path);
         if (origin.isEmpty()) {
             return virtual(path).orElseThrow(() -> DoorException.notFound(path));
         }
+        OriginIdentity as = identities.of(subject, origin.get());
         try {
-            return entries.get(key(subject, origin.get(), path), k -> lookup(subject, origin.get(), path));
+            return entries.get(key(as, path), k -> lookup(subject, as, origin.get(), path));
         } catch (DoorException e) {
             if (e.status() == 404) {
                 return virtual(path).orElseThrow(() -> e);
@@ -86,8 +143,9 @@ public final class Namespace {
         Optional<OriginEntry> origin = mounts.resolve(dir);
         Map<String, NamespaceEntry> byName = new TreeMap<>();
         if (origin.isPresent()) {
+            OriginIdentity as = identities.of(subject, origin.get());
             try {
-                listings.get(key(subject, origin.get(), dir), k -> lister(origin.get()).list(subject, origin.get(), dir)).forEach(e -> byName.put(e.name(), e));
+                listings.get(key(as, dir), k -> lister(origin.get()).list(subject, as, origin.get(), dir)).forEach(e -> byName.put(e.name(), e));
             } catch (DoorException e) {
                 if (e.status() != 404 || virtual(dir).isEmpty()) {
                     throw e;
@@ -111,18 +169,22 @@ public final class Namespace {
                 : Optional.empty();
     }
 
-    /** One entry: from the parent's cached listing when there is one (no extra origin round trip), else asked. */
-    private NamespaceEntry lookup(GridSubject subject, OriginEntry origin, String path) {
+    /** One entry: from the parent's cached listing for the same identity (no extra origin round trip), else asked. */
+    private NamespaceEntry lookup(GridSubject subject, OriginIdentity as, OriginEntry origin, String path) {
         String parent = GridPath.parent(path);
         if (!path.equals("/") && GridPath.isUnder(parent, origin.prefix())) {
-            List<NamespaceEntry> siblings = listings.getIfPresent(key(subject, origin, parent));
+            List<NamespaceEntry> siblings = listings.getIfPresent(key(as, parent));
             if (siblings != null) {
                 String name = GridPath.name(path);
-                return siblings.stream().filter(e -> e.name().equals(name)).findFirst()
+                NamespaceEntry sibling = siblings.stream().filter(e -> e.name().equals(name)).findFirst()
                         .orElseThrow(() -> DoorException.notFound(path));
+                if (sibling.collection() || sibling.size() >= 0) {
+                    return sibling;
+                } // a file whose listing (an HTML index) did not give its size: reads need it, ask the origin
+
             }
         }
-        return lister(origin).stat(subject, origin, path);
+        return lister(origin).stat(subject, as, origin, path);
     }
 
     private OriginLister lister(OriginEntry origin) {

@@ -6,13 +6,13 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 
 /**
- * Reads an origin's metadata: one entry, or the children of a collection, for the subject of the request (origins
- * read with the user's own credential answer per subject). Namespace paths given here are normalised and lie below
- * {@code origin.prefix()}. Failures are {@link DoorException}s: 404 for absent, 403 for refused, 502 for an origin
- * that is down or answers nonsense.
+ * Reads an origin's metadata: one entry, or the children of a collection, for the subject of the request, presenting
+ * to the origin the identity {@code as} that the subject has there ({@link OriginIdentities}). Namespace paths given
+ * here are normalised and lie below {@code origin.prefix()}. Failures are {@link DoorException}s: 404 for absent, 403
+ * for refused, 502 for an origin that is down or answers nonsense.
  */
 public interface OriginLister {
-    NamespaceEntry stat(GridSubject subject, OriginEntry origin, String path);
+    NamespaceEntry stat(GridSubject subject, OriginIdentity as, OriginEntry origin, String path);
 
-    List<NamespaceEntry> list(GridSubject subject, OriginEntry origin, String dir);
+    List<NamespaceEntry> list(GridSubject subject, OriginIdentity as, OriginEntry origin, String dir);
 }

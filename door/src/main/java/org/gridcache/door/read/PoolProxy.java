@@ -24,6 +24,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TransferLog;
 import org.gridcache.common.TransferRecord;
+import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.ops.DoorStats;
@@ -105,9 +106,18 @@ public final class PoolProxy {
         Request request = http.newRequest(poolUrl).followRedirects(false).idleTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         copyRequestHeader(client, request, HttpHeader.RANGE);
         copyRequestHeader(client, request, HttpHeader.IF_RANGE);
+        long headersTimeout = HEADERS_TIMEOUT_SECONDS;
+        for (String want : List.of(DigestRequest.WANT_DIGEST, DigestRequest.WANT_REPR_DIGEST)) {
+            String value = client.getHeader(want);
+            if (value != null) {
+                request.headers(h -> h.put(want, value));
+                // a pool that misses sends the head of such a request only once the whole file is there
+                headersTimeout = FileReads.FILL_TIMEOUT.toSeconds();
+            }
+        }
         InputStreamResponseListener listener = new InputStreamResponseListener();
         request.send(listener);
-        Response answer = awaitHeaders(request, listener, pool);
+        Response answer = awaitHeaders(request, listener, pool, headersTimeout);
         status[0] = answer.getStatus();
         String cache = answer.getHeaders().get("X-Cache");
         source[0] = cache == null ? null : cache.toLowerCase(Locale.ROOT);
@@ -116,6 +126,12 @@ public final class PoolProxy {
             String value = answer.getHeaders().get(header);
             if (value != null) {
                 response.setHeader(header.asString(), value);
+            }
+        }
+        for (String digest : List.of(DigestRequest.DIGEST, DigestRequest.REPR_DIGEST)) {
+            String value = answer.getHeaders().get(digest);
+            if (value != null) {
+                response.setHeader(digest, value);
             }
         }
         try {
@@ -141,16 +157,16 @@ public final class PoolProxy {
         }
     }
 
-    private static Response awaitHeaders(Request request, InputStreamResponseListener listener, PoolRecord pool) {
+    private static Response awaitHeaders(Request request, InputStreamResponseListener listener, PoolRecord pool, long timeoutSeconds) {
         try {
-            return listener.get(HEADERS_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return listener.get(timeoutSeconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             request.abort(e);
             throw DoorException.badGateway("interrupted while waiting for pool " + pool.id());
         } catch (TimeoutException e) {
             request.abort(e);
-            throw DoorException.badGateway("pool " + pool.id() + " did not answer within " + HEADERS_TIMEOUT_SECONDS + " s");
+            throw DoorException.badGateway("pool " + pool.id() + " did not answer within " + timeoutSeconds + " s");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw DoorException.badGateway("pool " + pool.id() + " unreachable (" + cause.getClass().getSimpleName() + ")");

@@ -5,18 +5,25 @@ import io.milton.http.AuthenticationHandler;
 import io.milton.http.HttpManager;
 import io.milton.http.Request;
 import io.milton.http.ResourceFactory;
+import io.milton.property.PropertySource;
 import io.milton.resource.Resource;
 import java.util.List;
 
 /**
- * Milton configured for a read-only door: our resource factory only (never Milton's default file system factory,
- * which would serve {@code user.home}), no Basic/Digest/Form/Cookie/OAuth2 authentication (the door authenticates in
+ * Milton configured for the PROPFINDs the filter lets through (writes never reach Milton: see DoorWrites): our
+ * resource factory only (never Milton's default file system factory, which would serve {@code user.home}), no Basic/Digest/Form/Cookie/OAuth2 authentication (the door authenticates in
  * front of Milton), no compression, no JSON, and no cookie signing key file in {@code java.io.tmpdir}.
  */
 final class DoorHttpManagerBuilder extends HttpManagerBuilder {
 
     static HttpManager build(ResourceFactory factory) {
+        return build(factory, List.of());
+    }
+
+    /** {@code properties}: live properties besides Milton's (dCache's {@code Checksums}). */
+    static HttpManager build(ResourceFactory factory, List<PropertySource> properties) {
         DoorHttpManagerBuilder builder = new DoorHttpManagerBuilder();
+        builder.setExtraPropertySources(properties);
         builder.setResourceFactory(factory);
         builder.setEnableBasicAuth(false);
         builder.setEnableDigestAuth(false);

@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.Replies;
 import org.gridcache.door.namespace.Namespace;
@@ -29,7 +30,20 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** Milton over {@code namespace}, for the PROPFINDs the filter let through. */
     public static MiltonDavServlet over(Namespace namespace) {
-        return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace)));
+        return over(namespace, (subject, path, file) -> org.gridcache.common.checksum.Checksums.NONE);
+    }
+
+    /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
+    public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
+        return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace),
+                List.of(new ChecksumProperty(checksums::of))));
+    }
+
+    /** A file's checksums as far as a pool holds them (NONE when none does). */
+    @FunctionalInterface
+    public interface Checksums {
+        org.gridcache.common.checksum.Checksums of(org.gridcache.common.security.GridSubject subject, String path,
+                                                   org.gridcache.door.namespace.NamespaceEntry file);
     }
 
     @Override

@@ -10,13 +10,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
+import org.gridcache.common.SecureXml;
 import org.gridcache.door.http.DoorException;
 import org.w3c.dom.Element;
 import org.xml.sax.SAXException;
-import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * Checks a PROPFIND before Milton sees it, because Milton answers a malformed body with an allprop 207 and treats
@@ -66,18 +63,9 @@ public final class PropfindRequest extends HttpServletRequestWrapper {
     private static void checkXml(byte[] body) {
         Element root;
         try {
-            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-            factory.setNamespaceAware(true);
-            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            factory.setExpandEntityReferences(false);
-            var builder = factory.newDocumentBuilder();
-            builder.setErrorHandler(new DefaultHandler());
-            root = builder.parse(new ByteArrayInputStream(body)).getDocumentElement();
+            root = SecureXml.parse(body);
         } catch (SAXException | IOException e) {
             throw new DoorException(400, "malformed PROPFIND body");
-        } catch (ParserConfigurationException e) {
-            throw new IllegalStateException(e);
         }
         if (!"DAV:".equals(root.getNamespaceURI()) || !"propfind".equals(root.getLocalName())) {
             throw new DoorException(400, "PROPFIND body is not a DAV:propfind element");

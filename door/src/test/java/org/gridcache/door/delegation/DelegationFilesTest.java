@@ -1,6 +1,7 @@
 package org.gridcache.door.delegation;
 
 import static org.gridcache.door.delegation.DelegationFixtures.ALICE;
+import static org.gridcache.door.delegation.DelegationFixtures.fqansOf;
 import static org.gridcache.door.delegation.DelegationFixtures.sign;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,6 +51,7 @@ class DelegationFilesTest {
         assertEquals(ALICE, json.get("dn"));
         assertEquals("a", json.get("id"));
         assertEquals(d.notAfter().toString(), json.get("notAfter"));
+        assertEquals(List.of(), json.get("fqans"), "a plain proxy's delegation has no VOMS attributes");
         assertEquals(d.credential().getKey(), GridCredentials.fromPem((String) json.get("credential")).getKey(),
                 "the private key the door made is in the file");
     }
@@ -79,7 +81,7 @@ class DelegationFilesTest {
     void aFileOfTheEarlierFormatIsReadAndRewrittenAsJson() throws Exception {
         Path dir = tmp.resolve("delegations");
         DelegationStore first = store(dir);
-        Delegation d = first.put(ALICE, "old", sign(first.request(ALICE, "old"), "alice", 3600));
+        Delegation d = first.put(ALICE, "old", sign(first.request(ALICE, "old"), "alice-atlas", 3600));
         DelegationFiles files = new DelegationFiles(dir);
         Path json = files.fileOf(ALICE, "old", DelegationFiles.SUFFIX);
         Path legacy = files.fileOf(ALICE, "old", DelegationFiles.LEGACY_SUFFIX);
@@ -92,9 +94,29 @@ class DelegationFilesTest {
         Delegation read = again.get(ALICE, "old").orElseThrow();
         assertEquals(d.notAfter().getEpochSecond(), read.notAfter().getEpochSecond());
         assertEquals(d.credential().getKey(), read.credential().getKey());
+        assertEquals(fqansOf("alice-atlas"), read.fqans(), "its VOMS attributes are read from its chain");
+        assertEquals("old", again.forSession(ALICE, fqansOf("alice-atlas")).orElseThrow().id());
+        assertTrue(again.forSession(ALICE, List.of()).isEmpty(), "not taken for a DN-only delegation");
         assertFalse(Files.exists(legacy), "the old file is gone");
         assertEquals(List.of(json), files(dir));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(json)));
+        assertEquals(read.fqans(), Json.mapper().readValue(json.toFile(), Map.class).get("fqans"), "rewritten with them");
+    }
+
+    @Test
+    void aJsonFileWrittenBeforeDelegationsCarriedFqansGetsThemFromItsChain() throws Exception {
+        Path dir = tmp.resolve("delegations");
+        DelegationStore first = store(dir);
+        Delegation d = first.put(ALICE, "v1", sign(first.request(ALICE, "v1"), "alice-atlas", 3600));
+        Path json = new DelegationFiles(dir).fileOf(ALICE, "v1", DelegationFiles.SUFFIX);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> content = Json.mapper().readValue(json.toFile(), Map.class);
+        content.remove("fqans");
+        Files.write(json, Json.bytes(content));
+
+        DelegationStore again = store(dir);
+        assertEquals(d.fqans(), again.get(ALICE, "v1").orElseThrow().fqans());
+        assertEquals(d.fqans(), Json.mapper().readValue(json.toFile(), Map.class).get("fqans"), "the file is rewritten");
     }
 
     @Test

@@ -29,11 +29,13 @@ import javax.management.RuntimeMBeanException;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
+import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TransferLog;
 import org.gridcache.door.Door;
 import org.gridcache.door.DoorSettings;
+import org.gridcache.common.TicketSigningKey;
 import org.gridcache.door.FakePool;
 import org.gridcache.door.TestResources;
 import org.gridcache.zk.ClusterConfig;
@@ -57,14 +59,13 @@ class DoorOperationsTest {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Map<String, PoolRecord> records = new HashMap<>();
     private final Map<String, EphemeralRegistration> registrations = new HashMap<>();
-    private final byte[] key = new byte[32];
+    private final TicketSigningKey key = TicketSigningKey.generate();
     private CuratorFramework zk;
     private Door door;
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     @BeforeEach
     void start() throws Exception {
-        new Random(9).nextBytes(key);
         EmbeddedZooKeeper server = EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", 0);
         closeables.add(server);
         zk = Zk.connect(server.connectString());
@@ -72,7 +73,8 @@ class DoorOperationsTest {
         Path files = Files.createDirectories(tmp.resolve("files"));
         Files.write(files.resolve("f.bin"), new byte[1000]);
         MountTable.put(zk, OriginEntry.of("local", "/", files.toUri().toString()));
-        door = Door.start(new DoorSettings("door-ops", "127.0.0.1", 0, null, key), zk);
+        door = Door.start(new DoorSettings("door-ops", "127.0.0.1", 0, null, key)
+                .withFileOriginRoots(FileOriginRoots.of(List.of(files))), zk);
         closeables.add(door);
     }
 

@@ -31,11 +31,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The users' delegated credentials this pool fetches with, obtained from the door that issued the ticket: an HTTPS
- * GET of the ticket's {@code credentialUrl} in which the pool presents its host certificate (the door admits only
- * its configured pool identities) and the ticket itself. Each origin access that needs the credential asks the door
+ * The users' credentials this pool fetches with, obtained from the door that issued the ticket: an HTTPS GET of the
+ * ticket's {@code credentialUrl} in which the pool presents its host certificate (the door admits only its configured
+ * pool identities, by their end-entity certificates) and the ticket itself. The door answers with a short-lived proxy
+ * (at most an hour) that it derives from the user's delegation for this pool, never the delegation itself. Each origin access that needs the credential asks the door
  * again ({@link #obtain}), so that a delegation the user destroyed is refused from that moment on; concurrent asks for
- * one credential share one request. The answer is kept in memory only, per (door, DN, delegation id), to hand it to
+ * one credential share one request. The answer is kept in memory only, per (door, DN, FQANs), to hand it to
  * the fetch that follows the check ({@link #cached}), for {@link #HAND_OFF} at most: long enough for that fetch to
  * start, short enough that no later access uses a delegation the user has destroyed since.
  */
@@ -148,7 +149,8 @@ public final class DelegatedCredentials {
             }
             OriginCredential oc = new OriginCredential(ticket.subject(), credential, () -> PoolTls.client(credential, trust), notAfter);
             handOff.put(key(ticket), oc);
-            LOG.info("obtained the delegated credential {} of {} from door {}", ticket.delegationId(), ticket.subject(), host(url));
+            LOG.info("obtained the credential of {} from door {}, valid until {}", ticket.subject(), host(url),
+                    java.time.Instant.ofEpochMilli(notAfter));
             return oc;
         } catch (IOException | RuntimeException e) {
             throw new CompletionFailure(FetchException.badGateway("the door sent an unusable credential"));
@@ -156,7 +158,7 @@ public final class DelegatedCredentials {
     }
 
     private static String key(Ticket ticket) {
-        return ticket.credentialUrl() + "\n" + ticket.subject() + "\n" + ticket.delegationId();
+        return ticket.credentialUrl() + "\n" + ticket.subject() + "\n" + String.join(",", ticket.fqans());
     }
 
     private static String host(URI url) {

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.nio.ByteBuffer;
+import org.gridcache.common.checksum.ChecksumComputation;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.origin.OriginFetcher;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.StoreKey;
@@ -54,6 +57,11 @@ public final class Download implements DownloadSink {
     private volatile boolean completeRequested;
     private volatile DownloadSink.Verification verification;
     private volatile boolean verifying;
+    /** Every checksum type, fed in file order by whichever thread writes to disk (one at a time). */
+    private final ChecksumComputation computation;
+    private volatile Checksums offered = Checksums.NONE;
+    /** The file's checksums once complete. */
+    private volatile Checksums checksums;
 
     private volatile State state = State.CONNECTING;
     /** Bytes received from the origin (in memory or on disk). */
@@ -70,8 +78,9 @@ public final class Download implements DownloadSink {
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, FileChannel out,
-             WriteBehindBudget budget, Executor diskWriter) {
+             WriteBehindBudget budget, Executor diskWriter, ChecksumComputation computation) {
         this.owner = owner;
+        this.computation = computation;
         this.budget = budget;
         this.diskWriter = diskWriter;
         this.key = key;
@@ -129,6 +138,11 @@ public final class Download implements DownloadSink {
 
     public String etag() {
         return etag;
+    }
+
+    /** The complete file's checksums (computed while it filled); null before {@link State#COMPLETE}. */
+    public Checksums checksums() {
+        return checksums;
     }
 
     public FetchException failure() {
@@ -202,6 +216,7 @@ public final class Download implements DownloadSink {
         makeRoom(count);
         out.position(written);
         long n = source.transferTo(position, count, out);
+        digestBack(written, n);
         written += n;
         received += n;
         notifyListeners();
@@ -254,6 +269,33 @@ public final class Download implements DownloadSink {
         int done = 0;
         while (done < length) {
             done += buf.getBytes(index + done, out, chunk.position() + done, length - done);
+        }
+        for (ByteBuffer b : buf.nioBuffers(index, length)) {
+            computation.update(b); // in file order: the window hands chunks out in order, one writer at a time
+        }
+    }
+
+    /** Bytes the kernel copied file to file never passed through memory: checksummed from the part file (page cache). */
+    private void digestBack(long from, long length) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
+        long position = from;
+        while (position < from + length) {
+            buf.clear().limit((int) Math.min(buf.capacity(), from + length - position));
+            int n = out.read(buf, position);
+            if (n < 0) {
+                throw new IOException("part file shorter than what was copied into it");
+            }
+            buf.flip();
+            computation.update(buf);
+            position += n;
+        }
+    }
+
+    @Override
+    public void originChecksums(Checksums fromOrigin) {
+        offered = fromOrigin;
+        if (!fromOrigin.isEmpty()) {
+            verifying = true; // the clients' last byte waits for the comparison, so a mismatch fails them too
         }
     }
 
@@ -318,14 +360,21 @@ public final class Download implements DownloadSink {
                     + " bytes but the ticket expects " + ticketSize));
             return;
         }
+        Checksums computed;
         try {
             out.force(true);
+            computed = computation.finish();
+            java.util.Set<org.gridcache.common.checksum.ChecksumType> differ = computed.disagreements(offered).keySet();
+            if (!differ.isEmpty()) {
+                throw FetchException.checksumMismatch("checksum mismatch: origin " + OriginFetcher.describe(origin) + " gave "
+                        + offered.only(differ) + ", the pool received " + computed.only(differ) + " (file discarded)");
+            }
             DownloadSink.Verification check = verification;
             if (check != null) {
                 check.verify(out, total); // what was written, read back: a mismatch never becomes a hit
             }
             out.close();
-            owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000));
+            owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000, computed.toHex()));
         } catch (FetchException e) {
             fail(e);
             return;
@@ -343,6 +392,7 @@ public final class Download implements DownloadSink {
                 return;
             }
             size = total;
+            checksums = computed;
             state = State.COMPLETE;
         }
         LOG.debug("fetched {} bytes from {} in {} ms", total, OriginFetcher.describe(origin), (System.nanoTime() - startNanos) / 1_000_000);
@@ -359,6 +409,9 @@ public final class Download implements DownloadSink {
             state = State.FAILED;
         }
         LOG.warn("fetch from {} failed after {} bytes: {}", OriginFetcher.describe(origin), received, reason.getMessage());
+        if (reason.isChecksumMismatch()) {
+            owner.checksumMismatch();
+        }
         budget.give(window.close());
         owner.abandon(this);
         notifyListeners();

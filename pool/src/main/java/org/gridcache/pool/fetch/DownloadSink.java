@@ -51,5 +51,13 @@ public interface DownloadSink {
         complete();
     }
 
+    /**
+     * The checksums the origin gave for the file (an HTTP origin's {@code Digest}, GridFTP's CKSM): the
+     * file becomes a hit only if what the pool computed while it filled agrees on every type both know. Given
+     * before {@link #begin}, the last byte is held back from clients until then (as {@link #willVerify}).
+     */
+    default void originChecksums(org.gridcache.common.checksum.Checksums offered) {
+    }
+
     void fail(FetchException reason);
 }

@@ -15,6 +15,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.checksum.ChecksumComputation;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.origin.OriginFetcher;
 import org.gridcache.pool.peer.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
@@ -55,6 +58,7 @@ public final class Downloads implements AutoCloseable {
     private final Store store;
     private final List<OriginFetcher> fetchers;
     private final PeerFetcher peers;
+    private final java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes;
     private final Map<StoreKey, Download> inFlight = new HashMap<>(); // guarded by store
     private final WriteBehindBudget budget;
     /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
@@ -67,6 +71,13 @@ public final class Downloads implements AutoCloseable {
 
     /** {@code peers}: pulls misses from the peers a ticket names before the origin (null: never). */
     public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers) {
+        this(store, fetchers, writeBehindBytes, peers, () -> java.util.EnumSet.allOf(ChecksumType.class));
+    }
+
+    /** {@code checksumTypes}: what a fetch computes while it fills ({@code pool.checksums}, read per fetch). */
+    public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
+                     java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes) {
+        this.checksumTypes = checksumTypes;
         this.store = store;
         this.fetchers = fetchers;
         this.peers = peers;
@@ -134,6 +145,18 @@ public final class Downloads implements AutoCloseable {
         }
     }
 
+    /** The checksums kept with the ticket's file when a current copy is stored; none otherwise. */
+    public Checksums storedChecksums(Ticket ticket) {
+        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
+        synchronized (store) {
+            StoreEntry entry = store.lookup(key);
+            if (entry == null || entry.isStaleFor(ticket.size(), ticket.mtime())) {
+                return Checksums.NONE;
+            }
+        }
+        return store.checksums(key); // a concurrent eviction at worst makes this NONE
+    }
+
     /** Whether the file the ticket names is in the store (and fresh) or being fetched now. */
     public boolean holds(Ticket ticket) {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
@@ -177,7 +200,8 @@ public final class Downloads implements AutoCloseable {
             store.release(reserve);
             throw e;
         }
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out, budget, diskWriters);
+        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out, budget, diskWriters,
+                new ChecksumComputation(checksumTypes.get()));
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;
@@ -224,6 +248,10 @@ public final class Downloads implements AutoCloseable {
             d.reserved = 0;
             inFlight.remove(d.key());
         }
+    }
+
+    void checksumMismatch() {
+        store.checksumMismatch();
     }
 
     /** Forgets a failed fetch: closes and deletes its part file, returns its reservation. */

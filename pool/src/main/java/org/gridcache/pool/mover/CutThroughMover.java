@@ -169,6 +169,9 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         if (state == Download.State.CONNECTING || size < 0) {
             return; // wait for the origin's answer (or, with no Content-Length, for the whole file)
         }
+        if (!ex.digests.isEmpty() && state != Download.State.COMPLETE) {
+            return; // a client that wants the file's checksum in the head waits for the whole file (computed as it fills)
+        }
         List<ByteRange> ranges = ByteRange.parseAll(ex.range, size);
         ByteRange range = ranges.get(0);
         if (range.kind() == ByteRange.Kind.UNSATISFIABLE) {
@@ -182,6 +185,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         } else {
             head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
         }
+        Responses.withDigests(head, ex.digests, download.checksums());
         status(head.status());
         headSent = true;
         position = range.start();

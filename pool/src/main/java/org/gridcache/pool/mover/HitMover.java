@@ -4,6 +4,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.List;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.serve.Exchange;
 import org.gridcache.pool.serve.Responses;
@@ -16,10 +17,12 @@ import org.gridcache.pool.store.StoreEntry;
  */
 public final class HitMover extends Mover {
     private final Downloads.Hit hit;
+    private final Store store;
 
     public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, Done done) {
         super(ex, hit, store, movers, done);
         this.hit = hit;
+        this.store = store;
     }
 
     @Override
@@ -40,7 +43,8 @@ public final class HitMover extends Mover {
             sendParts(entry, ranges);
             return;
         }
-        HttpResponse head = Responses.fileHead(ex, range, entry.size, entry.mtime, entry.etag(), true);
+        HttpResponse head = Responses.withDigests(Responses.fileHead(ex, range, entry.size, entry.mtime, entry.etag(), true),
+                ex.digests, knownChecksums());
         status(head.status());
         ex.ctx.write(head);
         long length = range.length();
@@ -53,7 +57,8 @@ public final class HitMover extends Mover {
 
     private void sendParts(StoreEntry entry, List<ByteRange> ranges) {
         MultipartBody body = new MultipartBody(ranges, entry.size);
-        HttpResponse head = Responses.multipartHead(ex, body, entry.mtime, entry.etag(), true);
+        HttpResponse head = Responses.withDigests(Responses.multipartHead(ex, body, entry.mtime, entry.etag(), true),
+                ex.digests, knownChecksums());
         status(head.status());
         ex.ctx.write(head);
         if (!ex.head) {
@@ -64,6 +69,11 @@ public final class HitMover extends Mover {
             ex.ctx.write(body.closing());
         }
         finishWith(body.dataBytes());
+    }
+
+    /** From the sidecar, read only when the client asked for a digest (a small file, in the page cache). */
+    private Checksums knownChecksums() {
+        return ex.digests.isEmpty() ? Checksums.NONE : store.checksums(hit.key());
     }
 
     private void finishWith(long dataBytes) {

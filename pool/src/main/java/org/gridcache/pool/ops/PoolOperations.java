@@ -69,6 +69,8 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
                 .description("files evicted (watermarks or admin)").register(registry);
         FunctionCounter.builder("gridcache.pool.evicted.bytes", store, Store::evictedBytes).baseUnit("bytes")
                 .description("bytes evicted").register(registry);
+        FunctionCounter.builder("gridcache.pool.checksum.mismatches", store, Store::checksumMismatches)
+                .description("fetches discarded: the bytes did not have the origin's checksum").register(registry);
     }
 
     private static <T> void gauge(MeterRegistry registry, String name, String unit, T target, ToDoubleFunction<T> value,

@@ -19,6 +19,7 @@ public final class PoolStats {
     private final LongAdder misses = new LongAdder();
     private final LongAdder hitBytes = new LongAdder();
     private final LongAdder missBytes = new LongAdder();
+    private final LongAdder pipeliningLimits = new LongAdder();
     private final Map<Integer, LongAdder> responses = new ConcurrentHashMap<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -28,6 +29,8 @@ public final class PoolStats {
         counter("gridcache.pool.misses", null, misses, "transfers that needed (or joined) a fetch from the origin");
         counter("gridcache.pool.hit.bytes", "bytes", hitBytes, "bytes sent to clients from complete stored files");
         counter("gridcache.pool.miss.bytes", "bytes", missBytes, "bytes sent to clients while or after fetching them");
+        counter("gridcache.pool.pipelining.limits", null, pipeliningLimits,
+                "connections that pipelined more requests than may wait (answered 503 and closed)");
     }
 
     private void counter(String name, String unit, LongAdder value, String description) {
@@ -53,6 +56,11 @@ public final class PoolStats {
                     .description("answers to clients by HTTP status").register(registry);
             return count;
         }).increment();
+    }
+
+    /** A connection pipelined more requests than may wait behind the one in progress. */
+    public void pipeliningLimitReached() {
+        pipeliningLimits.increment();
     }
 
     public long hits() {

@@ -63,7 +63,7 @@ final class ChecksumVerification {
         }
         String actual = digest.hex();
         if (!actual.equals(expected.value())) {
-            throw FetchException.badGateway("checksum mismatch: origin " + OriginFetcher.describe(origin) + " has "
+            throw FetchException.checksumMismatch("checksum mismatch: origin " + OriginFetcher.describe(origin) + " has "
                     + expected.algorithm() + " " + expected.value() + ", the pool received " + actual + " (file discarded)");
         }
     }

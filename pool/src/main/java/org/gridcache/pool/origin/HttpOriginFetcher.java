@@ -37,22 +37,27 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.pool.PoolSecurity;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.DownloadSink;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.serve.PoolTls;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fetches {@code http://} and {@code https://} origins with a Netty HTTP client on the pool's own event loops: each
  * received buffer goes straight into the part file. Follows up to {@value #MAX_REDIRECTS} redirects, since grid
- * storage (dCache among others) redirects GETs from its head node to a data server. HTTPS checks the host name, and
+ * storage (dCache among others) redirects GETs from its head node to a data server, but only those its
+ * {@link RedirectPolicy} allows (no https to http, no host outside the mount table and {@code pool.redirect-hosts}). HTTPS checks the host name, and
  * the server's chain against the pool's CA directory (the JDK's trust store on a pool without grid trust). What the
  * pool presents follows the ticket: the user's delegated proxy for "user" origins (obtained beforehand by
  * {@link OriginAccess}), the pool's host certificate for "service" origins, nothing otherwise.
  */
 public final class HttpOriginFetcher implements OriginFetcher {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpOriginFetcher.class);
     static final int MAX_REDIRECTS = 5;
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Large chunks: fewer writes to the part file and fewer wake-ups of waiting movers than the default 8 KiB. */
@@ -64,16 +69,14 @@ public final class HttpOriginFetcher implements OriginFetcher {
     private final Supplier<SslContext> ssl;
     private final Supplier<SslContext> serviceSsl;
     private final DelegatedCredentials credentials;
+    private final RedirectPolicy redirects;
     private final PermissionCheck permissionCheck = new HttpPermissionCheck(this);
 
-    HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout) throws SSLException {
-        this(group, channelType, readTimeout, PoolSecurity.PLAIN, null);
-    }
-
-    /** {@code credentials} null: no user credentials (a plain pool). */
+    /** {@code credentials} null: no user credentials (a plain pool). {@code redirects}: which redirects are followed. */
     public HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout, PoolSecurity security,
-                      DelegatedCredentials credentials) throws SSLException {
+                      DelegatedCredentials credentials, RedirectPolicy redirects) throws SSLException {
         this.group = group;
+        this.redirects = redirects;
         this.channelType = channelType;
         this.readTimeout = readTimeout;
         this.credentials = credentials;
@@ -95,7 +98,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
 
     @Override
     public void fetch(URI origin, DownloadSink sink) {
-        fetch(origin, sink, MAX_REDIRECTS, ssl);
+        fetch(origin, sink, MAX_REDIRECTS, ssl, false); // a peer pool: its Digest would hold back cut-through
     }
 
     @Override
@@ -107,7 +110,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
             sink.fail(e);
             return;
         }
-        fetch(origin, sink, MAX_REDIRECTS, tls);
+        fetch(origin, sink, MAX_REDIRECTS, tls, true);
     }
 
     /**
@@ -148,13 +151,13 @@ public final class HttpOriginFetcher implements OriginFetcher {
                     int code = response.status().code();
                     String location = response.headers().get(HttpHeaderNames.LOCATION);
                     ctx.close();
-                    if ((code == 301 || code == 302 || code == 303 || code == 307 || code == 308)
-                            && location != null && redirectsLeft > 0) {
-                        URI next = origin.resolve(location.trim());
-                        if (supports(next)) {
-                            head(next, tls, redirectsLeft - 1, result);
-                            return;
+                    if (OriginResponseHandler.isRedirect(code) && location != null && redirectsLeft > 0) {
+                        try {
+                            head(nextHop(origin, location), tls, redirectsLeft - 1, result);
+                        } catch (FetchException e) {
+                            result.completeExceptionally(e);
                         }
+                        return;
                     }
                     result.complete(code);
                 }
@@ -180,7 +183,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
             }
         }).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
-                FullHttpRequest request = request(origin, port, https);
+                FullHttpRequest request = request(origin, port, https, false);
                 request.setMethod(HttpMethod.HEAD);
                 f.channel().writeAndFlush(request);
             } else {
@@ -189,8 +192,27 @@ public final class HttpOriginFetcher implements OriginFetcher {
         });
     }
 
+    /**
+     * Where {@code origin}'s redirect to {@code location} leads, if the pool may follow it ({@link RedirectPolicy}):
+     * the next hop is presented the same credential, so a refused redirect never reaches the host it names.
+     */
+    URI nextHop(URI origin, String location) throws FetchException {
+        URI next;
+        try {
+            next = origin.resolve(location.trim());
+        } catch (IllegalArgumentException e) {
+            throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " redirected to an unusable URL");
+        }
+        String refusal = redirects.refusal(origin, next);
+        if (refusal != null) {
+            LOG.warn("not following the redirect of {} to {}: {}", OriginFetcher.describe(origin), OriginFetcher.describe(next), refusal);
+            throw FetchException.badGateway("origin " + OriginFetcher.describe(origin) + " " + refusal);
+        }
+        return next;
+    }
+
     /** Called again by the response handler for every redirect, with one redirect fewer to go. */
-    void fetch(URI origin, DownloadSink sink, int redirectsLeft, Supplier<SslContext> tls) {
+    void fetch(URI origin, DownloadSink sink, int redirectsLeft, Supplier<SslContext> tls, boolean wantDigest) {
         if (origin.getHost() == null) {
             sink.fail(FetchException.badGateway("origin URL has no host"));
             return;
@@ -198,9 +220,9 @@ public final class HttpOriginFetcher implements OriginFetcher {
         boolean https = origin.getScheme().equalsIgnoreCase("https");
         int port = origin.getPort() > 0 ? origin.getPort() : https ? 443 : 80;
         connect(origin, https, port, tls, new HttpClientCodec(4096, 16384, MAX_CHUNK), "origin",
-        new OriginResponseHandler(this, origin, sink, redirectsLeft, readTimeout, tls)).addListener((ChannelFuture f) -> {
+        new OriginResponseHandler(this, origin, sink, redirectsLeft, readTimeout, tls, wantDigest)).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
-        f.channel().writeAndFlush(request(origin, port, https));
+        f.channel().writeAndFlush(request(origin, port, https, wantDigest));
             } else {
         sink.fail(FetchException.badGateway("cannot reach origin " + OriginFetcher.describe(origin) + ": "
                 + OriginResponseHandler.reason(f.cause())));
@@ -241,7 +263,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
         return engine;
     }
 
-    private static FullHttpRequest request(URI origin, int port, boolean https) {
+    private static FullHttpRequest request(URI origin, int port, boolean https, boolean wantDigest) {
         String path = origin.getRawPath() == null || origin.getRawPath().isEmpty() ? "/" : origin.getRawPath();
         String target = origin.getRawQuery() == null ? path : path + "?" + origin.getRawQuery();
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, target);
@@ -252,6 +274,10 @@ public final class HttpOriginFetcher implements OriginFetcher {
                 .set(HttpHeaderNames.ACCEPT, "*/*")
                 .set(HttpHeaderNames.ACCEPT_ENCODING, HttpHeaderValues.IDENTITY) // the bytes as stored, never recoded
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        if (wantDigest) {
+            // dCache and XRootD answer with the checksums they keep: the fill is verified against them
+            request.headers().set(DigestRequest.WANT_DIGEST, DigestRequest.wantAll());
+        }
         return request;
     }
 

@@ -24,6 +24,9 @@ final class HttpPermissionCheck implements PermissionCheck {
         return fetcher.head(origin, credential.tls()).handle((status, error) -> {
             if (error != null) {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                if (cause instanceof FetchException refused) {
+                    throw new DelegatedCredentials.CompletionFailure(refused); // a redirect the pool does not follow
+                }
                 String alert = OriginResponseHandler.refusedCredential(cause);
                 if (alert != null) {
                     LOG.info("origin refused the credential of {} for HEAD {}: TLS alert {}", ticket.subject(), ticket.path(), alert);

@@ -16,11 +16,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Date;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import javax.net.ssl.SSLException;
+import org.gridcache.common.checksum.DigestRequest;
+import org.gridcache.common.security.CredentialRefusal;
 import org.gridcache.pool.fetch.DownloadSink;
 import org.gridcache.pool.fetch.FetchException;
 
@@ -34,14 +32,17 @@ public final class OriginResponseHandler extends SimpleChannelInboundHandler<Htt
     private final URI origin;
     private final DownloadSink sink;
     private final int redirectsLeft;
+    /** Asked the origin for its checksums (an origin, not a peer pool): what it answers is verified. */
+    private final boolean wantDigest;
     private final Duration readTimeout;
     private final Supplier<SslContext> tls;
     private boolean streaming;
     private boolean done;
 
     OriginResponseHandler(HttpOriginFetcher fetcher, URI origin, DownloadSink sink, int redirectsLeft, Duration readTimeout,
-                          Supplier<SslContext> tls) {
+                          Supplier<SslContext> tls, boolean wantDigest) {
         this.tls = tls;
+        this.wantDigest = wantDigest;
         this.fetcher = fetcher;
         this.origin = origin;
         this.sink = sink;
@@ -89,13 +90,17 @@ public final class OriginResponseHandler extends SimpleChannelInboundHandler<Htt
             redirect(ctx, location);
         } else if (code == 200) {
             streaming = true;
+            if (wantDigest) {
+                sink.originChecksums(DigestRequest.offered(response.headers().get(DigestRequest.DIGEST),
+                        response.headers().get(DigestRequest.REPR_DIGEST)));
+            }
             sink.begin(HttpUtil.getContentLength(response, -1L), lastModified(response), response.headers().get(HttpHeaderNames.ETAG));
         } else {
             fail(ctx, refusal(code, response.status().reasonPhrase()));
         }
     }
 
-    private static boolean isRedirect(int code) {
+    static boolean isRedirect(int code) {
         return code == 301 || code == 302 || code == 303 || code == 307 || code == 308;
     }
 
@@ -103,19 +108,10 @@ public final class OriginResponseHandler extends SimpleChannelInboundHandler<Htt
         if (redirectsLeft == 0) {
             throw FetchException.badGateway("origin " + host() + " redirected more than " + HttpOriginFetcher.MAX_REDIRECTS + " times");
         }
-        URI next;
-        try {
-            next = origin.resolve(location.trim());
-        } catch (IllegalArgumentException e) {
-            throw FetchException.badGateway("origin " + host() + " redirected to an unusable URL");
-        }
-        if (!fetcher.supports(next)) {
-            // a redirect must never make the pool read its own disk (file://) or speak an unknown protocol
-            throw FetchException.badGateway("origin " + host() + " redirected to a " + next.getScheme() + " URL");
-        }
+        URI next = fetcher.nextHop(origin, location); // refuses what the pool must not follow, before any connection
         done = true; // this connection is finished with; the next hop ends the sink
         ctx.close();
-        fetcher.fetch(next, sink, redirectsLeft - 1, tls); // the same credential on the next hop
+        fetcher.fetch(next, sink, redirectsLeft - 1, tls, wantDigest); // the same credential on the next hop
     }
 
     /** What the pool answers when the origin refuses: 404 stays 404, 401/403 become 403, the rest 502. */
@@ -173,25 +169,13 @@ public final class OriginResponseHandler extends SimpleChannelInboundHandler<Htt
     }
 
     /** A one-line reason from an exception, without stack or nested noise. */
-    private static final Pattern ALERT = Pattern.compile("Received fatal alert: (\\w+)");
-    /** TLS alerts with which a server refuses the client's certificate (RFC 8446 §6.2). */
-    private static final Set<String> CREDENTIAL_ALERTS = Set.of("bad_certificate", "unsupported_certificate", "certificate_revoked",
-            "certificate_expired", "certificate_unknown", "unknown_ca", "access_denied", "certificate_required");
 
     /**
      * The alert with which the origin refused, in the TLS handshake, the certificate this pool presented (the user's
      * proxy, or the host's), or null for any other failure: a refusal is the origin's 403, not an unreachable origin.
      */
     public static String refusedCredential(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SSLException && c.getMessage() != null) {
-                Matcher m = ALERT.matcher(c.getMessage());
-                if (m.find() && CREDENTIAL_ALERTS.contains(m.group(1))) {
-                    return m.group(1);
-                }
-            }
-        }
-        return null;
+        return CredentialRefusal.alertOf(t);
     }
 
     public static String reason(Throwable t) {

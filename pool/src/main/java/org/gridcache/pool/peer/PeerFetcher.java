@@ -47,7 +47,8 @@ public final class PeerFetcher {
         PoolRecord owner = named.get(0);
         peers.askAll(ticket, named, true).thenAccept(answers -> {
             Optional<Peers.Holder> holder = answers.holder();
-            if (holder.isEmpty() && answers.answered().contains(owner.id())) {
+            // a file read as the user is pulled from a holder only: the owner could not fetch it as the user
+            if (holder.isEmpty() && answers.answered().contains(owner.id()) && !ticket.needsUserCredential()) {
                 holder = Optional.of(new Peers.Holder(owner, false)); // the owner fetches; this pool joins it
             }
             pull(ticket, holder, origin, download, originFetcher);

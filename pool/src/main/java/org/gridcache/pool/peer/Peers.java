@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The pool's side of cooperation: asks peer pools whether they hold a file, and makes the pool-signed tickets with
- * which it (or a client it redirects) reads from a peer. Pools share the doors' ticket key, so a peer verifies a
- * pool's ticket exactly as a door's; such a ticket names no peers, so a peer never sends the question on.
+ * which it (or a client it redirects) reads from a peer. The pool signs them with its own key, whose public half it
+ * publishes in its {@code /pools/<name>} record; a peer verifies them with that key and admits them for questions and
+ * pulls only (never for a file read with the user's credential), and such a ticket names no peers, so a peer never
+ * sends the question on.
  *
  * <p>The question is {@code HEAD} with {@value #ONLY_IF_CACHED}: the peer answers from its index and never fetches
  * (200 with {@code X-Cache: HIT}, or {@code X-Cache: IN-FLIGHT} when its own fetch is under way and has chosen its
@@ -151,7 +153,7 @@ public final class Peers implements AutoCloseable {
     /** The peer's URL for the ticket's file, with a fresh pool-signed ticket for that peer (naming no peers). */
     public String url(Ticket ticket, PoolRecord peer) {
         // the same subject and origin credential: a peer that must fetch the file itself does so as this client
-        Ticket forPeer = ticket.forPool(peer.id(), "pool:" + self, Instant.now().getEpochSecond() + PEER_TICKET_SECONDS);
+        Ticket forPeer = ticket.forPool(peer.id(), self, Instant.now().getEpochSecond(), PEER_TICKET_SECONDS);
         return peer.ticketedUrl(ticket.path(), codec.sign(forPeer));
     }
 

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.checksum.DigestRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,8 @@ public final class Exchange {
     public final boolean head;
     public final boolean keepAlive;
     public final String range;
+    /** The checksums the client asked for ({@code Want-Digest}, {@code Want-Repr-Digest}); often none. */
+    public final DigestRequest digests;
     /** The normalised path once checked; the raw URI path until then (for log lines only). */
     public final String path;
     /** The verified ticket, once the request got that far (for the transfer record); null before. */
@@ -49,6 +52,7 @@ public final class Exchange {
         this.head = request.method().equals(HttpMethod.HEAD);
         this.keepAlive = HttpUtil.isKeepAlive(request);
         this.range = request.headers().get(HttpHeaderNames.RANGE);
+        this.digests = DigestRequest.of(request.headers().get(DigestRequest.WANT_DIGEST), request.headers().get(DigestRequest.WANT_REPR_DIGEST));
         this.decoded = request.decoderResult().isSuccess();
         this.uri = request.uri();
         this.headers = request.headers();
@@ -66,6 +70,7 @@ public final class Exchange {
         this.head = from.head;
         this.keepAlive = from.keepAlive;
         this.range = from.range;
+        this.digests = from.digests;
         this.decoded = from.decoded;
         this.uri = from.uri;
         this.headers = from.headers;

@@ -54,6 +54,10 @@ final class PeerQuestions extends SimpleChannelInboundHandler<Exchange> {
         }
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
         response.headers().set(Responses.X_CACHE, held).set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        if (Peers.HIT.equals(held)) {
+            // a door's PROPFIND asks this way for dCache's Checksums property: the sidecar's, never computed now
+            Responses.withDigests(response, ex.digests, downloads.storedChecksums(ticket));
+        }
         HttpUtil.setKeepAlive(response, ex.keepAlive);
         ex.reply(response);
     }

@@ -18,6 +18,7 @@ import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.store.Store;
+import org.gridcache.zk.MountTable;
 
 /**
  * The pool's request path, one concern per handler, in the order a request meets them (ARCHITECTURE.md, "Flows").
@@ -27,14 +28,17 @@ import org.gridcache.pool.store.Store;
 public final class PoolChannelInitializer extends ChannelInitializer<SocketChannel> {
     /** Requests carry no body worth having; this bounds what a client can make the pool buffer. */
     private static final int MAX_REQUEST_BODY = 64 * 1024;
-    /** The request line carries the ticket, which repeats the path and the origin URL: allow long ones. */
+    /** The request line carries the ticket, which repeats the path and the subject's attributes: allow long ones. */
     private static final int MAX_REQUEST_LINE = 32 * 1024;
     private static final int MAX_HEADERS = 16 * 1024;
     /** A keep-alive connection with no request for this long is closed (never one with a transfer running). */
     static final int IDLE_SECONDS = 300;
 
-    /** What the handlers need of the pool. {@code access} null: no TLS; {@code peers} null: a pool on its own. */
-    public record Parts(String poolName, TicketCodec tickets, Downloads downloads, Store store, Movers movers,
+    /**
+     * What the handlers need of the pool. {@code mounts}: where a ticket's path is read from. {@code access} null: no
+     * TLS; {@code peers} null: a pool on its own.
+     */
+    public record Parts(String poolName, TicketCodec tickets, MountTable mounts, Downloads downloads, Store store, Movers movers,
                         PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
                         Duration originReadTimeout) {
     }
@@ -52,7 +56,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         this.parts = parts;
         this.tls = tls;
         this.services = new PoolServices(parts.operations());
-        this.ticketCheck = new TicketCheck(parts.poolName(), parts.tickets(), parts.operations());
+        this.ticketCheck = new TicketCheck(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations());
         this.peerQuestions = new PeerQuestions(parts.downloads(), parts.peers());
         this.userCredentialCheck = new UserCredentialCheck(parts.access(), parts.downloads());
     }

@@ -28,8 +28,12 @@ public final class PoolTls {
     private PoolTls() {
     }
 
-    /** The pool's server side: its host certificate; clients authenticate with tickets, not certificates. */
-    public static SslContext server(X509Credential host, GridTrust trust) {
+    /**
+     * The pool's server side: its host certificate. It asks for no client certificate (clients authenticate with
+     * tickets), so a client that picks its certificate by the server's request (wget, neon: see {@link GridTls})
+     * meets no request here to misread.
+     */
+    public static SslContext server(X509Credential host) {
         if (OpenSsl.isAvailable()) {
             try {
                 SslContext openSsl = SslContextBuilder.forServer(host.getKey(), host.getCertificateChain())
@@ -42,7 +46,7 @@ public final class PoolTls {
         } else {
             LOG.info("pool TLS: the JDK's (no BoringSSL for this platform: {})", OpenSsl.unavailabilityCause().toString());
         }
-        return wrap(GridTls.server(host, trust), false);
+        return wrap(GridTls.server(host), false);
     }
 
     /** A client presenting {@code credential} (null: nothing) and checking servers against the CA directory. */

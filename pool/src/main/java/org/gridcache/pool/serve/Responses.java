@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
+import org.gridcache.common.checksum.Checksums;
+import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.pool.mover.ByteRange;
 import org.gridcache.pool.mover.MultipartBody;
 
@@ -32,6 +34,25 @@ public final class Responses {
                 HttpHeaderValues.APPLICATION_OCTET_STREAM, partial ? range.length() : size, mtime, etag, hit);
         if (partial) {
             response.headers().set(HttpHeaderNames.CONTENT_RANGE, range.contentRange(size));
+        }
+        return response;
+    }
+
+    /**
+     * Adds {@code Digest} and {@code Repr-Digest} for what the client asked for and is known; the checksums are of
+     * the whole file (RFC 3230's instance, RFC 9530's representation), also on a 206.
+     */
+    public static HttpResponse withDigests(HttpResponse response, DigestRequest wanted, Checksums known) {
+        if (wanted.isEmpty() || known == null) {
+            return response;
+        }
+        String digest = wanted.digest(known);
+        if (digest != null) {
+            response.headers().set(DigestRequest.DIGEST, digest);
+        }
+        String repr = wanted.reprDigest(known);
+        if (repr != null) {
+            response.headers().set(DigestRequest.REPR_DIGEST, repr);
         }
         return response;
     }

@@ -74,7 +74,8 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
      * for this client only (see {@link PartialTransfer}); true when one was started.
      */
     private boolean partialRead(Exchange ex, Ticket ticket) {
-        if (ex.range == null || ex.head || ticket.size() <= 0) {
+        if (ex.range == null || ex.head || ticket.size() <= 0 || !ex.digests.isEmpty()) {
+            // a digest is of the whole file: such a client waits for the whole fetch instead
             return false;
         }
         Optional<RangedReads> reads = origins.rangedReads(ticket.originUrl());

@@ -40,6 +40,16 @@ final class UserCredentialCheck extends SimpleChannelInboundHandler<Exchange> {
             ctx.fireChannelRead(ex);
             return;
         }
+        if (ticket.issuedByPool()) {
+            // a peer's pull: the door let the user read this through that pool, which checked the user's permission
+            // itself (TicketCheck verified the grant); this pool serves what it holds, and fetches nothing as the user
+            if (downloads.peek(ticket) == null) {
+                ex.sendError(HttpResponseStatus.NOT_FOUND, "not cached here: a peer reads a user's file from the origin itself");
+                return;
+            }
+            ctx.fireChannelRead(ex);
+            return;
+        }
         if (access == null) {
             ex.sendError(HttpResponseStatus.BAD_GATEWAY, "this pool cannot read origins with the user's credential (no TLS)");
             return;

@@ -17,11 +17,13 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.fetch.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +44,7 @@ public final class Store {
     private static final String TMP = ".tmp";
 
     private final Path data;
+    private final StoreMode mode;
     private final long capacity;
     private final Eviction eviction;
     private final Cache<StoreKey, StoreEntry> index = newIndex();
@@ -52,9 +55,11 @@ public final class Store {
     private final LongAdder evictedBytes = new LongAdder();
     private final LongAdder originBytes = new LongAdder();
     private final LongAdder peerBytes = new LongAdder();
+    private final LongAdder checksumMismatches = new LongAdder();
 
-    private Store(Path root, long capacity, Supplier<ClusterSettings> settings) {
+    private Store(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode) {
         this.data = root.resolve("data");
+        this.mode = mode;
         this.capacity = capacity;
         this.eviction = new Eviction(capacity, settings);
     }
@@ -72,8 +77,17 @@ public final class Store {
 
     /** Opens the store under {@code root}, rebuilding the index from disk and dropping what it cannot prove complete. */
     public static Store open(Path root, long capacity, Supplier<ClusterSettings> settings) throws IOException {
-        Store store = new Store(root, capacity, settings);
-        Files.createDirectories(store.data);
+        return open(root, capacity, settings, StoreMode.PRIVATE);
+    }
+
+    /**
+     * As {@link #open(Path, long, Supplier)}, with the permissions of what the store writes: {@code data/} itself is
+     * set to {@code mode} at once, so files an older version left with the umask's permissions are out of reach too.
+     */
+    public static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode) throws IOException {
+        Store store = new Store(root, capacity, settings, mode);
+        Files.createDirectories(store.data, mode.directoryAttribute());
+        mode.applyToDirectory(store.data);
         store.rebuild();
         return store;
     }
@@ -234,6 +248,28 @@ public final class Store {
         return peerBytes.sum();
     }
 
+    /** A fetch was discarded because its bytes did not have the origin's checksum. */
+    public void checksumMismatch() {
+        checksumMismatches.increment();
+    }
+
+    public long checksumMismatches() {
+        return checksumMismatches.sum();
+    }
+
+    /**
+     * The checksums kept in a stored file's sidecar (read from disk: the in-memory index stays small, and only
+     * requests that ask for a digest come here); none when the file is not stored or its sidecar predates them.
+     */
+    public Checksums checksums(StoreKey key) {
+        try {
+            return Json.read(Files.readAllBytes(sidecarFile(key)), Sidecar.class).knownChecksums();
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.debug("store: no checksums for {}: {}", key, e.toString());
+            return Checksums.NONE;
+        }
+    }
+
     public synchronized long used() {
         return committedBytes + reservedBytes;
     }
@@ -251,9 +287,16 @@ public final class Store {
     /** Creates (truncating leftovers) the part file a fetch writes into. */
     public FileChannel createPart(StoreKey key) throws IOException {
         Path part = partFile(key);
-        Files.createDirectories(part.getParent());
-        return FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE, StandardOpenOption.READ);
+        Files.createDirectories(part.getParent(), mode.directoryAttribute());
+        FileChannel channel = FileChannel.open(part, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, StandardOpenOption.READ), mode.fileAttribute());
+        try {
+            mode.applyToFile(part);
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+        return channel;
     }
 
     /** Deletes the part file of a failed fetch; what it had read from the origin still counts as origin bytes. */
@@ -271,8 +314,9 @@ public final class Store {
     public void writeSidecar(StoreKey key, Sidecar sidecar) throws IOException {
         Path target = sidecarFile(key);
         Path tmp = sibling(target, TMP);
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel out = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE), mode.fileAttribute())) {
+            mode.applyToFile(tmp);
             out.write(java.nio.ByteBuffer.wrap(Json.bytes(sidecar)));
             out.force(true);
         }

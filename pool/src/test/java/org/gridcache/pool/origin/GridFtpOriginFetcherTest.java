@@ -44,8 +44,8 @@ class GridFtpOriginFetcherTest {
 
     @Test
     void gridFtpFailuresAnswerLikeHttpOrigins() {
-        Ticket ticket = new Ticket("/atlas/f.bin", "p1", Ticket.READ, 0, "/DC=org/DC=example/CN=Alice", "door", ORIGIN.toString(), 10, 0,
-                "atlas", List.of("/atlas"), CredentialMode.USER, "default", "https://door/.gridcache/credential", List.of());
+        Ticket ticket = new Ticket("/atlas/f.bin", "p1", Ticket.READ, 0, 0, "/DC=org/DC=example/CN=Alice", "door", ORIGIN.toString(), 10, 0,
+                "atlas", List.of("/atlas"), CredentialMode.USER, "https://door/.gridcache/credential", List.of());
         assertEquals(404, GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.NOT_FOUND, "550 No such file"), ORIGIN, ticket)
                 .status().code());
         FetchException denied = GridFtpSessions.reason(new GridFtpException(GridFtpException.Kind.DENIED,

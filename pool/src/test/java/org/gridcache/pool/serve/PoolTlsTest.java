@@ -7,9 +7,7 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.OpenSslContext;
 import io.netty.handler.ssl.SslContext;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.gridcache.common.security.GridCredentials;
-import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.TestPki;
 import org.junit.jupiter.api.Test;
 
@@ -20,13 +18,11 @@ class PoolTlsTest {
         boolean shipped = System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64");
         Path pki = TestPki.get();
         X509Credential host = GridCredentials.load(pki.resolve("host/cert.pem"), pki.resolve("host/key.pem"));
-        try (GridTrust trust = GridTrust.load(pki.resolve("certificates"), null, Duration.ofMinutes(10))) {
-            SslContext server = PoolTls.server(host, trust);
-            assertTrue(server.isServer());
-            if (shipped) {
-                assertTrue(OpenSsl.isAvailable(), () -> "BoringSSL not loaded: " + OpenSsl.unavailabilityCause());
-                assertTrue(server instanceof OpenSslContext, server.getClass().getName());
-            }
+        SslContext server = PoolTls.server(host);
+        assertTrue(server.isServer());
+        if (shipped) {
+            assertTrue(OpenSsl.isAvailable(), () -> "BoringSSL not loaded: " + OpenSsl.unavailabilityCause());
+            assertTrue(server instanceof OpenSslContext, server.getClass().getName());
         }
     }
 }

@@ -11,6 +11,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.pool.fetch.FetchException;
 import org.junit.jupiter.api.Test;
@@ -89,6 +91,37 @@ class StoreTest {
         assertFalse(Files.exists(store.dataFile(shortened)));
         assertFalse(Files.exists(part));
         assertEquals(100, reopened.used());
+    }
+
+    /** Under the usual umask 022 the files would be 0644: what is left is the store's own mode, not the umask's. */
+    @Test
+    void whatTheStoreWritesIsReadableByThePoolAlone() throws Exception {
+        Store store = Store.open(dir, 10_000, ClusterSettings::defaults);
+        put(store, "http://o/private", 100);
+        store.createPart(StoreKey.ofOrigin("http://o/in-flight")).close();
+        assertModes(dir.resolve("data"), "rw-------", "rwx------");
+    }
+
+    @Test
+    void theGroupReadableModeLetsTheGroupRead() throws Exception {
+        Files.createDirectories(dir.resolve("data"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+        Files.setPosixFilePermissions(dir.resolve("data"), PosixFilePermissions.fromString("rwxrwxrwx")); // as an older version left it
+        Store store = Store.open(dir, 10_000, ClusterSettings::defaults, StoreMode.GROUP_READABLE);
+        put(store, "http://o/shared", 100);
+        assertModes(dir.resolve("data"), "rw-r-----", "rwxr-x---");
+    }
+
+    /** Every file below {@code root} has {@code file}'s permissions, every directory (root included) {@code directory}'s. */
+    private static void assertModes(Path root, String file, String directory) throws Exception {
+        List<Path> all;
+        try (var walk = Files.walk(root)) {
+            all = walk.toList();
+        }
+        assertTrue(all.stream().anyMatch(Files::isRegularFile), "nothing written below " + root);
+        for (Path p : all) {
+            String expected = Files.isDirectory(p) ? directory : file;
+            assertEquals(expected, PosixFilePermissions.toString(Files.getPosixFilePermissions(p)), p.toString());
+        }
     }
 
     @Test

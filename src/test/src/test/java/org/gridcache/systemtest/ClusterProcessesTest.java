@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +35,10 @@ class ClusterProcessesTest {
     static Gridcache door;
     static String zkConnect;
     static String doorUrl;
+    static int doorPort;
     static Path data;
+    static Path conf;
+    static Path doorKey;
 
     @BeforeAll
     static void start() throws Exception {
@@ -43,17 +52,23 @@ class ClusterProcessesTest {
         zk = Gridcache.start(tmp.resolve("zk.out"), "zk", "--home", tmp.resolve("zk").toString(), "--port", String.valueOf(zkPort))
                 .awaitOutput("is up");
         Gridcache.admin("origins", "add", "atlas", "--prefix", "/atlas/data", "--url", origin.url(), "--zk", zkConnect).assertOk();
-        Path key = tmp.resolve("ticket.key");
         // the settings file carries what both nodes share, as an admin would write it
-        Path conf = tmp.resolve("gridcache.properties");
-        Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + key + "\nlog-dir=" + tmp.resolve("logs") + "\nplain-http=true\n");
+        conf = tmp.resolve("gridcache.properties");
+        Files.writeString(conf, "zk=" + zkConnect + "\nlog-dir=" + tmp.resolve("logs") + "\nplain-http=true\n");
         pool = Gridcache.start(tmp.resolve("pool.out"), "pool", "--config", conf.toString(), "--name", "p1",
                 "--store", tmp.resolve("store").toString(), "--capacity", "1G", "--port", String.valueOf(Tools.freePort()))
                 .awaitOutput("is up");
-        int doorPort = Tools.freePort();
-        door = Gridcache.start(tmp.resolve("door.out"), "door", "--config", conf.toString(), "--port", String.valueOf(doorPort))
-                .awaitOutput("is up");
+        doorPort = Tools.freePort();
+        doorKey = tmp.resolve("keys/door.jwk");
+        door = startDoor("door.out");
         doorUrl = "http://127.0.0.1:" + doorPort;
+    }
+
+    private static Gridcache startDoor(String out, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("door", "--config", conf.toString(), "--port", String.valueOf(doorPort),
+                "--signing-key", doorKey.toString()));
+        args.addAll(List.of(extra));
+        return Gridcache.start(tmp.resolve(out), args.toArray(String[]::new)).awaitOutput("is up");
     }
 
     @AfterAll
@@ -97,6 +112,52 @@ class ClusterProcessesTest {
         Tools.Result unknown = Gridcache.admin("config", "set", "no.such.key", "1", "--zk", zkConnect);
         assertNotEquals(0, unknown.exit());
         assertTrue(unknown.err().contains("unknown setting"), unknown.err());
+    }
+
+    /**
+     * README, "Rolling a door's ticket key over": restarted with a new key and the old one as previous, the door signs
+     * with the new key while tickets signed with the old stay valid at the pool; restarted without it, they are refused.
+     */
+    @Test
+    void aDoorKeyRollOverKeepsOldTicketsValidUntilThePreviousKeyIsRetired() throws Exception {
+        String before = redirect("/atlas/data/one.bin");
+        assertEquals("200", status(before), "a fresh ticket is served");
+        door.close();
+        Path previous = tmp.resolve("keys/door.previous.jwk");
+        Files.move(doorKey, previous);
+        door = startDoor("door-rolling.out", "--previous-signing-key", previous.toString());
+        Tools.await("the pool to trust the door's keys again", Duration.ofSeconds(30), () -> status(before).equals("200"));
+        String after = redirect("/atlas/data/one.bin");
+        assertNotEquals(kid(before), kid(after), "signed with the new key");
+        Path out = tmp.resolve("rolled.out");
+        Tools.curl("-f", "-o", out.toString(), before).assertOk();
+        assertEquals(Tools.sha256(data.resolve("one.bin")), Tools.sha256(out), "the old ticket still reads the file");
+
+        door.close();
+        door = startDoor("door-rolled.out");
+        Tools.await("the pool to trust the door's new key", Duration.ofSeconds(30), () -> status(after).equals("200"));
+        Tools.Result refused = Tools.curl("-s", "-w", "\n%{http_code}", before);
+        assertTrue(refused.out().endsWith("403"), refused.out());
+        assertTrue(refused.out().contains("does not publish (unknown or retired key)"), refused.out());
+    }
+
+    private static String redirect(String path) {
+        String location = Tools.curl("-s", "-o", "/dev/null", "-w", "%{redirect_url}", doorUrl + path).assertOk().out().trim();
+        assertTrue(location.contains("gridcache-ticket="), location);
+        return location;
+    }
+
+    private static String status(String url) {
+        return Tools.curl("-s", "-o", "/dev/null", "-w", "%{http_code}", url).out().trim();
+    }
+
+    /** The {@code kid} of the JWS header of a pool URL's ticket. */
+    private static String kid(String poolUrl) {
+        String jws = poolUrl.substring(poolUrl.indexOf("gridcache-ticket=") + "gridcache-ticket=".length());
+        String header = new String(Base64.getUrlDecoder().decode(jws.substring(0, jws.indexOf('.'))), StandardCharsets.UTF_8);
+        Matcher kid = Pattern.compile("\"kid\"\\s*:\\s*\"([^\"]+)\"").matcher(header);
+        assertTrue(kid.find(), header);
+        return kid.group(1);
     }
 
     @Test

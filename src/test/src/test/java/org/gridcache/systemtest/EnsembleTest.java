@@ -84,10 +84,10 @@ class EnsembleTest {
         // the tests identify pools by where a path goes: no spilling, except in the burst test, which turns it on
         Gridcache.admin("config", "set", "selection.spill-load", "1000", "--zk", zkConnect).assertOk();
         conf = tmp.resolve("gridcache.properties");
-        Files.writeString(conf, "plain-http=true\nzk=" + zkConnect + "\nticket-key=" + tmp.resolve("ticket.key") + "\nlog-dir=" + tmp.resolve("logs")
+        Files.writeString(conf, "plain-http=true\nzk=" + zkConnect + "\nlog-dir=" + tmp.resolve("logs")
                 + "\nzk-session-timeout=" + SESSION + "\n");
         pools[0] = startPool(0);
-        pools[0].awaitOutput("is up"); // creates the shared ticket key; the others read it
+        pools[0].awaitOutput("is up");
         pools[1] = startPool(1);
         pools[2] = startPool(2);
         int p1 = Tools.freePort();

@@ -155,23 +155,37 @@ final class GridEnv {
     }
 
     /**
-     * Fixture, idempotent: the holder of {@code proxy} has a valid delegation with the default id at the door
-     * {@code doorUrl} (delegated with {@code gridcache delegate} only when the door has none).
+     * Fixture, idempotent: the holder of {@code proxy} has a valid delegation of it with the default id (derived from
+     * DN and VOMS attributes) at the door {@code doorUrl}, made with {@code gridcache delegate} only when the door has
+     * none.
      */
     static void delegated(Path pki, String doorUrl, String proxy) {
-        if (lastStatus(curlAs(pki, proxy, doorUrl + "/.gridcache/delegation/default")) != 200) {
-            Gridcache.admin("delegate", "--proxy", pki.resolve("proxies/" + proxy + ".pem").toString(), "--capath",
-                    pki.resolve("certificates").toString(), doorUrl).assertOk();
+        String[] as = {"--proxy", pki.resolve("proxies/" + proxy + ".pem").toString(), "--capath", pki.resolve("certificates").toString()};
+        if (Gridcache.admin(concat(new String[] {"delegate", "--info"}, as, doorUrl)).exit() != 0) {
+            Gridcache.admin(concat(new String[] {"delegate"}, as, doorUrl)).assertOk();
         }
     }
 
+    private static String[] concat(String[] head, String[] middle, String last) {
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(head));
+        all.addAll(java.util.List.of(middle));
+        all.add(last);
+        return all.toArray(String[]::new);
+    }
+
     /**
-     * Fixture, idempotent: the holder of {@code proxy} has no valid delegation at the door {@code doorUrl}: destroys
-     * the default one and {@code moreIds} (those a test class makes), then checks the door lists none.
+     * Fixture, idempotent: the DN of {@code proxy}'s holder has no valid delegation at the door {@code doorUrl}, of
+     * any VOMS attributes: destroys every one the door lists for it ({@code moreIds} too, which it then lists anyway),
+     * then checks the door lists none.
      */
     static void withoutDelegation(Path pki, String doorUrl, String proxy, String... moreIds) {
-        java.util.List<String> ids = new java.util.ArrayList<>(java.util.List.of("default"));
-        ids.addAll(java.util.List.of(moreIds));
+        Tools.Result before = curlAs(pki, proxy, doorUrl + "/.gridcache/delegation");
+        Assertions.assertEquals(200, lastStatus(before), before.out());
+        java.util.Set<String> ids = new java.util.LinkedHashSet<>(java.util.List.of(moreIds));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"delegationId\"\\s*:\\s*\"([^\"]+)\"").matcher(before.out());
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
         for (String id : ids) {
             Tools.Result r = curlAs(pki, proxy, "-X", "DELETE", doorUrl + "/.gridcache/delegation/" + id);
             int status = lastStatus(r);

@@ -73,6 +73,7 @@ class GridSecurityTest {
         Tools.randomFile(atlas.getParent().resolve("peer.bin"), 1_500_000, 35);
         Tools.randomFile(atlas.getParent().resolve("sha1.bin"), 10_000, 36);
         Tools.randomFile(atlas.getParent().resolve("miss-then-hit.bin"), 3_000_000, 37);
+        Tools.randomFile(atlas.getParent().resolve("proxy.bin"), 300_000, 38);
         Files.writeString(atlas.getParent().resolve(".gacl"), """
                 <?xml version="1.0"?>
                 <gacl version="0.0.1">
@@ -83,7 +84,7 @@ class GridSecurityTest {
         for (Path f : List.of(atlas.getParent().resolve("file.bin"), atlas.getParent().resolve("other.bin"),
                 atlas.resolve("prod.bin"), atlas.getParent().resolve(".gacl"), atlas.getParent().resolve("late.bin"),
                 atlas.getParent().resolve("peer.bin"), atlas.getParent().resolve("sha1.bin"),
-                atlas.getParent().resolve("miss-then-hit.bin"))) {
+                atlas.getParent().resolve("miss-then-hit.bin"), atlas.getParent().resolve("proxy.bin"))) {
             GridEnv.makeReadable(f);
         }
         origin = GridEnv.Origin.start(pki, data);
@@ -98,7 +99,7 @@ class GridSecurityTest {
         Files.writeString(policy, POLICY);
         Path conf = tmp.resolve("gridcache.properties");
         logs = Path.of(System.getProperty("gridcache.test.logs", tmp.resolve("logs").toString()));
-        Files.writeString(conf, "zk=" + zkConnect + "\nticket-key=" + tmp.resolve("ticket.key")
+        Files.writeString(conf, "zk=" + zkConnect
                 + "\nhost-cert=" + pki.resolve("host/cert.pem") + "\nhost-key=" + pki.resolve("host/key.pem")
                 + "\nca-dir=" + pki.resolve("certificates") + "\nvomsdir=" + pki.resolve("vomsdir")
                 + "\ncrl-refresh=2s\n");
@@ -245,11 +246,13 @@ class GridSecurityTest {
         }
         Tools.Result prod = curlAs("alice-atlas", "-L", "-o", tmp.resolve("prod.out").toString(), doorUrl + "/atlas/production/prod.bin");
         assertEquals(200, status(prod), prod.out());
+        assertTrue(Files.readString(logs.resolve("pool-p1.log")).contains("obtained the credential of " + ALICE_DN),
+                "the pool read with the credential the door handed it");
     }
 
     @Test
     void aLimitedProxyReadsWithTheUsersDelegation() throws Exception {
-        delegated("alice-atlas");
+        delegated("alice"); // the limited proxy carries no VOMS attributes: it reads with a delegation without them
         Path out = tmp.resolve("limited.out");
         Tools.Result r = curlAs("alice-limited", "-L", "-o", out.toString(), doorUrl + "/atlas/file.bin");
         assertEquals(200, status(r), r.out());
@@ -298,6 +301,59 @@ class GridSecurityTest {
     }
 
     /**
+     * What the pool obtains for a read as Alice (called here as the pool calls it, with its host certificate and the
+     * door's ticket to it): a proxy the door made for this transfer, below Alice's delegation, living an hour at most;
+     * never the delegation with its key.
+     */
+    @Test
+    void thePoolObtainsAnHourLongProxyOfTheDelegationNotTheDelegation() throws Exception {
+        // alice.pem allows proxies below it (alice-atlas, from voms-proxy-fake, only one: the delegation itself)
+        delegate("alice").assertOk();
+        try {
+            Path out = tmp.resolve("proxy.out");
+            Tools.Result read = curlAs("alice", "-L", "-o", out.toString(), doorUrl + "/atlas/proxy.bin");
+            assertEquals(200, status(read), read.out());
+            assertEquals(Tools.sha256(data.resolve("atlas/proxy.bin")), Tools.sha256(out), "read with the derived proxy");
+            assertHandsOutAnHourLongProxy(ticket(location(curlAs("alice", doorUrl + "/atlas/file.bin"))));
+        } finally {
+            delegate("alice-atlas").assertOk(); // the other tests' delegation
+        }
+    }
+
+    private static void assertHandsOutAnHourLongProxy(String ticket) throws Exception {
+        Tools.Result r = Tools.curl("--capath", pki.resolve("certificates").toString(), "--cert", pki.resolve("host/cert.pem").toString(),
+                "--key", pki.resolve("host/key.pem").toString(), "-w", "\n%{http_code}", doorUrl + "/.gridcache/credential?gridcache-ticket=" + ticket);
+        assertTrue(r.out().endsWith("200"), r.out().lines().reduce((a, b) -> b).orElse(""));
+        java.security.cert.X509Certificate[] chain = org.gridcache.common.security.GridCredentials.fromPem(
+                r.out().substring(0, r.out().lastIndexOf('\n'))).getCertificateChain();
+        java.security.cert.X509Certificate proxy = chain[0];
+        java.security.cert.X509Certificate delegation = chain[1];
+        assertTrue(eu.emi.security.authn.x509.proxy.ProxyUtils.isProxy(proxy));
+        assertEquals(delegation.getSubjectX500Principal(), proxy.getIssuerX500Principal(), "signed by the delegation");
+        assertTrue(eu.emi.security.authn.x509.proxy.ProxyUtils.isProxy(delegation), "the delegation is Alice's proxy");
+        assertEquals(ALICE_DN, org.gridcache.common.security.X509Authenticator.slashDn(
+                eu.emi.security.authn.x509.proxy.ProxyUtils.getOriginalUserDN(chain)));
+        Duration lifetime = Duration.between(proxy.getNotBefore().toInstant(), proxy.getNotAfter().toInstant());
+        assertTrue(lifetime.compareTo(Duration.ofHours(1)) <= 0, "lives " + lifetime);
+        assertTrue(proxy.getSigAlgName().equalsIgnoreCase("SHA256withRSA"), proxy.getSigAlgName());
+        assertTrue(!proxy.getNotAfter().after(delegation.getNotAfter()), "never beyond the delegation");
+    }
+
+    @Test
+    void aProxyOfThePoolsHostCertificateGetsNoCredential() {
+        delegated("alice-atlas");
+        String ticket = ticket(location(curlAs("alice-atlas", doorUrl + "/atlas/file.bin")));
+        Path hostProxy = tmp.resolve("host-proxy.pem");
+        Tools.run(Duration.ofMinutes(1), "grid-proxy-init", "-rfc", "-cert", pki.resolve("host/cert.pem").toString(),
+                "-key", pki.resolve("host/key.pem").toString(), "-out", hostProxy.toString(), "-valid", "1:00").assertOk();
+        Tools.Result r = Tools.curl("--capath", pki.resolve("certificates").toString(), "--cert", hostProxy.toString(),
+                "--key", hostProxy.toString(), "-D", "-", doorUrl + "/.gridcache/credential?gridcache-ticket=" + ticket);
+        assertEquals(403, status(r), r.out());
+        assertTrue(r.out().contains("a proxy certificate cannot obtain credentials"), r.out());
+        assertTrue(!r.out().contains("PRIVATE KEY"), "no key handed out");
+    }
+
+    /**
      * A ticket issued while Alice's delegation existed, used after she destroyed it, on a file the pool must fetch:
      * the pool asks the door again rather than use the credential it obtained for her earlier reads.
      */
@@ -320,8 +376,10 @@ class GridSecurityTest {
     void anExpiredDelegationIs401() {
         withoutDelegation("bob-atlas");
         delegate("bob-atlas", "--id", "short", "--lifetime", "5s").assertOk();
-        // until the short delegation runs out the door issues tickets (the origin then refuses Bob: 403)
-        assertEquals(302, status(curlAs("bob-atlas", doorUrl + "/atlas/other.bin")), "a ticket while the delegation lasts");
+        // until the short delegation runs out the door asks the origin as Bob, which refuses him: 403
+        Tools.Result refused = curlAs("bob-atlas", doorUrl + "/atlas/other.bin");
+        assertEquals(403, status(refused), "the origin's refusal while the delegation lasts: " + refused.out());
+        assertTrue(refused.out().contains("the origin refuses /DC=org/DC=example/CN=Bob access to /atlas/other.bin"), refused.out());
         Tools.await("bob's 5 s delegation to expire", Duration.ofSeconds(60),
                 () -> status(curlAs("bob-atlas", doorUrl + "/atlas/other.bin")) == 401);
     }
@@ -344,7 +402,7 @@ class GridSecurityTest {
                     "-in", carol.resolve("req.pem").toString(), "-out", carol.resolve("cert.pem").toString()).assertOk();
         }
         proxy(carol, "carol-before-revocation");
-        String propfind = doorUrl + "/atlas/";
+        String propfind = doorUrl + "/"; // the door's own answer: /atlas is listed as the user, who needs a delegation
         assertEquals(207, status(curlAs("carol-before-revocation", "-X", "PROPFIND", "-H", "Depth: 0", propfind)));
         Tools.run(Duration.ofMinutes(1), "openssl", "ca", "-batch", "-config", config, "-revoke",
                 carol.resolve("cert.pem").toString()).assertOk();
@@ -444,7 +502,7 @@ class GridSecurityTest {
      */
     @Test
     void anHtproxyputDelegationRefusedByTheOriginIs403WithTheAlert() throws Exception {
-        withoutDelegation("alice-atlas"); // the freshest delegation is used: here the htproxyput one, alone
+        withoutDelegation("alice-atlas"); // the htproxyput one is then Alice's only /atlas delegation
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         String capath = pki.resolve("certificates").toString();
         String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,

@@ -16,13 +16,26 @@ final class NginxOrigin implements AutoCloseable {
     private final int port;
     private final String limitRate;
     private final boolean webdav;
+    private final String serverExtra;
+    private final String httpExtra;
 
     NginxOrigin(Path dir, Path data, String limitRate, boolean webdav) throws IOException {
+        this(dir, data, limitRate, webdav, "", "");
+    }
+
+    /**
+     * {@code serverExtra}: more directives of the one server (before its {@code location /}); {@code httpExtra}: more of
+     * the http block, before that server (log formats, other servers). In both, {@code {port}} is replaced by the server's port and {@code {dir}} by
+     * nginx's working directory.
+     */
+    NginxOrigin(Path dir, Path data, String limitRate, boolean webdav, String serverExtra, String httpExtra) throws IOException {
         this.dir = dir;
         this.data = data;
         this.port = Tools.freePort();
         this.limitRate = limitRate;
         this.webdav = webdav;
+        this.serverExtra = serverExtra.replace("{port}", String.valueOf(port)).replace("{dir}", dir.toString());
+        this.httpExtra = httpExtra.replace("{port}", String.valueOf(port)).replace("{dir}", dir.toString());
         Files.createDirectories(dir.resolve("tmp"));
         Files.writeString(dir.resolve("nginx.conf"), config());
     }
@@ -39,10 +52,30 @@ final class NginxOrigin implements AutoCloseable {
         return origin;
     }
 
+    /** A WebDAV origin that takes writes: nginx's dav module (PUT, DELETE, MKCOL, COPY, MOVE) besides dav-ext's PROPFIND. */
+    static NginxOrigin startWritable(Path dir, Path data) throws IOException {
+        Tools.require("nginx", "curl");
+        NginxOrigin origin = new NginxOrigin(dir, data, "0", true, """
+                dav_methods PUT DELETE MKCOL COPY MOVE;
+                dav_access user:rw group:r all:r;
+                client_max_body_size 0;
+                """, "");
+        origin.start();
+        return origin;
+    }
+
     /** A plain HTTP file server: no PROPFIND (many data servers are just that). */
     static NginxOrigin startPlain(Path dir, Path data) throws IOException {
         Tools.require("nginx", "curl");
         NginxOrigin origin = new NginxOrigin(dir, data, "0", false);
+        origin.start();
+        return origin;
+    }
+
+    /** A plain HTTP file server with more configuration (redirects, more listen addresses, a TLS server): see the constructor. */
+    static NginxOrigin startPlain(Path dir, Path data, String serverExtra, String httpExtra) throws IOException {
+        Tools.require("nginx", "curl");
+        NginxOrigin origin = new NginxOrigin(dir, data, "0", false, serverExtra, httpExtra);
         origin.start();
         return origin;
     }
@@ -63,10 +96,12 @@ final class NginxOrigin implements AutoCloseable {
                   access_log %1$s/access.log origin;
                   client_body_temp_path %1$s/tmp/body; proxy_temp_path %1$s/tmp/proxy;
                   fastcgi_temp_path %1$s/tmp/fcgi; uwsgi_temp_path %1$s/tmp/uwsgi; scgi_temp_path %1$s/tmp/scgi;
+                  %8$s
                   server {
                     listen 127.0.0.1:%2$d;
                     root %3$s;
                     limit_rate %4$s;
+                    %7$s
                     location / {
                       %6$s
                       autoindex on;
@@ -75,7 +110,7 @@ final class NginxOrigin implements AutoCloseable {
                 }
                 """.formatted(dir, port, data, limitRate,
                 webdav ? "load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;" : "",
-                webdav ? "dav_ext_methods PROPFIND OPTIONS;" : "");
+                webdav ? "dav_ext_methods PROPFIND OPTIONS;" : "", serverExtra, httpExtra);
     }
 
     void start() {

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An origin that is a plain HTTP file server (nginx without WebDAV): files are statted with HEAD and cached. */
+/**
+ * An origin that is a plain HTTP file server (nginx without WebDAV, with autoindex): files are statted with HEAD and
+ * cached, directories listed from the HTML index.
+ */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PlainHttpOriginTest {
     @TempDir
@@ -37,7 +40,7 @@ class PlainHttpOriginTest {
     }
 
     @Test
-    void filesAreReadAndCachedDirectoriesCannotBeListed() throws Exception {
+    void filesAreReadAndCachedDirectoriesAreListedFromTheIndex() throws Exception {
         for (int i = 0; i < 2; i++) {
             Path out = tmp.resolve("plain-" + i);
             Tools.curl("-fL", "-o", out.toString(), door + "/dir/plain.bin").assertOk();
@@ -47,6 +50,8 @@ class PlainHttpOriginTest {
         Tools.Result head = Tools.curl("-I", door + "/dir/plain.bin").assertOk();
         assertTrue(head.out().toLowerCase().contains("content-length: 2097152"), head.out());
         Tools.Result list = Tools.curl("-X", "PROPFIND", "-H", "Depth: 1", "-w", "\n%{http_code}", door + "/dir/").assertOk();
-        assertTrue(list.out().endsWith("502") && list.out().contains("not a WebDAV server"), list.out());
+        assertTrue(list.out().endsWith("207") && list.out().contains("plain.bin"), list.out());
+        Tools.Result html = Tools.curl("-w", "\n%{http_code}", door + "/dir/").assertOk();
+        assertTrue(html.out().endsWith("200") && html.out().contains(">plain.bin</a>"), html.out());
     }
 }

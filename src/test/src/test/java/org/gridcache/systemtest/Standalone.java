@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** {@code gridcache standalone} on free loopback ports in front of one origin: the fixture most system tests share. */
 final class Standalone implements AutoCloseable {
@@ -21,14 +22,36 @@ final class Standalone implements AutoCloseable {
 
     /** Starts it with its home under {@code dir} and waits until it is up; {@code extra} are more CLI options. */
     static Standalone start(Path dir, String origin, String... extra) throws IOException {
+        return start(Map.of(), null, dir, origin, "http://127.0.0.1:", List.of(extra));
+    }
+
+    /** As {@link #start(Path, String, String...)}, with environment variables and a file mode creation mask (null: ours). */
+    static Standalone start(Map<String, String> env, String umask, Path dir, String origin, String... extra) throws IOException {
+        return start(env, umask, dir, origin, "http://127.0.0.1:", List.of(extra));
+    }
+
+    /**
+     * As {@link #start(Path, String, String...)}, over HTTPS with grid security: gridenv's host certificate
+     * ({@code CN=localhost}), its CA directory and vomsdir; the door is {@code https://localhost:PORT}.
+     */
+    static Standalone startHttps(Path dir, String origin, Path pki, String... extra) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--host-cert", pki.resolve("host/cert.pem").toString(), "--host-key",
+                pki.resolve("host/key.pem").toString(), "--ca-dir", pki.resolve("certificates").toString(), "--vomsdir",
+                pki.resolve("vomsdir").toString()));
+        args.addAll(List.of(extra));
+        return start(Map.of(), null, dir, origin, "https://localhost:", args);
+    }
+
+    private static Standalone start(Map<String, String> env, String umask, Path dir, String origin, String doorBase,
+                                    List<String> extra) throws IOException {
         int port = Tools.freePort();
         int zkPort = Tools.freePort();
         Path home = dir.resolve("home");
         List<String> args = new ArrayList<>(List.of("standalone", "--home", home.toString(), "--origin", origin,
                 "--port", String.valueOf(port), "--zk-port", String.valueOf(zkPort)));
-        args.addAll(List.of(extra));
-        Gridcache process = Gridcache.start(dir.resolve("gridcache.out"), args.toArray(String[]::new)).awaitOutput("is up");
-        return new Standalone(process, home, "http://127.0.0.1:" + port, "127.0.0.1:" + zkPort);
+        args.addAll(extra);
+        Gridcache process = Gridcache.start(env, umask, dir.resolve("gridcache.out"), args.toArray(String[]::new)).awaitOutput("is up");
+        return new Standalone(process, home, doorBase + port, "127.0.0.1:" + zkPort);
     }
 
     /** The door's base URL, without a trailing slash. */

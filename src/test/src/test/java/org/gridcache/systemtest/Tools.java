@@ -52,6 +52,18 @@ final class Tools {
         }
     }
 
+    /** As {@link #require}, for a program at a path of its own ({@code what} says how to make it). */
+    static void requireExecutable(Path program, String what) {
+        if (!Files.isExecutable(program)) {
+            String message = "SYSTEM TEST NEEDS " + what + ", BUT " + program.toAbsolutePath().normalize() + " IS NOT THERE";
+            System.err.println("!!! " + message);
+            if ("true".equals(System.getenv("CI"))) {
+                Assertions.fail(message);
+            }
+            Assumptions.abort(message);
+        }
+    }
+
     static Result run(Duration timeout, String... command) {
         return runWithInput(timeout, null, command);
     }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The door's redirect rate: how many signed-ticket redirects one door answers per second, with keep-alive.
+# A plain-HTTP standalone in front of a small directory origin; wrk (bounded: -d) asks for two files and never
+# follows the 302, so only the door works. Run from the repository root after `mvn -B -q -DskipTests package`:
+#   bench/redirect-rate.sh [DURATION (20s)] [CONNECTIONS (32)]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-20s}
+connections=${2:-32}
+command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 1; }
+gridcache=$(ls -d dist/target/gridcache-*/bin/gridcache | head -1)
+before=$(cut -d' ' -f1 /proc/loadavg)
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+mkdir -p "$work/origin"
+head -c 1M /dev/urandom >"$work/origin/a.bin"
+head -c 1M /dev/urandom >"$work/origin/b.bin"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+zkport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$gridcache" standalone --home "$work/home" --origin "$work/origin" --port "$port" --zk-port "$zkport" \
+  >"$work/standalone.out" 2>&1 &
+pid=$!
+for _ in $(seq 120); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/a.bin")" = 302 ] && break
+  sleep 0.5
+done
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/a.bin")" = 302 ] \
+  || { echo "the door does not redirect; see $work/standalone.out" >&2; cat "$work/standalone.out" >&2; exit 1; }
+cat >"$work/two-files.lua" <<'EOF'
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", (n % 2 == 0) and "/a.bin" or "/b.bin")
+end
+EOF
+wrk -t2 -c"$connections" -d10s -s "$work/two-files.lua" "http://127.0.0.1:$port" >/dev/null # JIT warm-up, not counted
+wrk -t2 -c"$connections" -d"$duration" --latency -s "$work/two-files.lua" "http://127.0.0.1:$port" 2>&1 | tee "$work/wrk.out"
+# wrk counts 3xx as success; a 5xx or 4xx shows as "Non-2xx or 3xx responses"
+grep -q 'Non-2xx or 3xx' "$work/wrk.out" && { echo "some answers were not redirects" >&2; exit 1; }
+echo "load average before the run: $before (other work on the machine lowers the figure)"

@@ -1,0 +1,53 @@
+package org.gridcache.door.namespace;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.gridcache.common.CredentialMode;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
+
+/**
+ * Decides who the door is towards an origin for a request of a subject ({@link OriginIdentity}): for an origin
+ * mounted {@code --credential user}, the delegation the subject's session may act with (same DN, same VOMS
+ * attributes); else the door itself. A user without such a delegation gets 401 with {@code X-Delegate-To}, a door
+ * that cannot take delegations (no TLS) 403.
+ */
+public final class OriginIdentities {
+    /** A door without TLS: no delegations. */
+    public static final OriginIdentities NONE = new OriginIdentities(s -> Optional.empty(), () -> null);
+    private final Delegations delegations;
+    private final Supplier<String> delegationEndpoint;
+
+    /** Where the door keeps delegations. */
+    @FunctionalInterface
+    public interface Delegations {
+        /** The delegation a request of {@code subject} may act with (its DN and the FQANs of its session), if any. */
+        Optional<OriginIdentity> of(GridSubject subject);
+    }
+
+    /** {@code delegationEndpoint}: where users delegate (null: this door takes no delegation). */
+    public OriginIdentities(Delegations delegations, Supplier<String> delegationEndpoint) {
+        this.delegations = delegations;
+        this.delegationEndpoint = delegationEndpoint;
+    }
+
+    public OriginIdentity of(GridSubject subject, OriginEntry origin) {
+        if (origin.credentialMode() != CredentialMode.USER) {
+            return OriginIdentity.DOOR;
+        }
+        String endpoint = delegationEndpoint.get();
+        if (endpoint == null) {
+            throw DoorException.cannotTakeUserCredential(origin);
+        }
+        if (subject.anonymous()) {
+            throw DoorException.delegateFirst(origin, "listed and read", endpoint);
+        }
+        return delegations.of(subject).orElseThrow(() -> subject.fqans().isEmpty()
+                ? DoorException.delegateFirst(origin, "listed and read", endpoint)
+                : new DoorException(401, "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy"
+                        + " with the VOMS attributes of this session (" + String.join(",", subject.fqans()) + ") to " + endpoint
+                        + " first", Map.of(DoorException.DELEGATE_TO, endpoint)));
+    }
+}

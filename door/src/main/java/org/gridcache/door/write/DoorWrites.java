@@ -1,0 +1,247 @@
+package org.gridcache.door.write;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.auth.AccessCheck;
+import org.gridcache.door.auth.AuthzPolicy;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.NamespaceEntry;
+import org.gridcache.door.namespace.OriginIdentities;
+import org.gridcache.door.namespace.OriginIdentity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PUT, MKCOL, DELETE, MOVE and COPY of the namespace, proxied by the door to the origin that serves the path
+ * ({@link OriginWriters}), as the identity the subject has there ({@link OriginIdentities}). The policy's
+ * {@code write} right is needed on every path changed ({@code read} on a COPY's source). MOVE and COPY stay within one
+ * origin: across two they are 502, not emulated by copy-then-delete (a failure halfway would leave both or neither
+ * with no way to tell the client). An origin's root and the door's virtual collections are not written (403). After
+ * every write that reached the origin, the door's cached listings and entries of the paths changed and their parents
+ * are dropped for every identity, so this door shows the change at once, and the other doors are told
+ * ({@code WriteNotices} in ZooKeeper) so that they drop theirs.
+ */
+public final class DoorWrites {
+    /** The methods this class answers. */
+    public static final Set<String> METHODS = Set.of("PUT", "MKCOL", "DELETE", "MOVE", "COPY");
+    private static final Logger LOG = LoggerFactory.getLogger(DoorWrites.class);
+    private final Namespace namespace;
+    private final OriginWriters writers;
+    private final OriginIdentities identities;
+    private final Supplier<AuthzPolicy> policy;
+    private final Consumer<List<String>> notices;
+
+    /** {@code notices}: told the paths of every write that reached an origin (the other doors' notice, see WriteNotices). */
+    public DoorWrites(Namespace namespace, OriginWriters writers, OriginIdentities identities, Supplier<AuthzPolicy> policy,
+                      Consumer<List<String>> notices) {
+        this.namespace = namespace;
+        this.writers = writers;
+        this.identities = identities;
+        this.policy = policy;
+        this.notices = notices;
+    }
+
+    /** Answers the write {@code request} on {@code path} (normalised) for {@code subject}. */
+    public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
+        String method = request.getMethod();
+        if (hasFragment(request)) {
+            // a client that sends "#…" means another resource than the one the fragment-less path names: never write that
+            throw new DoorException(400, "a request URI with a fragment (#) names no resource to " + method);
+        }
+        AccessCheck.require(policy.get(), subject, path, method.equals("COPY") ? AuthzPolicy.Right.READ : AuthzPolicy.Right.WRITE);
+        OriginEntry origin = writable(path, method);
+        OriginWriter writer = writers.of(origin);
+        OriginWriter.Written written;
+        switch (method) {
+            case "PUT" -> {
+                requireParentCollection(subject, path);
+                NamespaceEntry existing = existing(subject, path);
+                if (existing != null && existing.collection()) {
+                    throw new DoorException(409, "conflict: " + path + " is a collection");
+                }
+                OriginIdentity as = identities.of(subject, origin);
+                try {
+                    // created (201) or replaced (204) as the door saw the target: origins differ (mod_gridsite: 200)
+                    written = OriginWriter.Written.createdOrReplaced(existing != null);
+                    writer.put(subject, as, origin, path, request.getInputStream(), request.getContentLengthLong(),
+                            request.getContentType());
+                } finally {
+                    changed(List.of(path));
+                }
+            }
+            case "MKCOL" -> {
+                if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
+                    throw new DoorException(415, "MKCOL with a body is not supported");
+                }
+                requireParentCollection(subject, path);
+                OriginIdentity as = identities.of(subject, origin);
+                try {
+                    written = writer.mkcol(subject, as, origin, path);
+                } finally {
+                    changed(List.of(path));
+                }
+            }
+            case "DELETE" -> {
+                NamespaceEntry entry = namespace.stat(subject, path);
+                OriginIdentity as = identities.of(subject, origin);
+                try {
+                    written = writer.delete(subject, as, origin, path, entry.collection());
+                } finally {
+                    changed(List.of(path));
+                }
+            }
+            default -> written = moveOrCopy(request, method, path, subject, origin, writer);
+        }
+        LOG.info("{} {} by {} -> {}", method, path, subject, written.status());
+        answer(response, written);
+    }
+
+    private OriginWriter.Written moveOrCopy(HttpServletRequest request, String method, String path, GridSubject subject,
+                                            OriginEntry origin, OriginWriter writer) {
+        String to = Destination.pathOf(request);
+        boolean overwrite = overwrite(request);
+        boolean deep = depth(request, method);
+        if (GridPath.isUnder(to, org.gridcache.door.http.DoorReadFilter.SERVICES)) {
+            throw new DoorException(403, "the door's own paths (" + org.gridcache.door.http.DoorReadFilter.SERVICES + ") are not written");
+        }
+        if (to.equals(path)) {
+            throw new DoorException(403, method + " onto itself: source and destination are both " + path);
+        }
+        AccessCheck.require(policy.get(), subject, to, AuthzPolicy.Right.WRITE); // the source was checked in handle
+        OriginEntry target = namespace.originOf(to).orElseThrow(() ->
+                new DoorException(403, "no origin serves " + to + ": nothing can be written there"));
+        if (!target.name().equals(origin.name())) {
+            throw DoorException.badGateway(method + " across origins is not supported (" + path + " is in origin " + origin.name()
+                    + ", " + to + " in origin " + target.name() + ")");
+        }
+        writable(to, method);
+        if (GridPath.isUnder(to, path)) {
+            throw new DoorException(403, method + " of " + path + " into itself (" + to + ")");
+        }
+        NamespaceEntry source = namespace.stat(subject, path);
+        requireParentCollection(subject, to);
+        NamespaceEntry existing = existing(subject, to);
+        OriginIdentity as = identities.of(subject, origin);
+        try {
+            if (existing != null && overwrite && existing.collection() != source.collection()) {
+                // Overwrite: T deletes the destination first (RFC 4918, 9.8.4); nginx refuses a file over a collection
+                writer.delete(subject, as, origin, to, existing.collection());
+            }
+            OriginWriter.Written written = method.equals("MOVE")
+                    ? writer.move(subject, as, origin, path, to, source.collection(), overwrite)
+                    : writer.copy(subject, as, origin, path, to, source.collection(), overwrite, deep);
+            // created (201) or replaced (204) as the door saw the destination: origins differ (nginx: always 204)
+            if (written.multistatus() != null) {
+                return written;
+            }
+            return OriginWriter.Written.createdOrReplaced(existing != null);
+        } finally {
+            changed(method.equals("MOVE") ? List.of(path, to) : List.of(to));
+        }
+    }
+
+    /**
+     * 409 unless the parent of {@code path} is a collection (RFC 4918: no intermediate collections are made). Asked
+     * here, from the door's cache, because origins differ: nginx answers a PUT without a parent with 500.
+     */
+    private void requireParentCollection(GridSubject subject, String path) {
+        String parent = GridPath.parent(path);
+        NamespaceEntry entry;
+        try {
+            entry = namespace.stat(subject, parent);
+        } catch (DoorException e) {
+            if (e.status() == 404) {
+                throw new DoorException(409, "conflict: there is no collection " + parent + " to hold " + GridPath.name(path));
+            }
+            throw e;
+        }
+        if (!entry.collection()) {
+            throw new DoorException(409, "conflict: " + parent + " is not a collection");
+        }
+    }
+
+    private static boolean hasFragment(HttpServletRequest request) {
+        ServletContextRequest core = ServletContextRequest.getServletContextRequest(request);
+        return core != null && core.getHttpURI() != null && core.getHttpURI().getFragment() != null;
+    }
+
+    /** Drops this door's cached view of {@code paths} (and below, and their parents) and tells the other doors. */
+    private void changed(List<String> paths) {
+        paths.forEach(namespace::invalidate);
+        try {
+            notices.accept(paths);
+        } catch (RuntimeException e) {
+            LOG.warn("cannot tell the other doors of a write to {}: {}", paths, e.toString());
+        }
+    }
+
+    /** What is at {@code path} now, or null when nothing is. */
+    private NamespaceEntry existing(GridSubject subject, String path) {
+        try {
+            return namespace.stat(subject, path);
+        } catch (DoorException e) {
+            if (e.status() == 404) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** The origin that may be written at {@code path}: not an origin's root, not a virtual collection. */
+    private OriginEntry writable(String path, String method) {
+        OriginEntry origin = namespace.originOf(path).orElseThrow(() ->
+                new DoorException(403, "no origin serves " + path + ": nothing can be written there"));
+        if (origin.prefix().equals(path)) {
+            throw new DoorException(method.equals("MKCOL") ? 405 : 403, path + " is the root of origin " + origin.name()
+                    + ": it is not " + (method.equals("MKCOL") ? "made" : "changed") + " through the door");
+        }
+        return origin;
+    }
+
+    private static boolean overwrite(HttpServletRequest request) {
+        String value = request.getHeader("Overwrite");
+        if (value == null) {
+            return true;
+        }
+        return switch (value.trim().toUpperCase(Locale.ROOT)) {
+            case "T" -> true;
+            case "F" -> false;
+            default -> throw new DoorException(400, "bad Overwrite header (T or F)");
+        };
+    }
+
+    /** COPY: Depth 0 copies a collection alone, infinity (the default) with its members; MOVE: infinity only. */
+    private static boolean depth(HttpServletRequest request, String method) {
+        String value = request.getHeader("Depth");
+        if (value == null || value.trim().equalsIgnoreCase("infinity")) {
+            return true;
+        }
+        if (value.trim().equals("0") && method.equals("COPY")) {
+            return false;
+        }
+        throw new DoorException(400, "bad Depth for " + method + ": " + value.lines().findFirst().orElse("")
+                + (method.equals("COPY") ? " (0 or infinity)" : " (infinity)"));
+    }
+
+    private static void answer(HttpServletResponse response, OriginWriter.Written written) throws IOException {
+        response.setStatus(written.status());
+        if (written.multistatus() != null) {
+            response.setContentType("application/xml; charset=utf-8");
+            response.setContentLength(written.multistatus().length);
+            response.getOutputStream().write(written.multistatus());
+        } else {
+            response.setContentLength(0);
+        }
+    }
+}

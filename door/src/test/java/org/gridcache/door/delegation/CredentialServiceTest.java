@@ -1,0 +1,199 @@
+package org.gridcache.door.delegation;
+
+import static org.gridcache.door.delegation.DelegationFixtures.ALICE;
+import static org.gridcache.door.delegation.DelegationFixtures.fqansOf;
+import static org.gridcache.door.delegation.DelegationFixtures.sign;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import eu.emi.security.authn.x509.X509Credential;
+import eu.emi.security.authn.x509.proxy.ProxyUtils;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.gridcache.common.CredentialMode;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketKeys;
+import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.security.GridCredentials;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.common.security.TestPki;
+import org.gridcache.door.http.DoorException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the credential endpoint hands out, and to whom (ARCHITECTURE.md, "Trust model"). */
+class CredentialServiceTest {
+    private static final String POOL_DN = "/DC=org/DC=example/OU=hosts/CN=localhost";
+    private static final String OTHER_POOL_DN = "/DC=org/DC=example/OU=hosts/CN=pool2.example.org";
+    private final TicketSigningKey doorKey = TicketSigningKey.generate();
+    private final TicketSigningKey poolKey = TicketSigningKey.generate();
+    private final TicketCodec door = TicketCodec.of("door1", doorKey, List.of(doorKey));
+    private DelegationStore store;
+    private CredentialService service;
+    private X509Certificate[] hostChain;
+    private X509Credential alice;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Path pki = TestPki.get();
+        store = new DelegationStore(DelegationFixtures.trust(), null, Duration.ofDays(7), DelegationFixtures.clockAtNow());
+        String csr = store.request(ALICE, "d1");
+        store.put(ALICE, "d1", sign(csr, "alice", 7200));
+        alice = store.forSession(ALICE, List.of()).orElseThrow().credential();
+        hostChain = GridCredentials.load(pki.resolve("host/cert.pem"), pki.resolve("host/key.pem")).getCertificateChain();
+        List<PoolRecord> pools = List.of(pool("p1", POOL_DN), pool("p2", OTHER_POOL_DN));
+        service = new CredentialService(store, door, "door1", Set.of(POOL_DN, OTHER_POOL_DN), () -> pools);
+    }
+
+    private static PoolRecord pool(String id, String dn) {
+        return new PoolRecord(id, "https://" + id + ":20000", "s", 1, 1, 0, 0, 0, "v", 0, PoolRecord.ENABLED, 0, 0, dn);
+    }
+
+    /** A ticket for a session without VOMS attributes, as alice's plain proxy (delegation d1) presents. */
+    private String ticket(String pool) {
+        return ticket(pool, List.of());
+    }
+
+    private String ticket(String pool, List<String> fqans) {
+        long now = Instant.now().getEpochSecond();
+        return door.sign(new Ticket("/atlas/f.bin", pool, Ticket.READ, now, now + 60, ALICE, "door1", null, 10, 5,
+                fqans.isEmpty() ? null : "atlas", fqans, CredentialMode.USER, "https://door:2880/.gridcache/credential", List.of()));
+    }
+
+    @Test
+    void handsThePoolAShortLivedProxyOfTheDelegationNotTheDelegation() throws Exception {
+        String pem = call(GridSubject.of(POOL_DN), hostChain, ticket("p1"));
+        X509Credential handed = GridCredentials.fromPem(pem);
+        X509Certificate[] chain = handed.getCertificateChain();
+        X509Certificate[] delegation = alice.getCertificateChain();
+        assertEquals(delegation.length + 1, chain.length, "one proxy below the delegation's chain");
+        assertArrayEquals(delegation[0].getEncoded(), chain[1].getEncoded(), "signed by the delegation");
+        assertEquals(delegation[0].getSubjectX500Principal(), chain[0].getIssuerX500Principal());
+        assertTrue(ProxyUtils.isProxy(chain[0]));
+        assertNotEquals(alice.getKey(), handed.getKey(), "a fresh key: the delegated key never leaves the door");
+        assertFalse(pem.contains(GridCredentials.toPem(alice).split("-----BEGIN")[2]), "not the delegation's key");
+        assertTrue(chain[0].getSigAlgName().equalsIgnoreCase("SHA256withRSA"), chain[0].getSigAlgName());
+        Duration lifetime = Duration.between(chain[0].getNotBefore().toInstant(), chain[0].getNotAfter().toInstant());
+        assertTrue(lifetime.compareTo(Duration.ofHours(1)) <= 0, lifetime.toString());
+        assertTrue(!chain[0].getNotAfter().after(delegation[0].getNotAfter()));
+        assertEquals(ProxyUtils.getOriginalUserDN(delegation), ProxyUtils.getOriginalUserDN(chain));
+    }
+
+    @Test
+    void aDelegationWhoseProxyForbidsAnotherLevelIsHandedOutItself() throws Exception {
+        // alice-atlas (voms-proxy-fake) allows one proxy below it: the delegation; a further one would not verify
+        store.put(ALICE, "d2", sign(store.request(ALICE, "d2"), "alice-atlas", 10_800));
+        List<String> atlas = fqansOf("alice-atlas");
+        X509Credential handed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1", atlas)));
+        assertArrayEquals(store.forSession(ALICE, atlas).orElseThrow().credential().getCertificateChain()[0].getEncoded(),
+                handed.getCertificateChain()[0].getEncoded());
+    }
+
+    @Test
+    void handsOutOnlyTheDelegationOfTheTicketsAttributes() throws Exception {
+        store.put(ALICE, "d2", sign(store.request(ALICE, "d2"), "alice-atlas", 10_800));
+        // an /atlas ticket gets the /atlas delegation, never d1 (no attributes) nor, for /cms, the /atlas one
+        X509Credential atlas = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1", fqansOf("alice-atlas"))));
+        assertArrayEquals(store.forSession(ALICE, fqansOf("alice-atlas")).orElseThrow().credential().getCertificateChain()[0].getEncoded(),
+                atlas.getCertificateChain()[0].getEncoded());
+        DoorException cms = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(POOL_DN), hostChain, ticket("p1", fqansOf("alice-cms"))));
+        assertEquals(404, cms.status(), "a /cms session has no delegation here: nothing is handed out");
+        assertEquals("the delegated credential has expired or was destroyed", cms.getMessage());
+    }
+
+    @Test
+    void neverOutlivesTheDelegation() throws Exception {
+        Instant late = alice.getCertificateChain()[0].getNotAfter().toInstant().minus(Duration.ofMinutes(10));
+        X509Certificate proxy = CredentialService.proxyOf(alice, late).getCertificateChain()[0];
+        assertEquals(alice.getCertificateChain()[0].getNotAfter(), proxy.getNotAfter());
+    }
+
+    @Test
+    void refusesAProxyOfTheHostCertificate() throws Exception {
+        // the host credential as a client would hand it on: a proxy certificate below it
+        X509Credential host = GridCredentials.load(TestPki.get().resolve("host/cert.pem"), TestPki.get().resolve("host/key.pem"));
+        X509Certificate[] proxyChain = CredentialService.proxyOf(host, Instant.now()).getCertificateChain();
+        DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(POOL_DN), proxyChain, ticket("p1")));
+        assertEquals(403, e.status());
+        assertTrue(e.getMessage().contains("proxy certificate"), e.getMessage());
+    }
+
+    @Test
+    void refusesAnotherPoolsTicket() {
+        DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(OTHER_POOL_DN), hostChain, ticket("p1")));
+        assertEquals(403, e.status());
+        assertTrue(e.getMessage().contains("another pool"), e.getMessage());
+    }
+
+    @Test
+    void refusesATicketAPoolSigned() {
+        long now = Instant.now().getEpochSecond();
+        Ticket forPeer = new Ticket("/atlas/f.bin", "p1", Ticket.READ, now, now + 60, ALICE, "door1", null, 10, 5,
+                "atlas", List.of("/atlas"), CredentialMode.USER, "https://door:2880/.gridcache/credential", List.of());
+        // a pool's key, even claiming to be the door
+        String minted = new TicketCodec(poolKey, TicketKeys.of("pool:p2", List.of(poolKey)), TicketCodec.DEFAULT_MAX_LIFETIME,
+                Clock.systemUTC()).sign(forPeer);
+        DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(POOL_DN), hostChain, minted));
+        assertEquals(403, e.status());
+        assertTrue(e.getMessage().contains("does not publish"), e.getMessage());
+    }
+
+    @Test
+    void refusesACallerThatIsNoPool() {
+        DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(ALICE), hostChain, ticket("p1")));
+        assertEquals(403, e.status());
+    }
+
+    private String call(GridSubject caller, X509Certificate[] chain, String token) throws Exception {
+        Map<String, Object> attributes = new HashMap<>();
+        attributes.put("jakarta.servlet.request.X509Certificate", chain);
+        HttpServletRequest request = (HttpServletRequest) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class}, (p, m, args) -> switch (m.getName()) {
+                    case "getMethod" -> "GET";
+                    case "getParameter" -> Ticket.QUERY_PARAMETER.equals(args[0]) ? token : null;
+                    case "getAttribute" -> attributes.get((String) args[0]);
+                    default -> null;
+                });
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        ServletOutputStream out = new ServletOutputStream() {
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setWriteListener(WriteListener listener) {
+            }
+
+            @Override
+            public void write(int b) {
+                body.write(b);
+            }
+        };
+        HttpServletResponse response = (HttpServletResponse) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {HttpServletResponse.class}, (p, m, args) -> m.getName().equals("getOutputStream") ? out : null);
+        service.handle(request, response, caller);
+        return body.toString(StandardCharsets.US_ASCII);
+    }
+}

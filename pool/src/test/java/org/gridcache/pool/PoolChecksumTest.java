@@ -1,0 +1,205 @@
+package org.gridcache.pool;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.Adler32;
+import java.util.zip.CRC32C;
+import org.gridcache.common.Json;
+import org.gridcache.pool.store.StoreKey;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Checksums at the pool: computed while a file fills, kept in its sidecar, answered to {@code Want-Digest} and
+ * {@code Want-Repr-Digest} on a hit at once and on a miss once the file is complete; an origin's {@code Digest}
+ * verified against the fill.
+ */
+class PoolChecksumTest extends PoolTestSupport {
+    private static final String WANT = "adler32, md5";
+
+    private static String adler32(byte[] b) {
+        Adler32 a = new Adler32();
+        a.update(b);
+        return String.format(Locale.ROOT, "%08x", a.getValue());
+    }
+
+    private static String crc32c(byte[] b) {
+        CRC32C c = new CRC32C();
+        c.update(b);
+        return String.format(Locale.ROOT, "%08x", c.getValue());
+    }
+
+    private static byte[] digest(String algorithm, byte[] b) throws Exception {
+        return MessageDigest.getInstance(algorithm).digest(b);
+    }
+
+    private static String md5(byte[] b) throws Exception {
+        return Base64.getEncoder().encodeToString(digest("MD5", b));
+    }
+
+    private static String digestOf(HttpResponse<?> r) {
+        return r.headers().firstValue("Digest").orElse(null);
+    }
+
+    private HttpResponse<byte[]> head(String path, byte[] expected, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path, ticket(path, origin.url(path), expected.length)))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(60));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
+    void missComputesAllFourAndAHitAnswersFromTheSidecar() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(300_000, 1);
+        origin.serve("/f", data);
+
+        HttpResponse<byte[]> miss = fetch("/f", data, "Want-Digest", WANT);
+        assertEquals(200, miss.statusCode());
+        assertEquals("MISS", cache(miss));
+        assertArrayEquals(data, miss.body());
+        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(miss)); // the head waited for the whole file
+        assertEquals("adler32, md5;q=0.8, sha-256;q=0.6, crc32c;q=0.4", origin.wantDigest("/f"),
+                "the origin is asked for what it keeps");
+
+        Path sidecar = sidecarOf("/f");
+        @SuppressWarnings("unchecked")
+        Map<String, String> kept = (Map<String, String>) Json.read(Files.readAllBytes(sidecar), Map.class).get("checksums");
+        assertEquals(Map.of("adler32", adler32(data), "crc32c", crc32c(data),
+                "md5", java.util.HexFormat.of().formatHex(digest("MD5", data)),
+                "sha-256", java.util.HexFormat.of().formatHex(digest("SHA-256", data))), kept);
+
+        HttpResponse<byte[]> hit = fetch("/f", data, "Want-Digest", "MD5;q=0.5, ADLER32");
+        assertEquals("HIT", cache(hit));
+        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(hit));
+        HttpResponse<byte[]> repr = fetch("/f", data, "Want-Repr-Digest", "sha-256=10, crc32c=1");
+        assertEquals("sha-256=:" + Base64.getEncoder().encodeToString(digest("SHA-256", data)) + ":, crc32c=:"
+                + Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(crc32c(data))) + ":",
+                repr.headers().firstValue("Repr-Digest").orElse(null));
+        assertEquals(null, digestOf(repr));
+        assertEquals(null, digestOf(fetch("/f", data)), "no Digest unasked");
+        assertEquals(1, origin.gets("/f"));
+    }
+
+    @Test
+    void headOfAnUncachedFileFillsItAndAnswersTheDigest() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(70_000, 2);
+        origin.serve("/h", data);
+        HttpResponse<byte[]> r = head("/h", data, "Want-Digest", "adler32");
+        assertEquals(200, r.statusCode());
+        assertEquals("adler32=" + adler32(data), digestOf(r));
+        assertEquals(data.length, r.headers().firstValueAsLong("Content-Length").orElse(-1));
+        awaitCommitted("/h");
+        assertEquals("HIT", cache(head("/h", data, "Want-Digest", "adler32")));
+        assertEquals(1, origin.gets("/h"));
+    }
+
+    @Test
+    void theOnlyIfCachedQuestionAnswersTheSidecarsChecksumsAndNeverFetches() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(4000, 7);
+        origin.serve("/q", data);
+        String[] question = {"X-Gridcache-Only-If-Cached", "1", "Want-Digest", "adler32, md5, sha-256, crc32c"};
+        assertEquals(404, head("/q", data, question).statusCode());
+        assertEquals(0, origin.gets("/q"));
+        fetch("/q", data);
+        HttpResponse<byte[]> held = head("/q", data, question);
+        assertEquals(200, held.statusCode());
+        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data) + ",sha-256="
+                + Base64.getEncoder().encodeToString(digest("SHA-256", data)) + ",crc32c=" + crc32c(data), digestOf(held));
+        assertEquals(1, origin.gets("/q"));
+    }
+
+        @Test
+    void poolChecksumsChoosesWhatAFillComputes() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(6000, 8);
+        int[] attempt = {0};
+        try {
+            org.gridcache.zk.ClusterConfig.set(zk, "pool.checksums", "adler32");
+            // each try a new file, so that each is a fill that reads the setting as the pool has it then
+            String digest = org.awaitility.Awaitility.await().atMost(WAIT).alias("pool.checksums=adler32 at the pool").until(() -> {
+                String path = "/some" + attempt[0]++;
+                origin.serve(path, data);
+                return digestOf(fetch(path, data, "Want-Digest", WANT));
+            }, d -> d != null && !d.contains("md5="));
+            assertEquals("adler32=" + adler32(data), digest, "md5 was not computed, so it is not answered");
+        } finally {
+            org.gridcache.zk.ClusterConfig.unset(zk, "pool.checksums");
+        }
+    }
+
+    @Test
+    void restartKeepsTheChecksums() throws Exception {
+        Path store = dir.resolve("store");
+        startPool(1 << 20, store);
+        byte[] data = randomBytes(5000, 3);
+        origin.serve("/kept", data);
+        assertEquals("MISS", cache(fetch("/kept", data))); // computed without anyone asking
+        pool.close();
+        pool = null;
+
+        startPool(1 << 20, store);
+        HttpResponse<byte[]> hit = fetch("/kept", data, "Want-Digest", WANT);
+        assertEquals("HIT", cache(hit));
+        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(hit));
+        assertEquals(1, origin.gets("/kept"));
+    }
+
+    @Test
+    void anOriginDigestThatAgreesIsKept() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(9000, 4);
+        origin.serve("/ok", data, "Digest: ADLER32=" + adler32(data).toUpperCase(Locale.ROOT) + ",md5=" + md5(data) + "\r\n");
+        HttpResponse<byte[]> r = fetch("/ok", data, "Want-Digest", "md5");
+        assertEquals(200, r.statusCode());
+        assertEquals("md5=" + md5(data), digestOf(r));
+        assertEquals(0, pool.store().checksumMismatches());
+    }
+
+    @Test
+    void anOriginDigestMismatchIsNotCommittedAnd502() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(9000, 5);
+        byte[] other = randomBytes(9000, 6);
+        origin.serve("/bad", data, "Digest: md5=" + md5(other) + "\r\n");
+
+        HttpResponse<byte[]> r = get("/bad", ticket("/bad", origin.url("/bad"), data.length), "Want-Digest", "adler32");
+        assertEquals(502, r.statusCode());
+        assertEquals("checksum mismatch: origin http://127.0.0.1:" + origin.url("").split(":")[2] + " gave md5=" + md5(other)
+                + ", the pool received md5=" + md5(data) + " (file discarded)", body(r).trim());
+        assertFalse(pool.store().contains(StoreKey.ofOrigin(origin.url("/bad"))));
+        assertEquals(0, filesUnder(dir.resolve("store"), ".part"));
+        assertEquals(1, pool.store().checksumMismatches());
+        assertTrue(body(get("/.gridcache/metrics", null)).contains("gridcache_pool_checksum_mismatches_total{pool=\"" + poolName + "\"} 1.0"));
+
+        // a client that asked for nothing had its head already: its connection is cut, never a complete-looking answer
+        try {
+            HttpResponse<byte[]> plain = get("/bad", ticket("/bad", origin.url("/bad"), data.length));
+            assertTrue(plain.body().length < data.length, "a short body at most");
+        } catch (java.io.IOException expected) {
+            // the usual outcome: the connection closed before Content-Length bytes
+        }
+        assertFalse(pool.store().contains(StoreKey.ofOrigin(origin.url("/bad"))));
+        assertEquals(2, pool.store().checksumMismatches());
+    }
+
+    private Path sidecarOf(String path) throws Exception {
+        String hex = sha256(origin.url(path).getBytes(java.nio.charset.StandardCharsets.UTF_8)); // a store key: the SHA-256 of the origin URL
+        return dir.resolve("store/data").resolve(hex.substring(0, 2)).resolve(hex.substring(2, 4)).resolve(hex + ".json");
+    }
+}
