@@ -196,6 +196,22 @@ final class GridEnv {
         Assertions.assertTrue(list.out().strip().endsWith("[]"), () -> "no delegation left: " + list.out());
     }
 
+    /**
+     * Delegates the proxy {@code proxy} to the door with GridSite's htproxyput and returns the delegation id once the
+     * door holds it: htproxyput exits once it has sent putProxy, without waiting for the answer, so the door may still
+     * be checking the chain when it returns.
+     */
+    static String htproxyput(Path pki, String doorUrl, String proxy) {
+        String pem = pki.resolve("proxies/" + proxy + ".pem").toString();
+        Tools.Result put = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", pem, "--key", pem, "--capath",
+                pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk();
+        String id = put.out().trim();
+        Assertions.assertTrue(id.matches("[0-9a-f]{16}"), "delegation id printed: " + put.out());
+        Tools.await("the door to hold delegation " + id, Duration.ofSeconds(30),
+                () -> lastStatus(curlAs(pki, proxy, doorUrl + "/.gridcache/delegation/" + id)) == 200);
+        return id;
+    }
+
     /** The last HTTP status curl printed: with -L the pool's, not the door's 302. */
     static int lastStatus(Tools.Result r) {
         String last = null;

@@ -219,10 +219,7 @@ class GridSecurityTest {
     @Test
     void htproxyputDelegatesShowsAndDestroysOverSoap() {
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
-        Tools.Result put = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy,
-                "--capath", pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk();
-        String id = put.out().trim();
-        assertTrue(id.matches("[0-9a-f]{16}"), "delegation id printed: " + put.out());
+        String id = GridEnv.htproxyput(pki, doorUrl, "alice-atlas");
         Tools.Result info = curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id);
         assertEquals(200, status(info));
         assertTrue(info.out().contains(ALICE_DN), info.out());
@@ -231,7 +228,9 @@ class GridSecurityTest {
         assertTrue(time.out().trim().matches("\\d{10}"), "termination time: " + time.out());
         Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
                 "--capath", pki.resolve("certificates").toString(), doorUrl + "/.gridcache/delegation").assertOk();
-        assertEquals(404, status(curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id)));
+        // like putProxy, htproxyput sends destroy without waiting for the answer
+        Tools.await("the door to drop delegation " + id, Duration.ofSeconds(30),
+                () -> status(curlAs("alice-atlas", doorUrl + "/.gridcache/delegation/" + id)) == 404);
     }
 
     @Test
@@ -505,8 +504,7 @@ class GridSecurityTest {
         withoutDelegation("alice-atlas"); // the htproxyput one is then Alice's only /atlas delegation
         String proxy = pki.resolve("proxies/alice-atlas.pem").toString();
         String capath = pki.resolve("certificates").toString();
-        String id = Tools.run(Duration.ofMinutes(1), "htproxyput", "--cert", proxy, "--key", proxy, "--capath", capath,
-                doorUrl + "/.gridcache/delegation").assertOk().out().trim();
+        String id = GridEnv.htproxyput(pki, doorUrl, "alice-atlas");
         try {
             Path out = tmp.resolve("sha1.out");
             Tools.Result r = curlAs("alice-atlas", "-L", "-o", out.toString(), doorUrl + "/atlas/sha1.bin");
