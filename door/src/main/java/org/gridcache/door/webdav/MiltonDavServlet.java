@@ -9,9 +9,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Function;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.Replies;
 import org.gridcache.door.namespace.Namespace;
+import org.gridcache.zk.props.DeadProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +37,13 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
     public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
+        return over(namespace, checksums, path -> List.of());
+    }
+
+    /** As {@link #over(Namespace, Checksums)}, with the dead properties of each path from {@code dead}. */
+    public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead) {
         return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace),
-                List.of(new ChecksumProperty(checksums::of))));
+                List.of(new ChecksumProperty(checksums::of), new DeadPropertySource(dead))));
     }
 
     /** A file's checksums as far as a pool holds them (NONE when none does). */
