@@ -30,6 +30,7 @@ import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.OriginHttpClient;
 import org.gridcache.door.namespace.WebDavOriginLister;
 import org.gridcache.door.ops.DoorOperations;
+import org.gridcache.door.namespace.LocalOrigins;
 import org.gridcache.door.props.PropPatch;
 import org.gridcache.door.read.FileReads;
 import org.gridcache.door.read.PoolDigests;
@@ -104,6 +105,7 @@ public final class Door implements Closeable {
         config.onChange(s -> namespace.setCacheBytes(s.get(Keys.LISTING_CACHE_SIZE)));
         WriteNotices notices = own(new WriteNotices(zk, settings.id(), namespace::invalidate, namespace::invalidateAll))
                 .start(ZK_INITIAL_WAIT);
+        LocalOrigins localOrigins = new LocalOrigins(settings.fileOriginRoots());
         DeadPropertyStore deadProperties = own(new DeadPropertyStore(zk)).start(ZK_INITIAL_WAIT);
         SelectionPolicies policies = new SelectionPolicies(() -> config.current().get(Keys.SPILL_LOAD), config.current().get(Keys.SELECTION_POLICY));
         config.onChange(s -> policies.set(s.get(Keys.SELECTION_POLICY)));
@@ -118,7 +120,8 @@ public final class Door implements Closeable {
                         new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, deadProperties),
                 new PropPatch(namespace, grid.policy(), deadProperties));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
-                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), deadProperties::of);
+                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), deadProperties::of,
+                (subject, path) -> namespace.originOf(path).filter(o -> o.url().startsWith("file:")).flatMap(localOrigins::quota));
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);

@@ -42,8 +42,20 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** As {@link #over(Namespace, Checksums)}, with the dead properties of each path from {@code dead}. */
     public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead) {
+        return over(namespace, checksums, dead, (subject, path) -> java.util.Optional.empty());
+    }
+
+    /** As above, with RFC 4331 quota of collections from {@code quota} (empty: the origin does not say). */
+    public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead,
+                                        QuotaLookup quota) {
         return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace),
-                List.of(new ChecksumProperty(checksums::of), new DeadPropertySource(dead))));
+                List.of(new ChecksumProperty(checksums::of), new QuotaProperties(quota::of), new DeadPropertySource(dead))));
+    }
+
+    /** The quota of the collection at a path, for a subject; empty when its origin does not report one. */
+    @FunctionalInterface
+    public interface QuotaLookup {
+        java.util.Optional<org.gridcache.door.namespace.Quota> of(org.gridcache.common.security.GridSubject subject, String path);
     }
 
     /** A file's checksums as far as a pool holds them (NONE when none does). */
