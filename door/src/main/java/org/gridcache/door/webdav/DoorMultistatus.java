@@ -61,7 +61,7 @@ final class DoorMultistatus extends PropFindXmlGenerator {
         prefixes.put(DAV, "d");
         for (PropFindResponse response : responses) {
             response.getKnownProperties().forEach((name, value) -> {
-                if (!(value.getValue() instanceof DeadProperty)) {
+                if (value == null || !(value.getValue() instanceof DeadProperty)) {
                     add(prefixes, name);
                 }
             });
@@ -77,6 +77,12 @@ final class DoorMultistatus extends PropFindXmlGenerator {
         }
     }
 
+    /** An empty element naming a property: a prefix for a namespace, {@code xmlns=""} for none. */
+    private static String nameOnly(QName name, Map<String, String> prefixes) {
+        return name.getNamespaceURI().isEmpty() ? PropertyXml.name("", name.getLocalPart())
+                : "<" + prefixes.get(name.getNamespaceURI()) + ":" + name.getLocalPart() + "/>";
+    }
+
     private void response(XmlWriter writer, PropFindResponse response, Map<String, String> prefixes, boolean writeErrorProps) {
         writer.writeText("<d:response><d:href>" + PropertyXml.escape(response.getHref(), false) + "</d:href>");
         if (response.getStatus() != null) {
@@ -89,10 +95,10 @@ final class DoorMultistatus extends PropFindXmlGenerator {
         if (!known.isEmpty() || !errors) {
             writer.writeText("<d:propstat><d:prop>");
             known.forEach((name, value) -> {
-                if (value.getValue() instanceof DeadProperty dead) {
+                if (value != null && value.getValue() instanceof DeadProperty dead) {
                     writer.writeText(dead.xml());
-                } else if (name.getNamespaceURI().isEmpty()) {
-                    writer.writeText(PropertyXml.name("", name.getLocalPart())); // propname: names only
+                } else if (value == null || name.getNamespaceURI().isEmpty()) {
+                    writer.writeText(nameOnly(name, prefixes)); // propname: names only
                 } else {
                     values.writeValue(writer, name, prefixes.get(name.getNamespaceURI()), value, response.getHref(), prefixes);
                 }
@@ -106,9 +112,7 @@ final class DoorMultistatus extends PropFindXmlGenerator {
                 }
                 writer.writeText("<d:propstat><d:prop>");
                 for (PropFindResponse.NameAndError e : names) {
-                    QName name = e.getName();
-                    writer.writeText(name.getNamespaceURI().isEmpty() ? PropertyXml.name("", name.getLocalPart())
-                            : "<" + prefixes.get(name.getNamespaceURI()) + ":" + name.getLocalPart() + "/>");
+                    writer.writeText(nameOnly(e.getName(), prefixes));
                 }
                 writer.writeText("</d:prop><d:status>" + status + "</d:status></d:propstat>");
             });
