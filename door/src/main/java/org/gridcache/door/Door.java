@@ -30,6 +30,8 @@ import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.OriginHttpClient;
 import org.gridcache.door.namespace.WebDavOriginLister;
 import org.gridcache.door.ops.DoorOperations;
+import org.gridcache.door.namespace.LocalOrigins;
+import org.gridcache.door.props.PropPatch;
 import org.gridcache.door.read.FileReads;
 import org.gridcache.door.read.PoolDigests;
 import org.gridcache.door.read.PoolProxy;
@@ -46,6 +48,7 @@ import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.WriteNotices;
 import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.props.DeadPropertyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,6 +105,8 @@ public final class Door implements Closeable {
         config.onChange(s -> namespace.setCacheBytes(s.get(Keys.LISTING_CACHE_SIZE)));
         WriteNotices notices = own(new WriteNotices(zk, settings.id(), namespace::invalidate, namespace::invalidateAll))
                 .start(ZK_INITIAL_WAIT);
+        LocalOrigins localOrigins = new LocalOrigins(settings.fileOriginRoots());
+        DeadPropertyStore deadProperties = own(new DeadPropertyStore(zk)).start(ZK_INITIAL_WAIT);
         SelectionPolicies policies = new SelectionPolicies(() -> config.current().get(Keys.SPILL_LOAD), config.current().get(Keys.SELECTION_POLICY));
         config.onChange(s -> policies.set(s.get(Keys.SELECTION_POLICY)));
         pools.setGrace(config.current().get(Keys.ZK_GRACE));
@@ -112,9 +117,11 @@ public final class Door implements Closeable {
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(),
                 new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
-                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote));
+                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, deadProperties),
+                new PropPatch(namespace, grid.policy(), deadProperties));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
-                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE));
+                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), deadProperties::of,
+                (subject, path) -> namespace.originOf(path).filter(o -> o.url().startsWith("file:")).flatMap(localOrigins::quota));
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);

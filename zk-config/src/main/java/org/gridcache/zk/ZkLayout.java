@@ -11,6 +11,8 @@ public final class ZkLayout {
     public static final String LOCKS = "/locks";
     /** Each door's recent writes, so other doors drop their cached listings of those paths ({@link WriteNotices}). */
     public static final String WRITES = "/writes";
+    /** Dead WebDAV properties, one znode per resource ({@code org.gridcache.zk.props.DeadPropertyStore}). */
+    public static final String PROPS = "/props";
 
     private ZkLayout() {
     }
@@ -25,6 +27,11 @@ public final class ZkLayout {
 
     public static String writes(String doorId) {
         return WRITES + "/" + doorId;
+    }
+
+    /** {@code hash}: the SHA-256 (hex) of the resource's namespace path. */
+    public static String props(String hash) {
+        return PROPS + "/" + hash;
     }
 
     public static String origin(String name) {

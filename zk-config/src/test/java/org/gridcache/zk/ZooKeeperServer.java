@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** A real embedded ZooKeeper server and a Curator client to it, new for each test ({@code @RegisterExtension}). */
-final class ZooKeeperServer implements BeforeEachCallback, AfterEachCallback {
+public final class ZooKeeperServer implements BeforeEachCallback, AfterEachCallback {
     private Path dir;
     private EmbeddedZooKeeper server;
     private CuratorFramework client;
@@ -31,7 +31,7 @@ final class ZooKeeperServer implements BeforeEachCallback, AfterEachCallback {
         }
     }
 
-    CuratorFramework client() {
+    public CuratorFramework client() {
         return client;
     }
 

@@ -36,6 +36,21 @@ public final class LocalOrigins {
         }
     }
 
+    /**
+     * The quota of a {@code file://} origin's collections: its root's file system (RFC 4331 leaves "used" to the
+     * server; as Apache's mod_dav_fs, the file system's used space). Links are not followed, so a file system mounted
+     * below the root is not told apart: every collection shows the root's. Empty when the file system cannot say.
+     */
+    public java.util.Optional<Quota> quota(OriginEntry origin) {
+        try {
+            java.nio.file.FileStore store = java.nio.file.Files.getFileStore(root(origin).path());
+            return java.util.Optional.of(new Quota(store.getUsableSpace(), store.getTotalSpace() - store.getUnallocatedSpace()));
+        } catch (IOException e) {
+            LOG.info("origin {}: no quota ({})", origin.name(), e.toString());
+            return java.util.Optional.empty();
+        }
+    }
+
     /** The components of {@code path} below the origin root (already normalised: no "." or ".."). */
     public static List<String> names(OriginEntry origin, String path) {
         String rest = GridPath.relativize(path, origin.prefix());

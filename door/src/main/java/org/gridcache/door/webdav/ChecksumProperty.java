@@ -1,6 +1,5 @@
 package org.gridcache.door.webdav;
 
-import io.milton.property.PropertySource;
 import io.milton.resource.Resource;
 import io.milton.servlet.MiltonServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,7 +16,7 @@ import org.gridcache.door.namespace.NamespaceEntry;
  * pool the policy ranks first; a file no pool holds has no such property (404 in its propstat), since computing it
  * would mean reading the whole file for a listing. As in dCache, only a PROPFIND that names it gets it (not allprop).
  */
-final class ChecksumProperty implements PropertySource {
+final class ChecksumProperty extends ReadOnlyPropertySource {
     static final QName CHECKSUMS = new QName("http://www.dcache.org/2013/webdav", "Checksums");
     private static final PropertyMetaData KNOWN = new PropertyMetaData(PropertyAccessibility.READ_ONLY, String.class);
 
@@ -64,13 +63,8 @@ final class ChecksumProperty implements PropertySource {
     }
 
     @Override
-    public void setProperty(QName name, Object value, Resource resource) throws PropertySetException {
-        throw new PropertySetException(io.milton.http.Response.Status.SC_FORBIDDEN, "checksums are read-only");
-    }
-
-    @Override
-    public void clearProperty(QName name, Resource resource) throws PropertySetException {
-        throw new PropertySetException(io.milton.http.Response.Status.SC_FORBIDDEN, "checksums are read-only");
+    String why() {
+        return "checksums are read-only";
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.milton.http.AuthenticationHandler;
 import io.milton.http.HttpManager;
 import io.milton.http.Request;
 import io.milton.http.ResourceFactory;
+import io.milton.http.values.ValueWriters;
 import io.milton.property.PropertySource;
 import io.milton.resource.Resource;
 import java.util.List;
@@ -20,10 +21,13 @@ final class DoorHttpManagerBuilder extends HttpManagerBuilder {
         return build(factory, List.of());
     }
 
-    /** {@code properties}: live properties besides Milton's (dCache's {@code Checksums}). */
+    /** {@code properties}: properties besides Milton's (dCache's {@code Checksums}, quota, dead properties), asked in order after Milton's. */
     static HttpManager build(ResourceFactory factory, List<PropertySource> properties) {
         DoorHttpManagerBuilder builder = new DoorHttpManagerBuilder();
         builder.setExtraPropertySources(properties);
+        ValueWriters values = new ValueWriters();
+        builder.setValueWriters(values);
+        builder.setPropFindXmlGenerator(new DoorMultistatus(values)); // Milton's cannot write a property in no namespace
         builder.setResourceFactory(factory);
         builder.setEnableBasicAuth(false);
         builder.setEnableDigestAuth(false);

@@ -9,9 +9,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Function;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.Replies;
 import org.gridcache.door.namespace.Namespace;
+import org.gridcache.zk.props.DeadProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +37,25 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
     public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
+        return over(namespace, checksums, path -> List.of());
+    }
+
+    /** As {@link #over(Namespace, Checksums)}, with the dead properties of each path from {@code dead}. */
+    public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead) {
+        return over(namespace, checksums, dead, (subject, path) -> java.util.Optional.empty());
+    }
+
+    /** As above, with RFC 4331 quota of collections from {@code quota} (empty: the origin does not say). */
+    public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead,
+                                        QuotaLookup quota) {
         return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace),
-                List.of(new ChecksumProperty(checksums::of))));
+                List.of(new ChecksumProperty(checksums::of), new QuotaProperties(quota::of), new DeadPropertySource(dead))));
+    }
+
+    /** The quota of the collection at a path, for a subject; empty when its origin does not report one. */
+    @FunctionalInterface
+    public interface QuotaLookup {
+        java.util.Optional<org.gridcache.door.namespace.Quota> of(org.gridcache.common.security.GridSubject subject, String path);
     }
 
     /** A file's checksums as far as a pool holds them (NONE when none does). */

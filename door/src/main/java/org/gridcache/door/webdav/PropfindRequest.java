@@ -7,11 +7,11 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import org.gridcache.common.SecureXml;
 import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.RequestBodies;
 import org.w3c.dom.Element;
 import org.xml.sax.SAXException;
 
@@ -36,7 +36,7 @@ public final class PropfindRequest extends HttpServletRequestWrapper {
             throw new DoorException(403, "PROPFIND with Depth: " + depth.lines().findFirst().orElse("")
                     + " is not supported (use 0 or 1)");
         }
-        byte[] body = readBody(request);
+        byte[] body = RequestBodies.read(request, MAX_BODY, "PROPFIND");
         if (body.length > 0) {
             checkXml(body);
         }
@@ -45,19 +45,6 @@ public final class PropfindRequest extends HttpServletRequestWrapper {
 
     public int depth() {
         return "0".equals(super.getHeader("Depth")) ? 0 : 1;
-    }
-
-    private static byte[] readBody(HttpServletRequest request) throws IOException {
-        if (request.getContentLengthLong() > MAX_BODY) {
-            throw new DoorException(413, "PROPFIND body larger than " + MAX_BODY + " bytes");
-        }
-        try (InputStream in = request.getInputStream()) {
-            byte[] body = in.readNBytes(MAX_BODY + 1);
-            if (body.length > MAX_BODY) {
-                throw new DoorException(413, "PROPFIND body larger than " + MAX_BODY + " bytes");
-            }
-            return body;
-        }
     }
 
     private static void checkXml(byte[] body) {

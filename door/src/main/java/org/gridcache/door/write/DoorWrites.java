@@ -19,6 +19,7 @@ import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.NamespaceEntry;
 import org.gridcache.door.namespace.OriginIdentities;
 import org.gridcache.door.namespace.OriginIdentity;
+import org.gridcache.zk.props.DeadPropertyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * with no way to tell the client). An origin's root and the door's virtual collections are not written (403). After
  * every write that reached the origin, the door's cached listings and entries of the paths changed and their parents
  * are dropped for every identity, so this door shows the change at once, and the other doors are told
- * ({@code WriteNotices} in ZooKeeper) so that they drop theirs.
+ * ({@code WriteNotices} in ZooKeeper) so that they drop theirs. A resource's dead properties follow it: moved,
+ * copied (with the members of a collection, unless Depth 0) or deleted with it ({@link DeadPropertyStore}).
  */
 public final class DoorWrites {
     /** The methods this class answers. */
@@ -41,15 +43,20 @@ public final class DoorWrites {
     private final OriginIdentities identities;
     private final Supplier<AuthzPolicy> policy;
     private final Consumer<List<String>> notices;
+    private final DeadPropertyStore properties;
 
-    /** {@code notices}: told the paths of every write that reached an origin (the other doors' notice, see WriteNotices). */
+    /**
+     * {@code notices}: told the paths of every write that reached an origin (the other doors' notice, see WriteNotices);
+     * {@code properties}: the dead properties, which follow their resource when it is moved, copied or deleted.
+     */
     public DoorWrites(Namespace namespace, OriginWriters writers, OriginIdentities identities, Supplier<AuthzPolicy> policy,
-                      Consumer<List<String>> notices) {
+                      Consumer<List<String>> notices, DeadPropertyStore properties) {
         this.namespace = namespace;
         this.writers = writers;
         this.identities = identities;
         this.policy = policy;
         this.notices = notices;
+        this.properties = properties;
     }
 
     /** Answers the write {@code request} on {@code path} (normalised) for {@code subject}. */
@@ -97,6 +104,7 @@ public final class DoorWrites {
                 OriginIdentity as = identities.of(subject, origin);
                 try {
                     written = writer.delete(subject, as, origin, path, entry.collection());
+                    followProperties(method, path, () -> properties.delete(path));
                 } finally {
                     changed(List.of(path));
                 }
@@ -141,6 +149,8 @@ public final class DoorWrites {
             OriginWriter.Written written = method.equals("MOVE")
                     ? writer.move(subject, as, origin, path, to, source.collection(), overwrite)
                     : writer.copy(subject, as, origin, path, to, source.collection(), overwrite, deep);
+            followProperties(method, path, method.equals("MOVE") ? () -> properties.move(path, to)
+                    : () -> properties.copy(path, to, deep));
             // created (201) or replaced (204) as the door saw the destination: origins differ (nginx: always 204)
             if (written.multistatus() != null) {
                 return written;
@@ -183,6 +193,26 @@ public final class DoorWrites {
             notices.accept(paths);
         } catch (RuntimeException e) {
             LOG.warn("cannot tell the other doors of a write to {}: {}", paths, e.toString());
+        }
+    }
+
+    /** A change of the dead properties that a write at the origin made necessary. */
+    @FunctionalInterface
+    private interface PropertyChange {
+        void run() throws Exception;
+    }
+
+    /**
+     * Applies {@code change} to the dead properties after the origin did {@code method}: the write stands whatever
+     * happens here (it cannot be undone at the origin), so a failure is logged, not answered.
+     */
+    private static void followProperties(String method, String path, PropertyChange change) {
+        try {
+            change.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warn("{} {}: the dead properties did not follow: {}", method, path, e.toString());
         }
     }
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code gridcache standalone} in front of a writable nginx WebDAV origin: curl and cadaver make a collection, upload
  * (checked byte-exact at the origin), move, delete and remove the collection through the door, and litmus runs its
- * {@code basic} and {@code copymove} suites against the door.
+ * {@code basic}, {@code copymove}, {@code props} (dead properties, kept by the doors in ZooKeeper: nginx keeps none)
+ * and {@code http} suites against the door.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class WritesThroughTheDoorTest {
@@ -87,6 +88,16 @@ class WritesThroughTheDoorTest {
     @Test
     void litmusCopymovePassesAllThirteen() {
         assertEquals("13/13", litmus("copymove"));
+    }
+
+    @Test
+    void litmusPropsPassesAllThirty() {
+        assertEquals("30/30", litmus("props"));
+    }
+
+    @Test
+    void litmusHttpPassesAllFour() {
+        assertEquals("4/4", litmus("http"));
     }
 
     /** "passed/run" of one litmus suite against the door, e.g. "16/16"; its output goes to the test's log. */

@@ -37,13 +37,14 @@ public final class SecuredTree {
         ensure(client, ZkLayout.WRITES, ZkAcls.doorRegistry());
         ensure(client, ZkLayout.ORIGINS, ZkAcls.shared());
         ensure(client, ZkLayout.LOCKS, ZkAcls.lockTable());
+        ensure(client, ZkLayout.PROPS, ZkAcls.doorsOnly());
         for (String child : client.getChildren().forPath(ZkLayout.ORIGINS)) {
             client.setACL().withACL(ZkAcls.shared()).forPath(ZkLayout.origin(child));
         }
         if (client.checkExists().forPath(ZkLayout.CONFIG) != null) {
             client.setACL().withACL(ZkAcls.shared()).forPath(ZkLayout.CONFIG);
         }
-        LOG.info("ZooKeeper tree secured: admins write /origins and /config, members read and register in /pools, doors register in /doors and /writes and share /locks");
+        LOG.info("ZooKeeper tree secured: admins write /origins and /config, members read and register in /pools, doors register in /doors and /writes and share /locks, doors keep /props");
     }
 
     private static void ensure(CuratorFramework client, String path, List<ACL> acl) throws Exception {

@@ -24,7 +24,9 @@ import org.gridcache.zk.ZkLayout;
  * <li>a pool's or a door's own record: its creator's certificate DN everything, members and admins read
  * ({@link #ownRecord(String)}): no other pool can change or remove it;</li>
  * <li>the WebDAV lock table {@code /locks} and its locks: admins everything, members read and write, create and
- * delete ({@link #lockTable()}): a lock taken through one door is refreshed or released through any other.</li>
+ * delete ({@link #lockTable()}): a lock taken through one door is refreshed or released through any other;</li>
+ * <li>the dead properties {@code /props} and each resource's: admins everything, doors read, write, create and delete
+ * ({@link #doorsOnly()}): only doors answer PROPPATCH and PROPFIND, and a pool has no business with them.</li>
  * </ul>
  *
  * Roles are ids of the scheme {@value #SCHEME}, which only the certificate a client presents can grant
@@ -48,6 +50,7 @@ public final class ZkAcls implements ACLProvider {
     static final Id MEMBERS = new Id(SCHEME, MEMBER);
     static final Id OWNERS = new Id(SCHEME, OWNER);
     static final Id DOOR_OWNERS = new Id(SCHEME, DOOR_OWNER);
+    static final Id DOORS = new Id(SCHEME, DOOR);
     private final String ownDn;
 
     /** @param ownDn the RFC 2253 DN of the end-entity certificate this client presents: the owner of its own records */
@@ -71,6 +74,10 @@ public final class ZkAcls implements ACLProvider {
 
     public static List<ACL> lockTable() {
         return acl(new ACL(Perms.ALL, ADMINS), new ACL(Perms.READ | Perms.WRITE | Perms.CREATE | Perms.DELETE, MEMBERS));
+    }
+
+    public static List<ACL> doorsOnly() {
+        return acl(new ACL(Perms.ALL, ADMINS), new ACL(Perms.READ | Perms.WRITE | Perms.CREATE | Perms.DELETE, DOORS));
     }
 
     public static List<ACL> ownRecord(String dn) {
@@ -119,6 +126,9 @@ public final class ZkAcls implements ACLProvider {
         }
         if (relative.equals(ZkLayout.LOCKS) || parent(relative).equals(ZkLayout.LOCKS)) {
             return lockTable();
+        }
+        if (relative.equals(ZkLayout.PROPS) || parent(relative).equals(ZkLayout.PROPS)) {
+            return doorsOnly();
         }
         return shared();
     }

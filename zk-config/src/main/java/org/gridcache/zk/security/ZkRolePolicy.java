@@ -43,7 +43,7 @@ public final class ZkRolePolicy extends ServerAuthenticationProvider {
     @Override
     public boolean matches(ServerObjs serverObjs, MatchValues match) {
         String expr = match.getAclExpr();
-        if (expr.equals(ZkAcls.ADMIN) || expr.equals(ZkAcls.MEMBER)) {
+        if (expr.equals(ZkAcls.ADMIN) || expr.equals(ZkAcls.MEMBER) || expr.equals(ZkAcls.DOOR)) {
             return match.getId().equals(expr);
         }
         // a write forwarded by a follower reaches the leader without its connection: the id itself names the member
@@ -74,6 +74,7 @@ public final class ZkRolePolicy extends ServerAuthenticationProvider {
 
     @Override
     public boolean isValid(String id) {
-        return id.equals(ZkAcls.ADMIN) || id.equals(ZkAcls.MEMBER) || id.equals(ZkAcls.OWNER) || id.equals(ZkAcls.DOOR_OWNER);
+        return id.equals(ZkAcls.ADMIN) || id.equals(ZkAcls.MEMBER) || id.equals(ZkAcls.OWNER) || id.equals(ZkAcls.DOOR_OWNER)
+                || id.equals(ZkAcls.DOOR);
     }
 }

@@ -40,6 +40,16 @@ class ZkAclsTest {
     }
 
     @Test
+    void deadPropertiesAreReadAndWrittenByDoorsOnly() {
+        List<ACL> props = List.of(new ACL(Perms.ALL, new Id("gridcache", "admin")),
+                new ACL(Perms.READ | Perms.WRITE | Perms.CREATE | Perms.DELETE, new Id("gridcache", "door")));
+        for (String path : List.of("/gridcache/props", "/props", "/gridcache/props/" + "ab".repeat(32))) {
+            assertEquals(props, acls.getAclForPath(path), path);
+        }
+        assertTrue(policy.isValid("door"), "the door role is an id of the scheme");
+    }
+
+    @Test
     void aNodesOwnRecordIsItsAloneAndReadByTheCluster() {
         List<ACL> own = List.of(new ACL(Perms.ALL, new Id("x509", POOL1)), new ACL(Perms.READ, new Id("gridcache", "member")),
                 new ACL(Perms.READ, new Id("gridcache", "admin")));
