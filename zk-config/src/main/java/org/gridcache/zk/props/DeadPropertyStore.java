@@ -31,23 +31,34 @@ import org.slf4j.LoggerFactory;
  * properties; the writer then waits until its own watch shows the write, so a PROPFIND right after a PROPPATCH
  * through the same door sees it.
  *
- * <p>Bounded: {@value #MAX_PROPERTY} characters per property element, {@value #MAX_RESOURCE} per resource,
- * {@value #MAX_RESOURCES} resources with properties in the cluster ({@link PropertyLimitException} beyond).
+ * <p>Bounded, because every door and every ZooKeeper server holds all of them in memory: {@value #MAX_PROPERTY}
+ * characters per property element, {@value #MAX_RESOURCE} per resource, {@value #MAX_RESOURCES} resources and
+ * {@value #MAX_TOTAL} characters in the cluster ({@link PropertyLimitException} beyond).
  */
 public final class DeadPropertyStore implements Closeable {
     public static final int MAX_PROPERTY = 4096;
     public static final int MAX_RESOURCE = 65536;
     public static final int MAX_RESOURCES = 50_000;
+    public static final long MAX_TOTAL = 16L << 20;
     private static final int MAX_ATTEMPTS = 20;
     private static final Duration SEEN_WAIT = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(DeadPropertyStore.class);
     private final CuratorFramework zk;
+    private final long maxTotal;
     private final WatchedJsonTree<StoredProperties> watch;
     /** Namespace path → its properties, as the watch last saw them (guarded by this). */
     private Map<String, StoredProperties> byPath = Map.of();
+    /** The characters of {@link #byPath}, all resources together (guarded by this). */
+    private long total;
 
     public DeadPropertyStore(CuratorFramework zk) {
+        this(zk, MAX_TOTAL);
+    }
+
+    /** {@code maxTotal}: the characters of dead properties the cluster keeps (a test's smaller bound). */
+    DeadPropertyStore(CuratorFramework zk, long maxTotal) {
         this.zk = zk;
+        this.maxTotal = maxTotal;
         this.watch = new WatchedJsonTree<>(zk, ZkLayout.PROPS, WatchedJsonTree.Scope.CHILDREN, "dead properties",
                 DeadPropertyStore::decode, this::changed);
     }
@@ -159,6 +170,10 @@ public final class DeadPropertyStore implements Closeable {
         if (created && byPath.size() >= MAX_RESOURCES) {
             throw new PropertyLimitException("the cluster keeps dead properties of at most " + MAX_RESOURCES + " resources");
         }
+        StoredProperties current = byPath.get(wanted.path());
+        if (total - (current == null ? 0 : current.size()) + wanted.size() > maxTotal) {
+            throw new PropertyLimitException("the cluster keeps at most " + maxTotal + " characters of dead properties");
+        }
     }
 
     private StoredProperties read(String znode, Stat stat) throws Exception {
@@ -185,10 +200,13 @@ public final class DeadPropertyStore implements Closeable {
 
     private synchronized void changed(Map<String, StoredProperties> snapshot) {
         Map<String, StoredProperties> next = new HashMap<>(snapshot.size() * 2);
+        long characters = 0;
         for (StoredProperties stored : snapshot.values()) {
             next.put(stored.path(), stored);
+            characters += stored.size();
         }
         byPath = next;
+        total = characters;
         notifyAll();
     }
 

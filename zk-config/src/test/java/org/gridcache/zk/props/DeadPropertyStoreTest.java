@@ -78,6 +78,20 @@ class DeadPropertyStoreTest {
     }
 
     @Test
+    void theClusterWideBoundRefusesNewPropertiesButLetsAResourceShrink() throws Exception {
+        long size = new StoredProperties("/a", 1, List.of(COLOUR)).size();
+        try (DeadPropertyStore store = new DeadPropertyStore(zooKeeper.client(), 2 * size).start(WAIT)) {
+            store.update("/a", p -> List.of(COLOUR));
+            store.update("/b", p -> List.of(COLOUR));
+            assertThrows(PropertyLimitException.class, () -> store.update("/c", p -> List.of(COLOUR)));
+            assertEquals(List.of(), store.of("/c"));
+            store.update("/a", p -> List.of());
+            store.update("/c", p -> List.of(COLOUR));
+            assertEquals(List.of(COLOUR), store.of("/c"), "room again once another resource gave its properties up");
+        }
+    }
+
+    @Test
     void aZnodeThatIsNotThePropertiesOfItsHashIsIgnored() throws Exception {
         CuratorFramework client = zooKeeper.client();
         try (DeadPropertyStore store = new DeadPropertyStore(client).start(WAIT)) {
