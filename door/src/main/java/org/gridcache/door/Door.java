@@ -24,6 +24,8 @@ import org.gridcache.door.http.DoorAccounting;
 import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
+import org.gridcache.door.lock.DoorLocks;
+import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.namespace.GridFtpOriginLister;
 import org.gridcache.door.namespace.LocalOriginLister;
 import org.gridcache.door.namespace.Namespace;
@@ -46,6 +48,7 @@ import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.WriteNotices;
 import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.lock.LockTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,12 +112,15 @@ public final class Door implements Closeable {
         FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats(),
                 () -> config.current().get(Keys.PROXY_MAX_TRANSFERS)),
                 config::current, ops.stats(), grid.delegations(), new PoolDigests(http));
+        LockTable lockTable = new LockTable(zk, Clock.systemUTC());
+        LockChecks lockChecks = new LockChecks(lockTable, namespace);
+        DoorWrites writes = new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
+                new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, lockChecks);
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
-                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(),
-                new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
-                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote));
+                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
+                new DoorLocks(lockTable, lockChecks, namespace, grid.policy(), writes::createEmpty));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
-                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE));
+                .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), lockChecks::live);
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);

@@ -7,6 +7,9 @@ import io.milton.http.Request;
 import io.milton.http.ResourceFactory;
 import io.milton.property.PropertySource;
 import io.milton.resource.Resource;
+import io.milton.http.values.ValueWriter;
+import io.milton.http.values.ValueWriters;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,6 +27,10 @@ final class DoorHttpManagerBuilder extends HttpManagerBuilder {
     static HttpManager build(ResourceFactory factory, List<PropertySource> properties) {
         DoorHttpManagerBuilder builder = new DoorHttpManagerBuilder();
         builder.setExtraPropertySources(properties);
+        List<ValueWriter> writers = new ArrayList<>();
+        writers.add(new LockProperties.Writer()); // lockdiscovery and supportedlock are XML, not text to escape
+        writers.addAll(new ValueWriters().getValueWriters());
+        builder.setValueWriters(new ValueWriters(writers));
         builder.setResourceFactory(factory);
         builder.setEnableBasicAuth(false);
         builder.setEnableDigestAuth(false);

@@ -9,6 +9,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Supplier;
+import org.gridcache.zk.lock.DavLock;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.Replies;
 import org.gridcache.door.namespace.Namespace;
@@ -30,13 +32,16 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** Milton over {@code namespace}, for the PROPFINDs the filter let through. */
     public static MiltonDavServlet over(Namespace namespace) {
-        return over(namespace, (subject, path, file) -> org.gridcache.common.checksum.Checksums.NONE);
+        return over(namespace, (subject, path, file) -> org.gridcache.common.checksum.Checksums.NONE, List::of);
     }
 
-    /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
-    public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
+    /**
+     * As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}, and
+     * {@code lockdiscovery} from {@code liveLocks} (every live lock of the cluster).
+     */
+    public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Supplier<List<DavLock>> liveLocks) {
         return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace),
-                List.of(new ChecksumProperty(checksums::of))));
+                List.of(new ChecksumProperty(checksums::of), new LockProperties(liveLocks))));
     }
 
     /** A file's checksums as far as a pool holds them (NONE when none does). */
