@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code gridcache standalone} in front of a writable nginx WebDAV origin: curl and cadaver make a collection, upload
  * (checked byte-exact at the origin), move, delete and remove the collection through the door, and litmus runs its
- * {@code basic} and {@code copymove} suites against the door.
+ * {@code basic}, {@code copymove} and {@code locks} suites against the door.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class WritesThroughTheDoorTest {
@@ -89,12 +91,48 @@ class WritesThroughTheDoorTest {
         assertEquals("13/13", litmus("copymove"));
     }
 
+    /**
+     * litmus' locks suite (DAV class 2) against the door. Its three {@code owner_modify} steps (after the exclusive,
+     * shared and collection locks) end in a PROPPATCH by the lock's owner, which this door does not answer yet (405):
+     * those three, and nothing else, fail until PROPPATCH exists; every other step that runs, the refusals of
+     * PROPPATCH to a client without the token included, passes.
+     */
+    @Test
+    void litmusLocksPassesAllButThePropPatchOfTheOwner() {
+        String out = litmusOutput("locks");
+        List<String> failed = new ArrayList<>();
+        Matcher fail = Pattern.compile("\\d+\\. (\\w+)\\.* FAIL \\(([^\\n]*)\\)").matcher(out);
+        while (fail.find()) {
+            failed.add(fail.group(1));
+            // litmus' own words ("locked resouce"): after the owner's PUT with the token passed
+            assertTrue(fail.group(2).startsWith("PROPPATCH on locked") && fail.group(2).endsWith("405 Method Not Allowed"), out);
+        }
+        assertEquals(List.of("owner_modify", "owner_modify", "owner_modify"), failed, out);
+        // nginx's PROPFIND (dav-ext) has no getetag, so the door's HEAD shows no ETag and litmus skips its four
+        // conditional PUTs on an entity tag (DoorLockTest.conditionsOnEntityTagsAreEvaluated covers them)
+        List<String> skipped = new ArrayList<>();
+        Matcher skip = Pattern.compile("\\d+\\. (\\w+)\\.* SKIPPED").matcher(out);
+        while (skip.find()) {
+            skipped.add(skip.group(1));
+        }
+        assertEquals(List.of("cond_put", "fail_cond_put", "complex_cond_put", "fail_complex_cond_put"), skipped, out);
+        assertEquals("34/37", summary("locks", out));
+    }
+
     /** "passed/run" of one litmus suite against the door, e.g. "16/16"; its output goes to the test's log. */
     private static String litmus(String suite) {
+        return summary(suite, litmusOutput(suite));
+    }
+
+    private static String litmusOutput(String suite) {
         Tools.Result r = Tools.run(Duration.ofMinutes(3), "env", "TESTS=" + suite, "litmus", door + "/");
         System.out.println(r.out() + r.err());
-        Matcher m = Pattern.compile("<- summary for `" + suite + "': of (\\d+) tests run: (\\d+) passed").matcher(r.out());
-        assertTrue(m.find(), r.out() + r.err());
+        return r.out() + r.err();
+    }
+
+    private static String summary(String suite, String out) {
+        Matcher m = Pattern.compile("<- summary for `" + suite + "': of (\\d+) tests run: (\\d+) passed").matcher(out);
+        assertTrue(m.find(), out);
         return m.group(2) + "/" + m.group(1);
     }
 
