@@ -24,6 +24,8 @@ import org.gridcache.door.http.DoorAccounting;
 import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
+import org.gridcache.door.lock.DoorLocks;
+import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.namespace.GridFtpOriginLister;
 import org.gridcache.door.namespace.LocalOriginLister;
 import org.gridcache.door.namespace.Namespace;
@@ -48,6 +50,7 @@ import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.WriteNotices;
 import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.lock.LockTable;
 import org.gridcache.zk.props.DeadPropertyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,14 +117,19 @@ public final class Door implements Closeable {
         FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats(),
                 () -> config.current().get(Keys.PROXY_MAX_TRANSFERS)),
                 config::current, ops.stats(), grid.delegations(), new PoolDigests(http));
+        LockTable lockTable = new LockTable(zk, Clock.systemUTC());
+        LockChecks lockChecks = new LockChecks(lockTable, namespace);
+        DoorWrites writes = new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
+                new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, deadProperties,
+                lockChecks);
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
-                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(),
-                new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
-                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, deadProperties),
-                new PropPatch(namespace, grid.policy(), deadProperties));
+                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
+                new PropPatch(namespace, grid.policy(), deadProperties, lockChecks),
+                new DoorLocks(lockTable, lockChecks, namespace, grid.policy(), writes::createEmpty));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
                 .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), deadProperties::of,
-                (subject, path) -> namespace.originOf(path).filter(o -> o.url().startsWith("file:")).flatMap(localOrigins::quota));
+                (subject, path) -> namespace.originOf(path).filter(o -> o.url().startsWith("file:")).flatMap(localOrigins::quota),
+                lockChecks::live);
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),
                 new DoorAccounting(ops.stats()), filter, milton);

@@ -463,21 +463,23 @@ class DoorTest {
     }
 
     @Test
-    void writesReachTheOriginOtherMethodsAre405AndOptionsStaysClass1() throws Exception {
+    void writesReachTheOriginBadBodiesAre400AndOptionsIsClass2() throws Exception {
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/local/new.txt"))
                 .PUT(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(201, put.statusCode(), put.body());
         assertEquals("x", Files.readString(files.resolve("new.txt")));
+        // PROPPATCH, LOCK and UNLOCK are answered (DoorPropertiesTest, DoorLockTest): a body that is no propertyupdate or
+        // lockinfo, an UNLOCK without Lock-Token, are 400
         for (String method : List.of("PROPPATCH", "LOCK", "UNLOCK")) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/local/data.bin"))
                     .method(method, HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(405, r.statusCode(), method);
+            assertEquals(400, r.statusCode(), method);
             assertEquals("close", r.headers().firstValue("Connection").orElse(""), "its body unread, the connection is not reused");
         }
         HttpResponse<String> options = http.send(HttpRequest.newBuilder(uri("/local/"))
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, options.statusCode());
-        assertEquals("1", options.headers().firstValue("DAV").orElseThrow());
+        assertEquals("1, 2", options.headers().firstValue("DAV").orElseThrow());
         assertTrue(options.headers().firstValue("Allow").orElseThrow().contains("PROPFIND"));
         assertTrue(options.headers().firstValue("Allow").orElseThrow().contains("PUT"));
     }

@@ -323,17 +323,16 @@ class DoorWriteTest {
     }
 
     @Test
-    void optionsListsTheWriteMethodsAndStaysClass1() throws Exception {
+    void optionsListsTheWriteAndLockMethodsAsClass2() throws Exception {
         HttpResponse<String> options = send("OPTIONS", "/local/", null);
         assertEquals(200, options.statusCode());
-        assertEquals("1", options.headers().firstValue("DAV").orElseThrow());
+        assertEquals("1, 2", options.headers().firstValue("DAV").orElseThrow());
         String allow = options.headers().firstValue("Allow").orElseThrow();
-        for (String m : List.of("PUT", "MKCOL", "DELETE", "MOVE", "COPY", "PROPFIND")) {
+        for (String m : List.of("PUT", "MKCOL", "DELETE", "MOVE", "COPY", "PROPFIND", "PROPPATCH", "LOCK", "UNLOCK")) {
             assertTrue(allow.contains(m), allow);
         }
-        assertFalse(allow.contains("LOCK"), allow);
-        assertEquals(405, send("LOCK", "/local/x", null).statusCode());
-        assertEquals(405, send("PROPPATCH", "/local/x", null).statusCode());
+        assertEquals(405, send("LOCK", "/.gridcache/x", null).statusCode());
+        assertEquals(405, send("PROPPATCH", "/.gridcache/x", null).statusCode());
     }
 
     // --- helpers ---

@@ -18,6 +18,7 @@ import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.auth.SubjectResolver;
 import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.DelegationService;
+import org.gridcache.door.lock.DoorLocks;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.NamespaceEntry;
 import org.gridcache.door.ops.DoorStats;
@@ -32,14 +33,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The door's front: every request passes here before Milton. It parses the path (400 for traversal tricks), keeps
  * {@code /.gridcache/} for the door's own services, hands writes to {@link DoorWrites} (proxied to the origin) and
- * PROPPATCH to {@link PropPatch} (dead properties, kept by the doors),
+ * PROPPATCH to {@link PropPatch} (dead properties, kept by the doors), LOCK/UNLOCK to {@link DoorLocks} (the
+ * cluster's lock table; Milton CE has no handler for them),
  * refuses other methods (405), answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
  * redirect is a broken servlet forward and its Range handling is buggy) and resolves PROPFIND targets up front so
  * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton. The subject it resolves goes
  * explicitly to every namespace lookup (ARCHITECTURE.md, "Flows").
  */
 public final class DoorReadFilter extends HttpFilter {
-    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND, PROPPATCH, PUT, MKCOL, DELETE, MOVE, COPY";
+    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND, PROPPATCH, PUT, MKCOL, DELETE, MOVE, COPY, LOCK, UNLOCK";
     public static final String SERVICES = "/.gridcache";
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
@@ -56,11 +58,12 @@ public final class DoorReadFilter extends HttpFilter {
     private final transient DoorStats stats;
     private final transient DoorWrites writes;
     private final transient PropPatch propPatch;
+    private final transient DoorLocks locks;
 
     /** {@code delegation} and {@code credentials} are null on a door without TLS. */
     public DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, Supplier<AuthzPolicy> policy,
                    DelegationService delegation, CredentialService credentials, DoorServices services, DoorStats stats,
-                   DoorWrites writes, PropPatch propPatch) {
+                   DoorWrites writes, PropPatch propPatch, DoorLocks locks) {
         this.namespace = namespace;
         this.files = files;
         this.subjects = subjects;
@@ -71,6 +74,7 @@ public final class DoorReadFilter extends HttpFilter {
         this.stats = stats;
         this.writes = writes;
         this.propPatch = propPatch;
+        this.locks = locks;
     }
 
     @Override
@@ -86,7 +90,7 @@ public final class DoorReadFilter extends HttpFilter {
             resolved = true;
             request.setAttribute(SUBJECT_ATTRIBUTE, subject);
             if (GridPath.isUnder(path, SERVICES)) {
-                if ((DoorWrites.METHODS.contains(method) || method.equals("PROPPATCH"))
+                if ((DoorWrites.METHODS.contains(method) || DoorLocks.METHODS.contains(method) || method.equals("PROPPATCH"))
                         && !GridPath.isUnder(path, DelegationService.PATH)) {
                     throw new DoorException(405, method + " is not allowed on the door's own paths (" + SERVICES + ")");
                 }
@@ -99,6 +103,10 @@ public final class DoorReadFilter extends HttpFilter {
             }
             if (method.equals("PROPPATCH")) {
                 propPatch.handle(request, response, path, subject);
+                return;
+            }
+            if (DoorLocks.METHODS.contains(method)) {
+                locks.handle(request, response, path, subject);
                 return;
             }
             if (!READ_METHODS.contains(method)) {
@@ -182,7 +190,7 @@ public final class DoorReadFilter extends HttpFilter {
 
     private static void options(HttpServletResponse response) {
         response.setStatus(200);
-        response.setHeader("DAV", "1");
+        response.setHeader("DAV", "1, 2"); // class 2: LOCK and UNLOCK (DoorLocks)
         response.setHeader("Allow", ALLOW);
         response.setHeader("MS-Author-Via", "DAV");
         response.setContentLength(0);

@@ -2,24 +2,45 @@ package org.gridcache.door.lock;
 
 import org.gridcache.zk.lock.DavLock;
 
-/** The {@code DAV:activelock} XML of a lock (RFC 4918 §14.1), for LOCK answers and the lockdiscovery property. */
+/**
+ * The XML of locks (RFC 4918 §14, §15.8): {@code DAV:activelock} for LOCK answers and the {@code lockdiscovery}
+ * property, and the {@code supportedlock} property's entries. {@code prefix} is the one bound to {@code DAV:} where
+ * the XML lands ({@code D} in a LOCK answer, Milton's in a PROPFIND).
+ */
 public final class LockDiscovery {
     private LockDiscovery() {
     }
 
     /** {@code rootHref}: the encoded URL path of the locked resource. */
     public static String activeLock(DavLock lock, String rootHref) {
-        StringBuilder xml = new StringBuilder("<D:activelock>")
-                .append("<D:locktype><D:write/></D:locktype>")
-                .append("<D:lockscope>").append(lock.exclusive() ? "<D:exclusive/>" : "<D:shared/>").append("</D:lockscope>")
-                .append("<D:depth>").append(lock.infinite() ? "infinity" : "0").append("</D:depth>");
+        return activeLock(lock, rootHref, "D");
+    }
+
+    public static String activeLock(DavLock lock, String rootHref, String prefix) {
+        String p = prefix == null || prefix.isEmpty() ? "" : prefix + ":";
+        StringBuilder xml = new StringBuilder("<" + p + "activelock>")
+                .append("<" + p + "locktype><" + p + "write/></" + p + "locktype>")
+                .append("<" + p + "lockscope>").append(lock.exclusive() ? "<" + p + "exclusive/>" : "<" + p + "shared/>")
+                .append("</" + p + "lockscope>")
+                .append("<" + p + "depth>").append(lock.infinite() ? "infinity" : "0").append("</" + p + "depth>");
         if (lock.owner() != null && !lock.owner().isEmpty()) {
-            xml.append("<D:owner>").append(lock.owner()).append("</D:owner>");
+            xml.append("<" + p + "owner>").append(lock.owner()).append("</" + p + "owner>");
         }
-        return xml.append("<D:timeout>").append(LockTimeouts.header(lock.timeoutSeconds())).append("</D:timeout>")
-                .append("<D:locktoken><D:href>").append(escape(lock.token())).append("</D:href></D:locktoken>")
-                .append("<D:lockroot><D:href>").append(escape(rootHref)).append("</D:href></D:lockroot>")
-                .append("</D:activelock>").toString();
+        return xml.append("<" + p + "timeout>").append(LockTimeouts.header(lock.timeoutSeconds())).append("</" + p + "timeout>")
+                .append("<" + p + "locktoken><" + p + "href>").append(escape(lock.token())).append("</" + p + "href></" + p + "locktoken>")
+                .append("<" + p + "lockroot><" + p + "href>").append(escape(rootHref)).append("</" + p + "href></" + p + "lockroot>")
+                .append("</" + p + "activelock>").toString();
+    }
+
+    /** The content of {@code DAV:supportedlock}: exclusive and shared write locks. */
+    public static String supportedLock(String prefix) {
+        String p = prefix == null || prefix.isEmpty() ? "" : prefix + ":";
+        StringBuilder xml = new StringBuilder();
+        for (String scope : new String[] {"exclusive", "shared"}) {
+            xml.append("<" + p + "lockentry><" + p + "lockscope><" + p + scope + "/></" + p + "lockscope>")
+                    .append("<" + p + "locktype><" + p + "write/></" + p + "locktype></" + p + "lockentry>");
+        }
+        return xml.toString();
     }
 
     /** The body of a successful LOCK. */

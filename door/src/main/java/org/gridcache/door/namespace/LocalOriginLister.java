@@ -80,8 +80,7 @@ public final class LocalOriginLister implements OriginLister {
         if (attrs.isDirectory()) {
             return new NamespaceEntry(path, name, true, -1, mtime, null, null);
         }
-        String etag = "\"" + Long.toHexString(attrs.size()) + "-" + Long.toHexString(mtime) + "\"";
-        return new NamespaceEntry(path, name, false, attrs.size(), mtime, etag, contentType(name));
+        return new NamespaceEntry(path, name, false, attrs.size(), mtime, NamespaceEntry.tagOf(attrs.size(), mtime), contentType(name));
     }
 
     private static String contentType(String name) {

@@ -12,6 +12,15 @@ public record NamespaceEntry(String path, String name, boolean collection, long 
         return new NamespaceEntry(path, name, true, -1, -1, null, null);
     }
 
+    /**
+     * A strong entity tag made of a file's size and modification time, for origins that give none (a file system,
+     * nginx's PROPFIND): conditional requests (If-Match, WebDAV's {@code If}) then have a tag to compare; null when
+     * the origin says neither.
+     */
+    static String tagOf(long size, long mtimeMillis) {
+        return size < 0 || mtimeMillis < 0 ? null : "\"" + Long.toHexString(size) + "-" + Long.toHexString(mtimeMillis) + "\"";
+    }
+
     public NamespaceEntry at(String newPath, String newName) {
         return new NamespaceEntry(newPath, newName, collection, size, mtimeMillis, etag, contentType);
     }

@@ -131,8 +131,11 @@ public final class WebDavOriginLister implements OriginLister {
     }
 
     private static NamespaceEntry entry(MultistatusParser.Item item, String path, String name) {
-        return new NamespaceEntry(path, name, item.collection(), item.collection() ? -1 : item.size(), item.mtimeMillis(),
-                item.etag(), item.contentType());
+        if (item.collection()) {
+            return new NamespaceEntry(path, name, true, -1, item.mtimeMillis(), item.etag(), item.contentType());
+        }
+        return new NamespaceEntry(path, name, false, item.size(), item.mtimeMillis(),
+                item.etag() != null ? item.etag() : NamespaceEntry.tagOf(item.size(), item.mtimeMillis()), item.contentType());
     }
 
     private static String selfPath(String url) {

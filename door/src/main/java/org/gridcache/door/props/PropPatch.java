@@ -14,6 +14,7 @@ import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.RequestBodies;
+import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.zk.props.DeadProperty;
 import org.gridcache.zk.props.DeadPropertyStore;
@@ -36,10 +37,13 @@ public final class PropPatch {
     private final Namespace namespace;
     private final Supplier<AuthzPolicy> policy;
     private final DeadPropertyStore store;
+    private final LockChecks locks;
 
-    public PropPatch(Namespace namespace, Supplier<AuthzPolicy> policy, DeadPropertyStore store) {
+    /** {@code locks}: a PROPPATCH is a write, refused (423) when another's lock covers its target. */
+    public PropPatch(Namespace namespace, Supplier<AuthzPolicy> policy, DeadPropertyStore store, LockChecks locks) {
         this.namespace = namespace;
         this.policy = policy;
+        this.locks = locks;
         this.store = store;
     }
 
@@ -47,8 +51,8 @@ public final class PropPatch {
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject)
             throws IOException {
         AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.WRITE);
-        // locks: a PROPPATCH is a write: the lock check of the target (its If header against LockTable) goes here
         namespace.stat(subject, path); // 404 when there is nothing to hang properties on
+        locks.requireWritable(subject, path, request);
         List<PropertyUpdate.Operation> operations = PropertyUpdate.parse(RequestBodies.read(request, MAX_BODY, "PROPPATCH"));
         Map<PropertyUpdate.Operation, Integer> statuses = new LinkedHashMap<>();
         boolean refused = false;

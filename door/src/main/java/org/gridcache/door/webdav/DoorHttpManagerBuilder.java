@@ -5,9 +5,11 @@ import io.milton.http.AuthenticationHandler;
 import io.milton.http.HttpManager;
 import io.milton.http.Request;
 import io.milton.http.ResourceFactory;
+import io.milton.http.values.ValueWriter;
 import io.milton.http.values.ValueWriters;
 import io.milton.property.PropertySource;
 import io.milton.resource.Resource;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,7 +27,10 @@ final class DoorHttpManagerBuilder extends HttpManagerBuilder {
     static HttpManager build(ResourceFactory factory, List<PropertySource> properties) {
         DoorHttpManagerBuilder builder = new DoorHttpManagerBuilder();
         builder.setExtraPropertySources(properties);
-        ValueWriters values = new ValueWriters();
+        List<ValueWriter> writers = new ArrayList<>();
+        writers.add(new LockProperties.Writer()); // lockdiscovery and supportedlock are XML, not text to escape
+        writers.addAll(new ValueWriters().getValueWriters());
+        ValueWriters values = new ValueWriters(writers);
         builder.setValueWriters(values);
         builder.setPropFindXmlGenerator(new DoorMultistatus(values)); // Milton's cannot write a property in no namespace
         builder.setResourceFactory(factory);

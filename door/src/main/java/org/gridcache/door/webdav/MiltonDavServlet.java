@@ -10,6 +10,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.gridcache.zk.lock.DavLock;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.Replies;
 import org.gridcache.door.namespace.Namespace;
@@ -37,19 +39,19 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
     public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
-        return over(namespace, checksums, path -> List.of());
+        return over(namespace, checksums, path -> List.of(), (subject, path) -> java.util.Optional.empty(), List::of);
     }
 
-    /** As {@link #over(Namespace, Checksums)}, with the dead properties of each path from {@code dead}. */
-    public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead) {
-        return over(namespace, checksums, dead, (subject, path) -> java.util.Optional.empty());
-    }
-
-    /** As above, with RFC 4331 quota of collections from {@code quota} (empty: the origin does not say). */
+    /**
+     * As {@link #over(Namespace, Checksums)}, with the dead properties of each path from {@code dead}, RFC 4331 quota of
+     * collections from {@code quota} (empty: the origin does not say) and {@code lockdiscovery} from {@code liveLocks}
+     * (every live lock of the cluster).
+     */
     public static MiltonDavServlet over(Namespace namespace, Checksums checksums, Function<String, List<DeadProperty>> dead,
-                                        QuotaLookup quota) {
+                                        QuotaLookup quota, Supplier<List<DavLock>> liveLocks) {
         return new MiltonDavServlet(DoorHttpManagerBuilder.build(new DoorResourceFactory(namespace),
-                List.of(new ChecksumProperty(checksums::of), new QuotaProperties(quota::of), new DeadPropertySource(dead))));
+                List.of(new ChecksumProperty(checksums::of), new QuotaProperties(quota::of), new DeadPropertySource(dead),
+                        new LockProperties(liveLocks))));
     }
 
     /** The quota of the collection at a path, for a subject; empty when its origin does not report one. */

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -15,6 +16,8 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.http.DoorException;
+import org.gridcache.door.lock.LockChecks;
+import org.gridcache.door.lock.LockChecks.Reach;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.NamespaceEntry;
 import org.gridcache.door.namespace.OriginIdentities;
@@ -32,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * every write that reached the origin, the door's cached listings and entries of the paths changed and their parents
  * are dropped for every identity, so this door shows the change at once, and the other doors are told
  * ({@code WriteNotices} in ZooKeeper) so that they drop theirs. A resource's dead properties follow it: moved,
- * copied (with the members of a collection, unless Depth 0) or deleted with it ({@link DeadPropertyStore}).
+ * copied (with the members of a collection, unless Depth 0) or deleted with it ({@link DeadPropertyStore}). Every path a write changes must pass the cluster's
+ * locks first ({@link LockChecks}: 412 when its {@code If} header fails, 423 when another's lock is in the way); a
+ * DELETE drops the locks of what it removed, a MOVE those of its source.
  */
 public final class DoorWrites {
     /** The methods this class answers. */
@@ -44,19 +49,39 @@ public final class DoorWrites {
     private final Supplier<AuthzPolicy> policy;
     private final Consumer<List<String>> notices;
     private final DeadPropertyStore properties;
+    private final LockChecks locks;
 
     /**
      * {@code notices}: told the paths of every write that reached an origin (the other doors' notice, see WriteNotices);
-     * {@code properties}: the dead properties, which follow their resource when it is moved, copied or deleted.
+     * {@code properties}: the dead properties, which follow their resource when it is moved, copied or deleted;
+     * {@code locks}: the cluster's locks every write must pass.
      */
     public DoorWrites(Namespace namespace, OriginWriters writers, OriginIdentities identities, Supplier<AuthzPolicy> policy,
-                      Consumer<List<String>> notices, DeadPropertyStore properties) {
+                      Consumer<List<String>> notices, DeadPropertyStore properties, LockChecks locks) {
         this.namespace = namespace;
         this.writers = writers;
         this.identities = identities;
         this.policy = policy;
         this.notices = notices;
         this.properties = properties;
+        this.locks = locks;
+    }
+
+    /**
+     * The empty file of a LOCK on an unmapped URL (RFC 4918 §7.3), made at the origin as a PUT of nothing would be,
+     * with the same rights and checks; the LOCK that asks has just been granted, so no lock stands in its way.
+     */
+    public void createEmpty(GridSubject subject, String path) {
+        AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.WRITE);
+        OriginEntry origin = writable(path, "PUT");
+        requireParentCollection(subject, path);
+        OriginIdentity as = identities.of(subject, origin);
+        try {
+            writers.of(origin).put(subject, as, origin, path, InputStream.nullInputStream(), 0, null);
+        } finally {
+            changed(List.of(path));
+        }
+        LOG.info("LOCK of unmapped {} by {}: created empty", path, subject);
     }
 
     /** Answers the write {@code request} on {@code path} (normalised) for {@code subject}. */
@@ -77,6 +102,7 @@ public final class DoorWrites {
                 if (existing != null && existing.collection()) {
                     throw new DoorException(409, "conflict: " + path + " is a collection");
                 }
+                locks.requireWritable(subject, path, existing == null ? Reach.NEW_MEMBER : Reach.RESOURCE, request);
                 OriginIdentity as = identities.of(subject, origin);
                 try {
                     // created (201) or replaced (204) as the door saw the target: origins differ (mod_gridsite: 200)
@@ -92,6 +118,7 @@ public final class DoorWrites {
                     throw new DoorException(415, "MKCOL with a body is not supported");
                 }
                 requireParentCollection(subject, path);
+                locks.requireWritable(subject, path, Reach.NEW_MEMBER, request);
                 OriginIdentity as = identities.of(subject, origin);
                 try {
                     written = writer.mkcol(subject, as, origin, path);
@@ -101,6 +128,7 @@ public final class DoorWrites {
             }
             case "DELETE" -> {
                 NamespaceEntry entry = namespace.stat(subject, path);
+                locks.requireWritable(subject, path, Reach.TREE, request);
                 OriginIdentity as = identities.of(subject, origin);
                 try {
                     written = writer.delete(subject, as, origin, path, entry.collection());
@@ -108,6 +136,7 @@ public final class DoorWrites {
                 } finally {
                     changed(List.of(path));
                 }
+                locks.dropped(path);
             }
             default -> written = moveOrCopy(request, method, path, subject, origin, writer);
         }
@@ -140,6 +169,10 @@ public final class DoorWrites {
         NamespaceEntry source = namespace.stat(subject, path);
         requireParentCollection(subject, to);
         NamespaceEntry existing = existing(subject, to);
+        if (method.equals("MOVE")) {
+            locks.requireWritable(subject, path, Reach.TREE, request);
+        }
+        locks.requireWritable(subject, to, Reach.TREE, request);
         OriginIdentity as = identities.of(subject, origin);
         try {
             if (existing != null && overwrite && existing.collection() != source.collection()) {
@@ -151,6 +184,9 @@ public final class DoorWrites {
                     : writer.copy(subject, as, origin, path, to, source.collection(), overwrite, deep);
             followProperties(method, path, method.equals("MOVE") ? () -> properties.move(path, to)
                     : () -> properties.copy(path, to, deep));
+            if (method.equals("MOVE")) {
+                locks.dropped(path);
+            }
             // created (201) or replaced (204) as the door saw the destination: origins differ (nginx: always 204)
             if (written.multistatus() != null) {
                 return written;

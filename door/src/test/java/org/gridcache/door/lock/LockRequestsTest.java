@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.zk.lock.DavLock;
@@ -84,5 +85,22 @@ class LockRequestsTest {
         assertTrue(xml.contains("<D:locktoken><D:href>opaquelocktoken:0f8fad5b-d9cb-469f-a165-70867728950e</D:href></D:locktoken>"), xml);
         assertTrue(xml.contains("<D:lockroot><D:href>/a&amp;b</D:href></D:lockroot>"), xml);
         assertTrue(xml.contains("<D:owner><D:href xmlns:D=\"DAV:\">alice</D:href></D:owner>"), xml);
+    }
+
+    @Test
+    void theIfHeaderIsReadAsTaggedAndUntaggedListsOfConditions() {
+        IfHeader tagged = IfHeader.parse("<http://door/a> (<opaquelocktoken:x> [W/\"e1\"]) (Not <DAV:no-lock>) <http://door/b> ([\"e2\"])");
+        assertEquals(3, tagged.clauses().size());
+        assertEquals("http://door/a", tagged.clauses().get(1).resource(), "a tag holds until the next one");
+        assertEquals(new IfHeader.Condition(false, null, "W/\"e1\""), tagged.clauses().get(0).conditions().get(1));
+        assertEquals(new IfHeader.Condition(true, "DAV:no-lock", null), tagged.clauses().get(1).conditions().get(0));
+        assertEquals("http://door/b", tagged.clauses().get(2).resource());
+        assertFalse(IfHeader.parse(null).present());
+        for (String bad : List.of("(<a>", "()", "(x)", "([e])", "<http://door/a>", "(<a>) <http://door/b> (<c>)", "junk")) {
+            DoorException e = assertThrows(DoorException.class, () -> IfHeader.parse(bad), bad);
+            assertEquals(400, e.status(), bad);
+            assertTrue(e.getMessage().startsWith("malformed If header: "), e.getMessage());
+        }
+        assertEquals(400, assertThrows(DoorException.class, () -> IfHeader.parse("(" + "<a>".repeat(6000) + ")")).status());
     }
 }

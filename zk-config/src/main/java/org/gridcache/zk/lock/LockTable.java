@@ -133,8 +133,32 @@ public final class LockTable {
 
     /** The live locks that apply to {@code path} (for lockdiscovery). */
     public List<DavLock> covering(String path) throws Exception {
+        return live().stream().filter(l -> l.covers(path)).toList();
+    }
+
+    /** Every live lock of the cluster: one read of the table, for a request that asks about many paths. */
+    public List<DavLock> live() throws Exception {
         Instant now = clock.instant();
-        return readAll().stream().map(Stored::lock).filter(l -> l.covers(path) && !l.expiredAt(now)).toList();
+        return readAll().stream().map(Stored::lock).filter(l -> !l.expiredAt(now)).toList();
+    }
+
+    /**
+     * Removes every lock rooted at {@code path} or below it, whoever took it: the resource is gone (DELETE) or elsewhere
+     * (MOVE's source), and a lock does not follow a resource (RFC 4918 §7.7). Returns how many were removed.
+     */
+    public int dropAt(String path) throws Exception {
+        int dropped = 0;
+        for (Stored stored : readAll()) {
+            if (stored.lock().path().equals(path) || DavLock.isBelow(stored.lock().path(), path)) {
+                try {
+                    zk.delete().forPath(stored.znode());
+                    dropped++;
+                } catch (KeeperException.NoNodeException e) {
+                    // unlocked or dropped by another door meanwhile
+                }
+            }
+        }
+        return dropped;
     }
 
     private static void requireOwner(DavLock lock, String principal) throws LockOwnerException {

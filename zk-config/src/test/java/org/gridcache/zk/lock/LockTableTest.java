@@ -181,4 +181,23 @@ class LockTableTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aDeleteOrMoveDropsTheLocksAtAndBelowThePathAtEveryDoor() throws Exception {
+        atDoor1.lock("/atlas/dir", false, true, null, ALICE, TEN_MINUTES);
+        atDoor1.lock("/atlas/dir/f.txt", false, false, null, BOB, TEN_MINUTES);
+        atDoor1.lock("/atlas/dir2", true, false, null, ALICE, TEN_MINUTES);
+        assertEquals(3, atDoor2.live().size());
+        assertEquals(2, atDoor2.dropAt("/atlas/dir"));
+        assertEquals(List.of("/atlas/dir2"), atDoor1.live().stream().map(DavLock::path).toList(), "a sibling's lock stays");
+        assertEquals(0, atDoor1.dropAt("/atlas/dir"));
+    }
+
+    @Test
+    void liveLeavesOutExpiredLocks() throws Exception {
+        atDoor1.lock("/atlas/short", true, false, null, ALICE, Duration.ofSeconds(5));
+        atDoor1.lock("/atlas/long", true, false, null, ALICE, TEN_MINUTES);
+        now.set(now.get().plusSeconds(6));
+        assertEquals(List.of("/atlas/long"), atDoor2.live().stream().map(DavLock::path).toList());
+    }
 }
