@@ -39,6 +39,7 @@ import org.gridcache.door.webdav.MiltonDavServlet;
 import org.gridcache.door.write.DoorWrites;
 import org.gridcache.door.write.LocalOriginWriter;
 import org.gridcache.door.write.OriginWriters;
+import org.gridcache.door.write.PutRedirects;
 import org.gridcache.door.write.WebDavOriginWriter;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
@@ -112,7 +113,9 @@ public final class Door implements Closeable {
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(),
                 new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
-                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote));
+                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote,
+                        new PutRedirects(pools, policies::selector, tickets, config::current,
+                                () -> grid.delegations().credentialEndpoint())));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
                 .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE));
 
