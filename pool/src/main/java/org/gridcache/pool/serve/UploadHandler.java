@@ -183,6 +183,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 origin = o;
+                busy = false;
                 if (HttpUtil.is100ContinueExpected(request)) {
                     ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
                 }
