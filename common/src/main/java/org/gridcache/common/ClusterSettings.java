@@ -47,6 +47,8 @@ public final class ClusterSettings {
 
         public static final Setting<Boolean> REDIRECT_ON_READ = define("redirect.on-read", SettingTypes.BOOLEAN, "true", LIVE,
                 "false: the door streams every read itself instead of redirecting (dCache's webdav.redirect.on-read)");
+        public static final Setting<Boolean> REDIRECT_ON_WRITE = define("redirect.on-write", SettingTypes.BOOLEAN, "true", LIVE,
+                "false: the door proxies every PUT itself instead of redirecting a client that sends Expect: 100-continue to a pool");
         public static final Setting<Duration> TICKET_LIFETIME = define("ticket.lifetime", SettingTypes.TICKET_LIFETIME, "60s", LIVE,
                 "how long a read ticket stays valid (reusable until then; at most 10m)");
         public static final Setting<List<Pattern>> PROXY_USER_AGENTS = define("door.proxy-user-agents", SettingTypes.PATTERNS,

@@ -96,6 +96,14 @@ public final class LocalOriginWrites {
             return existed;
         }
 
+        /** The committed file's modification time (epoch milliseconds), as a listing of the origin shows it. */
+        public long committedMtimeMillis() throws IOException {
+            if (!done) {
+                throw new IllegalStateException("not committed");
+            }
+            return LocalOriginRoot.attributes(dir, target.toString()).lastModifiedTime().toMillis();
+        }
+
         @Override
         public void close() throws IOException {
             try {

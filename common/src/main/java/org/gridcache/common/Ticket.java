@@ -28,6 +28,11 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
     public static final String READ = "read";
+    /**
+     * A PUT of one file through the ticket's pool (issue 12): only a door signs one, a pool never passes one on, and
+     * {@code size} is the length the client announced.
+     */
+    public static final String WRITE = "write";
     /** The prefix of {@link #door()} in the tickets a pool signs for its peers. */
     public static final String POOL_ISSUER = "pool:";
     /**

@@ -43,6 +43,7 @@ import org.gridcache.door.webdav.MiltonDavServlet;
 import org.gridcache.door.write.DoorWrites;
 import org.gridcache.door.write.LocalOriginWriter;
 import org.gridcache.door.write.OriginWriters;
+import org.gridcache.door.write.PutRedirects;
 import org.gridcache.door.write.WebDavOriginWriter;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
@@ -121,7 +122,8 @@ public final class Door implements Closeable {
         LockChecks lockChecks = new LockChecks(lockTable, namespace);
         DoorWrites writes = new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
                 new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, deadProperties,
-                lockChecks);
+                lockChecks, new PutRedirects(pools, policies::selector, tickets, config::current,
+                        () -> grid.delegations().credentialEndpoint()));
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
                 new PropPatch(namespace, grid.policy(), deadProperties, lockChecks),

@@ -41,6 +41,10 @@ import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PublishedTicketKeys;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.WriteNotices;
+import org.gridcache.pool.fetch.StaleCopies;
+import org.gridcache.pool.origin.FileOriginUploader;
+import org.gridcache.pool.origin.HttpOriginUploader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +75,8 @@ public final class Pool implements Closeable {
     private Origins origins;
     private EphemeralRegistration registration;
     private MountTable mounts;
+    /** The doors' write notices: this pool drops its copies of files written through them. */
+    private WriteNotices writeNotices;
     private PoolOperations operations;
     /** The peers, as the doors see them: whom to ask on a miss. */
     private PoolDirectory directory;
@@ -137,9 +143,14 @@ public final class Pool implements Closeable {
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
+        StaleCopies staleCopies = new StaleCopies(store, path -> mounts.resolve(path).map(o -> o.urlOf(path)), Clock.systemUTC());
+        writeNotices = WriteNotices.watch(zk, staleCopies::written, staleCopies::writtenUnknown).start(ZK_WAIT);
+        PoolChannelInitializer.Uploads uploads = new PoolChannelInitializer.Uploads(List.of(new HttpOriginUploader(http),
+                new FileOriginUploader(mounts::entries, settings.fileOriginRoots())), staleCopies,
+                () -> config.current().get(Keys.POOL_CHECKSUMS));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
-                        peers, origins, ORIGIN_READ_TIMEOUT),
+                        peers, origins, ORIGIN_READ_TIMEOUT), uploads,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
@@ -228,6 +239,9 @@ public final class Pool implements Closeable {
         publisher.shutdownNow();
         if (operations != null) {
             operations.close();
+        }
+        if (writeNotices != null) {
+            writeNotices.close();
         }
         if (mounts != null) {
             mounts.close();

@@ -51,19 +51,32 @@ public final class WriteNotices implements Closeable {
         this.door = door;
         this.invalidate = invalidate;
         this.invalidateAll = invalidateAll;
-        this.registration = new EphemeralRegistration(client, ZkLayout.writes(door), this::record, REFRESH);
+        this.registration = door == null ? null : new EphemeralRegistration(client, ZkLayout.writes(door), this::record, REFRESH);
         this.watch = new WatchedJsonTree<>(client, ZkLayout.WRITES, WatchedJsonTree.Scope.CHILDREN, "write notice",
                 WriteNotices::decode, this::changed);
     }
 
+    /**
+     * Only watches the doors' notices, publishing none: what a pool uses to drop its copies of written files (only
+     * doors may create {@code /writes/<door>}).
+     */
+    public static WriteNotices watch(CuratorFramework client, Consumer<String> invalidate, Runnable invalidateAll) {
+        return new WriteNotices(client, null, invalidate, invalidateAll);
+    }
+
     public WriteNotices start(Duration initialWait) throws InterruptedException {
-        registration.awaitCreated(initialWait);
+        if (registration != null) {
+            registration.awaitCreated(initialWait);
+        }
         watch.start(initialWait);
         return this;
     }
 
     /** Publishes that this door wrote {@code paths} (normalised namespace paths). */
     public void wrote(List<String> paths) {
+        if (registration == null) {
+            throw new IllegalStateException("a watcher publishes no notices");
+        }
         synchronized (this) {
             for (String p : paths) {
                 recent.addLast(p);
@@ -119,6 +132,8 @@ public final class WriteNotices implements Closeable {
     @Override
     public void close() {
         watch.close();
-        registration.close();
+        if (registration != null) {
+            registration.close();
+        }
     }
 }

@@ -65,4 +65,18 @@ public final class TicketIssuer {
         }
         return pool.ticketedUrl(file.path(), s.token());
     }
+
+    /**
+     * The pool URL for one PUT of {@code length} bytes to {@code path}: a write ticket, signed anew every time (a
+     * write is not repeated as reads are) and naming no peers (a pool pulls nothing for a write).
+     */
+    public String writeUrl(PoolRecord pool, OriginEntry origin, String path, long length, GridSubject subject,
+                           Duration lifetime, String credentialUrl) {
+        CredentialMode mode = origin.credentialMode();
+        long now = clock.instant().getEpochSecond();
+        Ticket ticket = new Ticket(path, pool.id(), Ticket.WRITE, now, now + lifetime.toSeconds(), subject.name(), doorId,
+                null, length, -1, subject.vo(), subject.fqans(), mode, mode == CredentialMode.USER ? credentialUrl : null,
+                List.of());
+        return pool.ticketedUrl(path, codec.sign(ticket));
+    }
 }

@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -12,6 +13,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.checksum.ChecksumComputation;
+import org.gridcache.common.checksum.DigestRequest;
+import org.gridcache.common.checksum.UploadDigest;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
@@ -50,14 +54,17 @@ public final class DoorWrites {
     private final Consumer<List<String>> notices;
     private final DeadPropertyStore properties;
     private final LockChecks locks;
+    private final PutRedirects redirects;
 
     /**
      * {@code notices}: told the paths of every write that reached an origin (the other doors' notice, see WriteNotices);
      * {@code properties}: the dead properties, which follow their resource when it is moved, copied or deleted;
-     * {@code locks}: the cluster's locks every write must pass.
+     * {@code locks}: the cluster's locks every write must pass; {@code redirects}: which PUTs go to a pool (null: the
+     * door proxies every PUT).
      */
     public DoorWrites(Namespace namespace, OriginWriters writers, OriginIdentities identities, Supplier<AuthzPolicy> policy,
-                      Consumer<List<String>> notices, DeadPropertyStore properties, LockChecks locks) {
+                      Consumer<List<String>> notices, DeadPropertyStore properties, LockChecks locks, PutRedirects redirects) {
+        this.redirects = redirects;
         this.namespace = namespace;
         this.writers = writers;
         this.identities = identities;
@@ -103,15 +110,16 @@ public final class DoorWrites {
                     throw new DoorException(409, "conflict: " + path + " is a collection");
                 }
                 locks.requireWritable(subject, path, existing == null ? Reach.NEW_MEMBER : Reach.RESOURCE, request);
+                UploadDigest digest = uploadDigest(request);
                 OriginIdentity as = identities.of(subject, origin);
-                try {
-                    // created (201) or replaced (204) as the door saw the target: origins differ (mod_gridsite: 200)
-                    written = OriginWriter.Written.createdOrReplaced(existing != null);
-                    writer.put(subject, as, origin, path, request.getInputStream(), request.getContentLengthLong(),
-                            request.getContentType());
-                } finally {
+                Optional<String> pool = redirects == null ? Optional.empty() : redirects.location(request, subject, origin, path);
+                if (pool.isPresent()) {
+                    redirect(response, pool.get(), path, subject);
+                    // the pools drop their copies now, before the pool that takes the upload keeps the new one
                     changed(List.of(path));
+                    return;
                 }
+                written = put(request, subject, as, origin, writer, path, existing != null, digest);
             }
             case "MKCOL" -> {
                 if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
@@ -142,6 +150,55 @@ public final class DoorWrites {
         }
         LOG.info("{} {} by {} -> {}", method, path, subject, written.status());
         answer(response, written);
+    }
+
+    /**
+     * The door's own PUT: the body streamed to the origin, checksummed on the way when the client named a checksum;
+     * a mismatch removes what the origin received (a DELETE after the upload: no origin takes a checksum with a PUT)
+     * and answers 400.
+     */
+    private OriginWriter.Written put(HttpServletRequest request, GridSubject subject, OriginIdentity as, OriginEntry origin,
+                                     OriginWriter writer, String path, boolean replaced, UploadDigest digest) throws IOException {
+        ChecksumComputation computation = digest.isEmpty() ? null : digest.computation(java.util.Set.of());
+        InputStream body = computation == null ? request.getInputStream() : new ChecksummedBody(request.getInputStream(), computation);
+        try {
+            writer.put(subject, as, origin, path, body, request.getContentLengthLong(), request.getContentType());
+            String mismatch = computation == null ? null : digest.mismatch(computation.finish());
+            if (mismatch != null) {
+                removeBadUpload(subject, as, origin, writer, path);
+                throw new DoorException(400, mismatch);
+            }
+            // created (201) or replaced (204) as the door saw the target: origins differ (mod_gridsite: 200)
+            return OriginWriter.Written.createdOrReplaced(replaced);
+        } finally {
+            changed(List.of(path));
+        }
+    }
+
+    private static void removeBadUpload(GridSubject subject, OriginIdentity as, OriginEntry origin, OriginWriter writer, String path) {
+        try {
+            writer.delete(subject, as, origin, path, false);
+        } catch (DoorException e) {
+            LOG.warn("PUT {} by {}: checksum mismatch, and the origin's copy could not be removed: {} {}", path, subject,
+                    e.status(), e.getMessage());
+        }
+    }
+
+    private static UploadDigest uploadDigest(HttpServletRequest request) {
+        try {
+            return UploadDigest.of(request.getHeader(DigestRequest.DIGEST), request.getHeader(UploadDigest.CONTENT_MD5));
+        } catch (IllegalArgumentException e) {
+            throw new DoorException(400, e.getMessage());
+        }
+    }
+
+    /** 307 keeps the method and body (RFC 9110 15.4.8); a 302 would let a client turn the PUT into a GET. */
+    private static void redirect(HttpServletResponse response, String location, String path, GridSubject subject) {
+        response.setStatus(307);
+        response.setHeader("Location", location);
+        response.setHeader("Cache-Control", "no-store"); // the ticket in it expires soon
+        response.setContentLength(0);
+        LOG.info("PUT {} by {} -> 307 to pool {}", path, subject, location.substring(0, location.indexOf('?')));
     }
 
     private OriginWriter.Written moveOrCopy(HttpServletRequest request, String method, String path, GridSubject subject,

@@ -70,4 +70,16 @@ public final class OriginAccess {
     private static String key(Ticket ticket) {
         return ticket.subject() + "\n" + String.join(",", ticket.fqans()) + "\n" + ticket.originUrl();
     }
+
+    /**
+     * The user's delegated credential for an upload as the user (no permission check: the origin itself refuses a
+     * write the user may not make, and the pool passes its refusal on).
+     */
+    public CompletableFuture<DelegatedCredentials.OriginCredential> credential(Ticket ticket, String token) {
+        if (credentials == null) {
+            return CompletableFuture.failedFuture(new DelegatedCredentials.CompletionFailure(
+                    FetchException.badGateway("this pool has no TLS credentials: it cannot write origins as the user")));
+        }
+        return credentials.obtain(ticket, token);
+    }
 }

@@ -231,7 +231,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
     }
 
     /** A connection to the origin: TLS when {@code https}, then {@code codec}, the read timeout and {@code handler}. */
-    private ChannelFuture connect(URI origin, boolean https, int port, Supplier<SslContext> tls, HttpClientCodec codec,
+    ChannelFuture connect(URI origin, boolean https, int port, Supplier<SslContext> tls, HttpClientCodec codec,
                                   String name, ChannelHandler handler) {
         return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())

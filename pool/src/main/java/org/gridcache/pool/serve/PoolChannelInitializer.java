@@ -9,6 +9,12 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.pool.fetch.StaleCopies;
+import org.gridcache.pool.origin.OriginUploader;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
@@ -43,7 +49,15 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
                         Duration originReadTimeout) {
     }
 
+    /**
+     * What the PUT path needs (null: this pool takes no uploads, a PUT is 405): the origin protocols it can write,
+     * the write notices' bookkeeping, the checksums kept in a copy's sidecar ({@code pool.checksums}).
+     */
+    public record Uploads(List<OriginUploader> uploaders, StaleCopies staleCopies, Supplier<Set<ChecksumType>> checksums) {
+    }
+
     private final Parts parts;
+    private final Uploads uploads;
     private final SslContext tls;
     private final RequestCheck requestCheck = new RequestCheck();
     private final PoolServices services;
@@ -53,6 +67,11 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
 
     /** {@code tls} null: plain HTTP. */
     public PoolChannelInitializer(Parts parts, SslContext tls) {
+        this(parts, null, tls);
+    }
+
+    public PoolChannelInitializer(Parts parts, Uploads uploads, SslContext tls) {
+        this.uploads = uploads;
         this.parts = parts;
         this.tls = tls;
         this.services = new PoolServices(parts.operations());
@@ -71,6 +90,12 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
             p.addLast("regions", new FileRegionChunks()); // movers write FileRegions; TLS needs bytes
         }
         p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, 8192));
+        if (uploads != null) {
+            // before the aggregator: a PUT's body streams to the origin, never gathered
+            p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),
+                    parts.store(), parts.access(), uploads.uploaders(), uploads.staleCopies(), parts.stats(),
+                    uploads.checksums().get()));
+        }
         p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
         p.addLast("pipelining", new PipeliningGate(parts.stats()));    // one request at a time; the rest wait
         p.addLast("request-check", requestCheck);                       // malformed 400, method 405, path 400

@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class Store {
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
     public static final String PART = ".part";
+    /** A file being uploaded through this pool (write-through): apart from a fetch's part file of the same key. */
+    public static final String UPLOAD = ".upload";
     public static final String SIDECAR = ".json";
     private static final String TMP = ".tmp";
 
@@ -170,8 +172,21 @@ public final class Store {
      * name and turns its reservation into committed bytes.
      */
     public synchronized void commit(StoreKey key, StoreEntry entry, long reserved, boolean fromPeer) throws IOException {
+        commitFrom(partFile(key), key, entry, reserved);
+        (fromPeer ? peerBytes : originBytes).add(entry.size);
+    }
+
+    /**
+     * Makes an upload's copy a hit once the origin confirmed the write (its upload file fsync'ed, its sidecar
+     * written): it replaces any older copy of the file.
+     */
+    public synchronized void commitUpload(StoreKey key, StoreEntry entry, long reserved) throws IOException {
+        commitFrom(uploadFile(key), key, entry, reserved);
+    }
+
+    private void commitFrom(Path from, StoreKey key, StoreEntry entry, long reserved) throws IOException {
         Path target = dataFile(key);
-        move(partFile(key), target);
+        move(from, target);
         forceDirectory(target.getParent());
         StoreEntry old = index.asMap().put(key, entry);
         if (old != null) {
@@ -179,7 +194,6 @@ public final class Store {
         }
         reservedBytes -= reserved;
         committedBytes += entry.size;
-        (fromPeer ? peerBytes : originBytes).add(entry.size);
         evictIfNeeded();
     }
 
@@ -284,9 +298,26 @@ public final class Store {
 
     // --- files ---
 
+    public Path uploadFile(StoreKey key) {
+        return sibling(dataFile(key), UPLOAD);
+    }
+
+    /** Creates (truncating leftovers) the file an upload's copy is written into. */
+    public FileChannel createUpload(StoreKey key) throws IOException {
+        return create(uploadFile(key));
+    }
+
+    /** Deletes the copy of an upload that failed or was refused. */
+    public void deleteUpload(StoreKey key) {
+        deleteQuietly(uploadFile(key));
+    }
+
     /** Creates (truncating leftovers) the part file a fetch writes into. */
     public FileChannel createPart(StoreKey key) throws IOException {
-        Path part = partFile(key);
+        return create(partFile(key));
+    }
+
+    private FileChannel create(Path part) throws IOException {
         Files.createDirectories(part.getParent(), mode.directoryAttribute());
         FileChannel channel = FileChannel.open(part, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE, StandardOpenOption.READ), mode.fileAttribute());

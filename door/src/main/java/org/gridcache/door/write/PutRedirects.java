@@ -1,0 +1,76 @@
+package org.gridcache.door.write;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.PoolRecord;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.read.TicketIssuer;
+import org.gridcache.door.select.PoolSelector;
+import org.gridcache.zk.PoolDirectory;
+
+/**
+ * Whether a PUT goes to a pool (307 with a write ticket, as dCache redirects uploads) or through the door, and
+ * where. Only a client that waits for {@code 100 Continue} is redirected: it has sent no byte of the body yet, so
+ * nothing is read twice. Clients that cannot follow a 307 on PUT are proxied, as for reads
+ * ({@code door.proxy-user-agents}: neon's cadaver, davfs2, Windows' Mini-Redirector), and so is everything while
+ * {@code redirect.on-write=false}, or when no enabled pool is there to take it (a read-only pool takes no upload).
+ */
+public final class PutRedirects {
+    private final PoolDirectory pools;
+    private final Supplier<PoolSelector> selector;
+    private final TicketIssuer tickets;
+    private final Supplier<ClusterSettings> settings;
+    private final Supplier<String> credentialEndpoint;
+
+    public PutRedirects(PoolDirectory pools, Supplier<PoolSelector> selector, TicketIssuer tickets,
+                        Supplier<ClusterSettings> settings, Supplier<String> credentialEndpoint) {
+        this.pools = pools;
+        this.selector = selector;
+        this.tickets = tickets;
+        this.settings = settings;
+        this.credentialEndpoint = credentialEndpoint;
+    }
+
+    /** The pool URL to redirect this PUT to, or empty when the door proxies it. */
+    Optional<String> location(HttpServletRequest request, GridSubject subject, OriginEntry origin, String path) {
+        ClusterSettings now = settings.get();
+        long length = request.getContentLengthLong();
+        if (!redirectable(request.getHeader("Expect"), request.getHeader("User-Agent"), length, now)) {
+            return Optional.empty();
+        }
+        List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.selectable(), 4);
+        for (PoolSelector.Choice choice : ranked) {
+            PoolRecord pool = choice.pool();
+            if (!pool.readOnly() && !pool.draining()) {
+                return Optional.of(tickets.writeUrl(pool, origin, path, length, subject, now.get(Keys.TICKET_LIFETIME),
+                        credentialEndpoint.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A known length (a pool streams exactly that many bytes to the origin; chunked uploads are proxied), a client
+     * that waits for 100, a redirect-following client, and the cluster letting writes redirect.
+     */
+    static boolean redirectable(String expect, String agent, long length, ClusterSettings settings) {
+        if (length < 0 || expect == null || !expect.trim().equalsIgnoreCase("100-continue")
+                || !settings.get(Keys.REDIRECT_ON_WRITE)) {
+            return false;
+        }
+        if (agent != null) {
+            for (Pattern p : settings.get(Keys.PROXY_USER_AGENTS)) {
+                if (p.matcher(agent).find()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

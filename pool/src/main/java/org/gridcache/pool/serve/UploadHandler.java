@@ -1,0 +1,457 @@
+package org.gridcache.pool.serve;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.gridcache.common.GridPath;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.TicketCodec;
+import org.gridcache.common.TicketException;
+import org.gridcache.common.UrlCodec;
+import org.gridcache.common.checksum.ChecksumComputation;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.common.checksum.Checksums;
+import org.gridcache.common.checksum.DigestRequest;
+import org.gridcache.common.checksum.UploadDigest;
+import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.fetch.StaleCopies;
+import org.gridcache.pool.ops.PoolOperations;
+import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.origin.OriginUploader;
+import org.gridcache.pool.store.Sidecar;
+import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreEntry;
+import org.gridcache.pool.store.StoreKey;
+import org.gridcache.zk.MountTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A PUT through this pool (write-through, ARCHITECTURE.md "A write through a pool"): placed before the aggregator,
+ * so the body is never gathered in memory. The request is admitted as a read is (a ticket its door signed, for this
+ * path and pool, operation {@code write}; a pool's signature never admits a write; the announced length equal to the
+ * ticket's; the origin from the mount table), then the origin upload is opened and only then is the client told
+ * {@code 100 Continue}. Each chunk of the body goes to the origin and to a copy in the store, and the next is read
+ * only when the origin took it (auto-read off: TCP pushes back on the client), so an upload of any size holds one
+ * chunk. The last chunk is held back until the body's checksums are known: a mismatch with the client's
+ * {@code Digest} / {@code Content-MD5} aborts the origin upload before its end (nothing committed there) and
+ * answers 400. The copy becomes a hit only when the origin answered 2xx and the sizes agree, with the checksums in
+ * its sidecar. A client that breaks off aborts the origin upload and leaves nothing in the store. Every PUT answer
+ * closes the connection: a request pipelined behind a body is not worth the bookkeeping.
+ */
+final class UploadHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(UploadHandler.class);
+    private final String poolName;
+    private final TicketCodec tickets;
+    private final MountTable mounts;
+    private final PoolOperations operations;
+    private final Store store;
+    private final OriginAccess access;
+    private final List<OriginUploader> uploaders;
+    private final StaleCopies staleCopies;
+    private final PoolStats stats;
+    private final Set<ChecksumType> kept;
+    private Upload upload;
+
+    UploadHandler(String poolName, TicketCodec tickets, MountTable mounts, PoolOperations operations, Store store,
+                  OriginAccess access, List<OriginUploader> uploaders, StaleCopies staleCopies, PoolStats stats,
+                  Set<ChecksumType> kept) {
+        this.poolName = poolName;
+        this.tickets = tickets;
+        this.mounts = mounts;
+        this.operations = operations;
+        this.store = store;
+        this.access = access;
+        this.uploaders = uploaders;
+        this.staleCopies = staleCopies;
+        this.stats = stats;
+        this.kept = kept;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (upload == null && msg instanceof HttpRequest request && request.method().equals(HttpMethod.PUT)) {
+            upload = new Upload(ctx, request);
+            ReferenceCountUtil.release(msg);
+            upload.begin();
+            return;
+        }
+        if (upload != null) {
+            if (msg instanceof HttpContent content) {
+                upload.content(content);
+            } else {
+                ReferenceCountUtil.release(msg); // a request pipelined behind a PUT: the connection closes after it
+            }
+            return;
+        }
+        ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (upload != null) {
+            upload.clientGone();
+        }
+        super.channelInactive(ctx);
+    }
+
+    /** One PUT, on the channel's event loop throughout. */
+    private final class Upload {
+        private final ChannelHandlerContext ctx;
+        private final HttpRequest request;
+        private final String rawPath;
+        private final ArrayDeque<HttpContent> pending = new ArrayDeque<>();
+        private String path;
+        private Ticket ticket;
+        private StoreKey key;
+        private long length;
+        private long received;
+        private long reserved;
+        private FileChannel copy;
+        private UploadDigest digest;
+        private ChecksumComputation computation;
+        private OriginUploader.Upload origin;
+        /** A chunk is on its way to the origin (or the origin is being opened): read nothing more. */
+        private boolean busy = true;
+        private boolean ended;
+
+        Upload(ChannelHandlerContext ctx, HttpRequest request) {
+            this.ctx = ctx;
+            this.request = request;
+            String uri = request.uri();
+            int q = uri.indexOf('?');
+            this.rawPath = q < 0 ? uri : uri.substring(0, q); // never log the query: it holds the ticket
+        }
+
+        void begin() {
+            ctx.channel().config().setAutoRead(false);
+            try {
+                admit();
+            } catch (FetchException e) {
+                refuse(e.status(), e.getMessage());
+                return;
+            }
+            staleCopies.uploadStarted(key);
+            CompletableFuture<?> credential = ticket.needsUserCredential()
+                    ? (access == null ? CompletableFuture.failedFuture(new DelegatedCredentials.CompletionFailure(
+                            FetchException.badGateway("this pool cannot write origins with the user's credential (no TLS)")))
+                            : access.credential(ticket, tokenOf(request.uri())))
+                    : CompletableFuture.completedFuture(null);
+            URI url = URI.create(ticket.originUrl());
+            OriginUploader uploader = uploaders.stream().filter(u -> u.supports(url)).findFirst().orElse(null);
+            if (uploader == null) {
+                fail(new FetchException(HttpResponseStatus.NOT_IMPLEMENTED, "uploads to " + url.getScheme()
+                        + " origins are not supported by pools yet: PUT through the door (without Expect: 100-continue)"));
+                return;
+            }
+            credential.thenCompose(c -> uploader.start(url, length, ticket)).whenComplete((o, error) -> ctx.executor().execute(() -> {
+                if (error != null) {
+                    fail(error);
+                    return;
+                }
+                if (ended) {
+                    o.abort(); // the client left while the origin was being opened
+                    return;
+                }
+                origin = o;
+                busy = false;
+                if (HttpUtil.is100ContinueExpected(request)) {
+                    ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+                }
+                next();
+            }));
+        }
+
+        /** The checks a read's ticket passes, for a write; throws with the status and reason to answer. */
+        private void admit() throws FetchException {
+            if (!request.decoderResult().isSuccess()) {
+                throw new FetchException(HttpResponseStatus.BAD_REQUEST, "malformed request");
+            }
+            try {
+                path = GridPath.normalize(UrlCodec.decode(new QueryStringDecoder(request.uri()).rawPath()));
+            } catch (IllegalArgumentException e) {
+                throw new FetchException(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
+            }
+            if (!HttpUtil.isContentLengthSet(request) || HttpUtil.isTransferEncodingChunked(request)) {
+                throw new FetchException(HttpResponseStatus.LENGTH_REQUIRED, "a PUT to a pool needs a Content-Length");
+            }
+            length = HttpUtil.getContentLength(request, -1L);
+            try {
+                ticket = tickets.verify(tokenOf(request.uri()), path, poolName, Ticket.WRITE);
+            } catch (TicketException e) {
+                throw new FetchException(HttpResponseStatus.FORBIDDEN, e.getMessage());
+            }
+            if (ticket.issuedByPool()) {
+                LOG.warn("{} signed a write ticket for {}", ticket.door(), path);
+                throw new FetchException(HttpResponseStatus.FORBIDDEN, "only a door grants a write: a pool's ticket cannot");
+            }
+            if (ticket.size() != length) {
+                throw new FetchException(HttpResponseStatus.BAD_REQUEST, "the ticket was issued for " + ticket.size()
+                        + " bytes, the request announces " + length + ": ask the door again");
+            }
+            Optional<OriginEntry> entry = mounts.resolve(path);
+            if (entry.isEmpty()) {
+                throw new FetchException(HttpResponseStatus.NOT_FOUND, "no origin serves this path now");
+            }
+            if (entry.get().credentialMode() != ticket.credential()) {
+                throw new FetchException(HttpResponseStatus.FORBIDDEN, "the mount table changed since the ticket was issued: ask the door again");
+            }
+            ticket = ticket.withOrigin(entry.get().urlOf(path));
+            if (!operations.state().equals(org.gridcache.common.PoolRecord.ENABLED)) {
+                throw new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool " + poolName + " is "
+                        + operations.state() + " and takes no uploads: ask the door again");
+            }
+            try {
+                digest = UploadDigest.of(request.headers().get(DigestRequest.DIGEST), request.headers().get(UploadDigest.CONTENT_MD5));
+            } catch (IllegalArgumentException e) {
+                throw new FetchException(HttpResponseStatus.BAD_REQUEST, e.getMessage());
+            }
+            computation = digest.computation(kept);
+            key = StoreKey.ofOrigin(ticket.originUrl());
+            try {
+                store.reserve(length);
+                reserved = length;
+                copy = store.createUpload(key);
+            } catch (FetchException | IOException e) {
+                // the upload goes on without a copy: a full store is no reason to refuse a write to the origin
+                LOG.info("store: no copy of the upload of {} is kept: {}", path, e.getMessage());
+                release();
+            }
+        }
+
+        void content(HttpContent content) {
+            if (ended) {
+                content.release();
+                return;
+            }
+            pending.add(content);
+            next();
+        }
+
+        /** Sends what waits, one chunk at a time; reads more from the client when nothing does. */
+        private void next() {
+            while (!ended && origin != null && !busy) {
+                HttpContent content = pending.poll();
+                if (content == null) {
+                    ctx.read();
+                    return;
+                }
+                chunk(content);
+            }
+        }
+
+        private void chunk(HttpContent content) {
+            ByteBuf data = content.content();
+            received += data.readableBytes();
+            if (received > length) {
+                content.release();
+                fail(new FetchException(HttpResponseStatus.BAD_REQUEST, "the body is longer than its Content-Length"));
+                return;
+            }
+            ByteBuffer nio = data.nioBuffer();
+            computation.update(nio.duplicate());
+            keep(nio);
+            boolean last = content instanceof LastHttpContent;
+            if (last) {
+                String mismatch = digest.mismatch(computation.finish());
+                if (mismatch != null) {
+                    content.release();
+                    // the last bytes never reach the origin: its upload is incomplete, and nothing is committed
+                    fail(new FetchException(HttpResponseStatus.BAD_REQUEST, mismatch));
+                    return;
+                }
+            }
+            busy = true;
+            CompletableFuture<Void> sent = data.isReadable() ? origin.write(data.retain()) : CompletableFuture.completedFuture(null);
+            content.release();
+            sent.whenComplete((ok, error) -> ctx.executor().execute(() -> {
+                if (error != null) {
+                    fail(error);
+                    return;
+                }
+                busy = false;
+                if (last) {
+                    finish();
+                } else {
+                    next();
+                }
+            }));
+        }
+
+        /** The copy in the store; a failing store disk loses the copy, never the upload. */
+        private void keep(ByteBuffer nio) {
+            if (copy == null) {
+                return;
+            }
+            try {
+                while (nio.hasRemaining()) {
+                    copy.write(nio);
+                }
+            } catch (IOException e) {
+                LOG.warn("store: the copy of an upload of {} is lost: {}", path, e.toString());
+                closeCopy();
+                store.deleteUpload(key);
+            }
+        }
+
+        private void finish() {
+            busy = true;
+            origin.finish().whenComplete((result, error) -> ctx.executor().execute(() -> {
+                if (error != null) {
+                    fail(error);
+                    return;
+                }
+                if (!result.success()) {
+                    fail(new FetchException(HttpResponseStatus.valueOf(result.status()), result.reason()));
+                    return;
+                }
+                boolean cached = commitCopy(computation.finish(), result.mtimeSeconds());
+                ended = true;
+                staleCopies.uploadEnded(key);
+                LOG.info("PUT {} by {}: {} bytes, origin {}{}", path, ticket.subject(), received, result.status(),
+                        cached ? ", kept as a hit" : ", not kept");
+                answer(HttpResponseStatus.valueOf(result.status()), result.status() == 201 ? "created" : "stored");
+            }));
+        }
+
+        /** The copy becomes a hit: the origin confirmed every byte of the announced length. */
+        private boolean commitCopy(Checksums checksums, long mtime) {
+            if (copy == null || received != length) {
+                release();
+                return false;
+            }
+            try {
+                copy.force(true);
+                closeCopy();
+                store.writeSidecar(key, new Sidecar(ticket.originUrl(), length, mtime, null, System.currentTimeMillis(),
+                        checksums.toHex()));
+                store.commitUpload(key, new StoreEntry(length, mtime, null), reserved);
+                reserved = 0;
+                return true;
+            } catch (IOException e) {
+                LOG.warn("store: the copy of an upload of {} could not be kept: {}", path, e.toString());
+                release();
+                return false;
+            }
+        }
+
+        void clientGone() {
+            if (!ended) {
+                LOG.info("PUT {}: the client left after {} of {} bytes; the origin upload is aborted", path, received, length);
+                abandon();
+            }
+        }
+
+        private void fail(Throwable error) {
+            if (ended) {
+                return;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof DelegatedCredentials.CompletionFailure failure) {
+                cause = failure.reason();
+            }
+            abandon();
+            if (cause instanceof FetchException e) {
+                answer(e.status(), e.getMessage());
+            } else {
+                LOG.error("PUT {} failed: {}", path, cause.toString());
+                answer(HttpResponseStatus.BAD_GATEWAY, "the upload to the origin failed");
+            }
+        }
+
+        /** Nothing of this upload stays: the origin's upload aborted, the copy deleted, the space returned. */
+        private void abandon() {
+            ended = true;
+            HttpContent c;
+            while ((c = pending.poll()) != null) {
+                c.release();
+            }
+            if (origin != null) {
+                origin.abort();
+            }
+            release();
+            if (key != null) {
+                staleCopies.uploadEnded(key);
+            }
+        }
+
+        private void release() {
+            closeCopy();
+            if (key != null) {
+                store.deleteUpload(key);
+            }
+            if (reserved > 0) {
+                store.release(reserved);
+                reserved = 0;
+            }
+        }
+
+        private void closeCopy() {
+            if (copy != null) {
+                try {
+                    copy.close();
+                } catch (IOException e) {
+                    // nothing more to keep
+                }
+                copy = null;
+            }
+        }
+
+        private void refuse(HttpResponseStatus status, String reason) {
+            ended = true;
+            answer(status, reason);
+        }
+
+        private void answer(HttpResponseStatus status, String reason) {
+            if (status.code() >= 400) {
+                LOG.info("PUT {} refused {} for {}: {}", path != null ? path : rawPath, status.code(),
+                        ctx.channel().remoteAddress(), reason);
+            }
+            stats.response(status.code());
+            byte[] body = (reason + "\n").getBytes(StandardCharsets.UTF_8);
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+                    .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            if (ctx.channel().isActive()) {
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                response.release();
+            }
+        }
+    }
+
+    private static String tokenOf(String uri) {
+        List<String> values = new QueryStringDecoder(uri).parameters().get(Ticket.QUERY_PARAMETER);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+}

@@ -1,0 +1,202 @@
+package org.gridcache.pool;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.stream.Stream;
+import org.gridcache.common.CredentialMode;
+import org.gridcache.common.FileOriginRoots;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.Ticket;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.pool.store.StoreKey;
+import org.gridcache.zk.MountTable;
+import org.gridcache.zk.WriteNotices;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A PUT through a pool with a door's write ticket: streamed to a {@code file://} origin (and an HTTP origin that
+ * refuses), the copy kept as a hit only when the origin confirmed it, and every failure path leaving nothing behind.
+ */
+class PoolUploadTest extends PoolTestSupport {
+    private Path files;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        files = Files.createDirectories(dir.resolve("files"));
+        fileOriginRoots = FileOriginRoots.of(List.of(files));
+        MountTable.put(zk, OriginEntry.of("up", "/up", files.toUri().toString()));
+        startPool(1 << 24);
+        await().atMost(WAIT).until(() -> pool.mounts().resolve("/up/x").isPresent());
+    }
+
+    @Test
+    void aPutLandsByteExactAtTheOriginAndIsThenAHitWithItsChecksums() throws Exception {
+        byte[] data = randomBytes(3_000_000, 1);
+        HttpResponse<String> r = put("/up/a.bin", writeTicket("/up/a.bin", data.length), data, "Digest", "md5=" + md5(data));
+        assertEquals(201, r.statusCode(), r.body());
+        assertArrayEquals(data, Files.readAllBytes(files.resolve("a.bin")));
+        StoreKey key = StoreKey.ofOrigin(files.toUri() + "a.bin");
+        assertTrue(pool.store().contains(key), "kept in the store");
+        assertTrue(pool.store().checksums(key).has(ChecksumType.MD5));
+        long mtime = Files.getLastModifiedTime(files.resolve("a.bin")).toMillis() / 1000;
+        String read = tickets.sign(new Ticket("/up/a.bin", poolName, Ticket.READ, Instant.now().getEpochSecond(),
+                Instant.now().getEpochSecond() + 60, "/CN=test", DOOR, null, data.length, mtime, null, List.of(),
+                CredentialMode.NONE, null, List.of()));
+        HttpResponse<byte[]> hit = get("/up/a.bin", read);
+        assertEquals("HIT", cache(hit));
+        assertArrayEquals(data, hit.body());
+        assertEquals(0, filesUnder(dir.resolve("store"), ".upload"));
+    }
+
+    @Test
+    void aReadTicketDoesNotWrite() throws Exception {
+        String read = signedTicket("/up/b.bin", poolName, 3, Instant.now().getEpochSecond() + 60);
+        HttpResponse<String> r = put("/up/b.bin", read, new byte[3]);
+        assertEquals(403, r.statusCode());
+        assertEquals("ticket does not allow write", r.body().trim());
+        assertFalse(Files.exists(files.resolve("b.bin")));
+    }
+
+    @Test
+    void aWriteTicketForAnotherLengthIsRefused() throws Exception {
+        HttpResponse<String> r = put("/up/c.bin", writeTicket("/up/c.bin", 10), new byte[3]);
+        assertEquals(400, r.statusCode());
+        assertTrue(r.body().startsWith("the ticket was issued for 10 bytes"), r.body());
+    }
+
+    @Test
+    void aPoolSignedWriteTicketIsRefused() throws Exception {
+        org.gridcache.common.TicketSigningKey poolKey = org.gridcache.common.TicketSigningKey.generate();
+        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
+                org.gridcache.zk.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                        "rogue", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        try {
+            long now = Instant.now().getEpochSecond();
+            String minted = new org.gridcache.common.TicketCodec(poolKey, (issuer, kid) -> null,
+                    org.gridcache.common.TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC())
+                    .sign(new Ticket("/up/d.bin", poolName, Ticket.WRITE, now, now + 60, "/CN=test", "pool:rogue", null, 3, -1,
+                            null, List.of(), CredentialMode.NONE, null, List.of()));
+            HttpResponse<String> r = await().atMost(WAIT).until(() -> put("/up/d.bin", minted, new byte[3]),
+                    x -> !x.body().contains("does not publish"));
+            assertEquals(403, r.statusCode());
+            assertEquals("only a door grants a write: a pool's ticket cannot", r.body().trim());
+            assertFalse(Files.exists(files.resolve("d.bin")));
+        } finally {
+            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("rogue"));
+        }
+    }
+
+    @Test
+    void aWrongDigestIs400AndLeavesNothingAtTheOriginNorInTheStore() throws Exception {
+        byte[] data = randomBytes(200_000, 2);
+        HttpResponse<String> r = put("/up/e.bin", writeTicket("/up/e.bin", data.length), data, "Digest", "md5=" + md5(new byte[1]));
+        assertEquals(400, r.statusCode());
+        assertTrue(r.body().startsWith("checksum mismatch: the body's md5 is " + md5(data)), r.body());
+        await().atMost(WAIT).until(() -> list(files).isEmpty()); // the temporary file goes on the upload's thread
+        assertFalse(pool.store().contains(StoreKey.ofOrigin(files.toUri() + "e.bin")));
+        assertEquals(0, filesUnder(dir.resolve("store"), ".upload"));
+    }
+
+    @Test
+    void aClientThatBreaksOffLeavesNothingAtTheOriginNorInTheStore() throws Exception {
+        String token = writeTicket("/up/f.bin", 1_000_000);
+        try (Socket socket = new Socket("127.0.0.1", java.net.URI.create(pool.url()).getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /up/f.bin?" + Ticket.QUERY_PARAMETER + "=" + token + " HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.write(new byte[300_000]);
+            out.flush();
+            await().atMost(WAIT).until(() -> filesUnder(dir.resolve("store"), ".upload") == 1);
+        }
+        await().atMost(WAIT).until(() -> list(files).isEmpty() && filesUnder(dir.resolve("store"), ".upload") == 0);
+        assertFalse(Files.exists(files.resolve("f.bin")));
+    }
+
+    @Test
+    void anHttpOriginsRefusalIsPassedOnWithItsStatus() throws Exception {
+        HttpServer full = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        full.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = "no space left on the device".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(507, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        full.start();
+        try {
+            String url = "http://127.0.0.1:" + full.getAddress().getPort() + "/data/g.bin";
+            mount("/full/g.bin", url);
+            long now = Instant.now().getEpochSecond();
+            String token = tickets.sign(new Ticket("/full/g.bin", poolName, Ticket.WRITE, now, now + 60, "/CN=test", DOOR, null,
+                    5, -1, null, List.of(), CredentialMode.NONE, null, List.of()));
+            HttpResponse<String> r = put("/full/g.bin", token, new byte[5]);
+            assertEquals(507, r.statusCode());
+            assertTrue(r.body().contains("no space left on the device"), r.body());
+            assertFalse(pool.store().contains(StoreKey.ofOrigin(url)));
+        } finally {
+            full.stop(0);
+        }
+    }
+
+    @Test
+    void aDoorsWriteNoticeDropsThePoolsCopy() throws Exception {
+        byte[] data = randomBytes(1000, 3);
+        fetch("/n/h.bin", data.length == 0 ? null : serve("/n/h.bin", data));
+        StoreKey key = StoreKey.ofOrigin(origin.url("/n/h.bin"));
+        assertTrue(pool.store().contains(key));
+        try (WriteNotices door = new WriteNotices(zk, "doorN", p -> { }, () -> { }).start(WAIT)) {
+            await().atMost(WAIT).alias("the pool to drop its copy when told").until(() -> {
+                door.wrote(List.of("/n/h.bin"));
+                return !pool.store().contains(key);
+            });
+        }
+    }
+
+    private byte[] serve(String path, byte[] data) {
+        origin.serve(path, data);
+        return data;
+    }
+
+    private String writeTicket(String path, long size) {
+        long now = Instant.now().getEpochSecond();
+        return tickets.sign(new Ticket(path, poolName, Ticket.WRITE, now, now + 60, "/CN=test", DOOR, null, size, -1,
+                null, List.of(), CredentialMode.NONE, null, List.of()));
+    }
+
+    private HttpResponse<String> put(String path, String token, byte[] body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path, token)).expectContinue(true)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<Path> list(Path dir) throws java.io.IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.toList();
+        }
+    }
+
+    private static String md5(byte[] data) throws Exception {
+        return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(data));
+    }
+}
