@@ -25,6 +25,7 @@ import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.namespace.GridFtpOriginLister;
+import org.gridcache.door.namespace.GridFtpOriginSessions;
 import org.gridcache.door.namespace.LocalOriginLister;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.OriginHttpClient;
@@ -37,6 +38,7 @@ import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.SelectionPolicies;
 import org.gridcache.door.webdav.MiltonDavServlet;
 import org.gridcache.door.write.DoorWrites;
+import org.gridcache.door.write.GridFtpOriginWriter;
 import org.gridcache.door.write.LocalOriginWriter;
 import org.gridcache.door.write.OriginWriters;
 import org.gridcache.door.write.WebDavOriginWriter;
@@ -93,8 +95,9 @@ public final class Door implements Closeable {
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
-        GridFtpOriginLister gridftp = new GridFtpOriginLister(security.tls() ? security.hostCredential() : null,
+        GridFtpOriginSessions gridftpSessions = new GridFtpOriginSessions(security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
+        GridFtpOriginLister gridftp = new GridFtpOriginLister(gridftpSessions);
         Namespace namespace = new Namespace(mounts, new LocalOriginLister(settings.fileOriginRoots()),
                 new WebDavOriginLister(http, () -> config.current().get(Keys.LISTING_MAX_BYTES)), gridftp, grid.originIdentities(),
                 config.current().get(Keys.LISTING_CACHE_TTL), config.current().get(Keys.LISTING_CACHE_SIZE));
@@ -112,7 +115,7 @@ public final class Door implements Closeable {
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(),
                 new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
-                        new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote));
+                        new WebDavOriginWriter(http), new GridFtpOriginWriter(gridftpSessions)), grid.originIdentities(), grid.policy(), notices::wrote));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
                 .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE));
 
