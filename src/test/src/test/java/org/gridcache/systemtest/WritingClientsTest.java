@@ -1,6 +1,8 @@
 package org.gridcache.systemtest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,22 @@ class WritingClientsTest {
     static NginxOrigin origin;
     static Standalone gridcache;
     static String door;
+    /** The HTTPS fixture: gridenv's PKI, Apache + mod_gridsite over {@link #httpsData}, a standalone over HTTPS. */
+    static Path pkiParent;
+    static Path pki;
+    static Path httpsData;
+    static GridEnv.Origin httpsOrigin;
+    static Standalone secure;
+    static String secureDoor;
+    static final List<String> HTTPS_STEPS = List.of("ls", "get", "put", "move", "delete");
+    /** Only the /atlas VO writes below w/: Bob's plain proxy is refused by the origin, not by the door. */
+    static final String GACL = """
+            <?xml version="1.0"?>
+            <gacl version="0.0.1">
+            <entry><voms><fqan>/atlas</fqan></voms><allow><read/><list/><write/></allow></entry>
+            <entry><auth-user/><allow><read/><list/></allow></entry>
+            </gacl>
+            """;
 
     @BeforeAll
     static void start() throws Exception {
@@ -54,23 +72,64 @@ class WritingClientsTest {
         origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data);
         gridcache = Standalone.start(tmp, origin.url());
         door = gridcache.door();
+        startHttps();
+    }
+
+    /**
+     * Alice's and Bob's delegations at a standalone over HTTPS in front of Apache + mod_gridsite, whose {@code w/}
+     * lets {@code /atlas} write ({@link #GACL}). mod_gridsite has no MKCOL (nor PROPFIND: the door lists its HTML
+     * index), so each client's collection is made here and the steps are ls, get, put, move and delete.
+     */
+    static void startHttps() throws Exception {
+        Tools.require("openssl", "grid-proxy-init", "voms-proxy-fake", "apache2");
+        pkiParent = GridEnv.worldReadableDir("gridcache-test-pki");
+        pki = GridEnv.pki(pkiParent.resolve("pki"));
+        httpsData = GridEnv.worldReadableDir("gridcache-writing-clients");
+        Path w = Files.createDirectories(httpsData.resolve("w"));
+        Files.writeString(w.resolve(".gacl"), GACL);
+        long seed = 120;
+        for (String client : List.of("curl", "davix", "gfal2", "rclone", "webdav4")) {
+            Tools.randomFile(Files.createDirectories(w.resolve(client)).resolve(client + "-src.bin"), 500_000 + seed, seed++);
+        }
+        Tools.run(Duration.ofMinutes(1), "chmod", "-R", "a+rX", httpsData.toString()).assertOk();
+        try (var dirs = Files.walk(w)) {
+            for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+                Tools.run(Duration.ofMinutes(1), "chmod", "a+rwx", dir.toString()).assertOk(); // Apache's workers write there
+            }
+        }
+        httpsOrigin = GridEnv.Origin.start(pki, httpsData);
+        Path policy = Files.writeString(tmp.resolve("authz.conf"), "authenticated / list,read,write\n");
+        secure = Standalone.startHttps(Files.createDirectories(tmp.resolve("https")), httpsOrigin.url() + "/", pki,
+                "--authz", policy.toString());
+        secureDoor = secure.door();
+        GridEnv.delegated(pki, secureDoor, "alice-atlas");
+        GridEnv.delegated(pki, secureDoor, "bob");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        StringBuilder table = new StringBuilder(String.format("%n%-9s", "client"));
+        StringBuilder table = new StringBuilder(String.format("%n%-16s", "client"));
         STEPS.forEach(s -> table.append(String.format(" %-7s", s)));
         TABLE.forEach((client, row) -> {
-            table.append(String.format("%n%-9s", client));
-            STEPS.forEach(s -> table.append(String.format(" %-7s", row.getOrDefault(s, "-").startsWith("ok") ? "ok" : "FAIL")));
+            table.append(String.format("%n%-16s", client));
+            STEPS.forEach(s -> {
+                String result = row.getOrDefault(s, "-");
+                table.append(String.format(" %-7s", result.equals("-") || result.equals("ok") ? result : "FAIL"));
+            });
         });
-        System.out.println("clients x steps through the door (plain HTTP, nginx WebDAV origin):" + table);
+        System.out.println("clients x steps through the door (plain HTTP: nginx WebDAV origin; https: Alice's proxy,"
+                + " Apache + mod_gridsite origin, which has no MKCOL):" + table);
         TABLE.forEach((client, row) -> row.forEach((step, result) -> {
             if (!result.equals("ok")) {
                 System.out.println(client + " " + step + ": " + result);
             }
         }));
-        Tools.closeAll(origin, gridcache);
+        Tools.closeAll(origin, gridcache, httpsOrigin, secure);
+        for (Path dir : new Path[] {httpsData, pkiParent}) {
+            if (dir != null) {
+                Tools.run(Duration.ofMinutes(1), "rm", "-rf", dir.toString());
+            }
+        }
     }
 
     @Test
@@ -195,6 +254,109 @@ class WritingClientsTest {
         s.assertAllOk();
     }
 
+    // --- over HTTPS, with Alice's VOMS proxy, against Apache + mod_gridsite ---
+
+    static String alice() {
+        return pki.resolve("proxies/alice-atlas.pem").toString();
+    }
+
+    static Steps httpsSteps(String client) {
+        Path dir = httpsData.resolve("w/" + client);
+        return new Steps(client + " (https)", client, dir.resolve(client + "-src.bin"), dir);
+    }
+
+    @Test
+    void curlOverHttps() {
+        Steps s = httpsSteps("curl");
+        String d = secureDoor + "/w/curl/";
+        String[] as = {"--capath", pki.resolve("certificates").toString(), "--cert", alice(), "--key", alice()};
+        s.ls(() -> Tools.curl(concat(new ArrayList<>(List.of(as)), d).toArray(String[]::new)));
+        s.get(got -> Tools.curl(concat(new ArrayList<>(List.of(as)), "-L", "-o", got.toString(), d + "curl-src.bin").toArray(String[]::new)));
+        s.put(up -> Tools.curl(concat(new ArrayList<>(List.of(as)), "-T", up.toString(), d + "up.bin").toArray(String[]::new)));
+        s.move(() -> Tools.curl(concat(new ArrayList<>(List.of(as)), "-X", "MOVE", "-H", "Destination: " + d + "moved.bin",
+                d + "up.bin").toArray(String[]::new)));
+        s.delete(() -> Tools.curl(concat(new ArrayList<>(List.of(as)), "-X", "DELETE", d + "moved.bin").toArray(String[]::new)));
+        s.assertAllOk(HTTPS_STEPS);
+    }
+
+    @Test
+    void davixOverHttps() {
+        Tools.require("davix-ls", "davix-get", "davix-put", "davix-mv", "davix-rm");
+        Steps s = httpsSteps("davix");
+        String d = secureDoor + "/w/davix/";
+        Supplier<List<String>> as = () -> new ArrayList<>(List.of("--capath", pki.resolve("certificates").toString(), "--cert",
+                alice(), "--key", alice()));
+        s.ls(() -> run(concat(concat(new ArrayList<>(List.of("davix-ls")), as.get().toArray(String[]::new)), d)));
+        s.get(got -> run(concat(concat(new ArrayList<>(List.of("davix-get")), as.get().toArray(String[]::new)), d + "davix-src.bin",
+                got.toString())));
+        s.put(up -> run(concat(concat(new ArrayList<>(List.of("davix-put")), as.get().toArray(String[]::new)), up.toString(),
+                d + "up.bin")));
+        s.move(() -> run(concat(concat(new ArrayList<>(List.of("davix-mv")), as.get().toArray(String[]::new)), d + "up.bin",
+                d + "moved.bin")));
+        s.delete(() -> run(concat(concat(new ArrayList<>(List.of("davix-rm")), as.get().toArray(String[]::new)), d + "moved.bin")));
+        s.assertAllOk(HTTPS_STEPS);
+    }
+
+    @Test
+    void gfal2OverHttps() {
+        Tools.require("gfal-ls", "gfal-copy", "gfal-rename", "gfal-rm");
+        Steps s = httpsSteps("gfal2");
+        String d = secureDoor + "/w/gfal2/";
+        String[] env = {"X509_CERT_DIR=" + pki.resolve("certificates"), "X509_USER_PROXY=" + alice()};
+        s.ls(() -> gfal(concat(new ArrayList<>(List.of(env)), "gfal-ls", d).toArray(String[]::new)));
+        s.get(got -> gfal(concat(new ArrayList<>(List.of(env)), "gfal-copy", "-f", d + "gfal2-src.bin", "file://" + got)
+                .toArray(String[]::new)));
+        s.put(up -> gfal(concat(new ArrayList<>(List.of(env)), "gfal-copy", "file://" + up, d + "up.bin").toArray(String[]::new)));
+        s.move(() -> gfal(concat(new ArrayList<>(List.of(env)), "gfal-rename", d + "up.bin", d + "moved.bin").toArray(String[]::new)));
+        s.delete(() -> gfal(concat(new ArrayList<>(List.of(env)), "gfal-rm", d + "moved.bin").toArray(String[]::new)));
+        s.assertAllOk(HTTPS_STEPS);
+    }
+
+    @Test
+    void rcloneOverHttps() {
+        Tools.require("rclone");
+        Steps s = httpsSteps("rclone");
+        Supplier<List<String>> base = () -> new ArrayList<>(List.of("rclone", "--config", "/dev/null", "--webdav-url",
+                secureDoor + "/w/rclone/", "--ca-cert", pki.resolve("ca/ca.pem").toString(), "--client-cert", alice(),
+                "--client-key", alice()));
+        s.ls(() -> run(concat(base.get(), "lsf", ":webdav:")));
+        s.get(got -> run(concat(base.get(), "copyto", ":webdav:rclone-src.bin", got.toString())));
+        s.put(up -> run(concat(base.get(), "copyto", up.toString(), ":webdav:up.bin")));
+        s.move(() -> run(concat(base.get(), "moveto", ":webdav:up.bin", ":webdav:moved.bin")));
+        s.delete(() -> run(concat(base.get(), "deletefile", ":webdav:moved.bin")));
+        s.assertAllOk(HTTPS_STEPS);
+    }
+
+    @Test
+    void webdav4OverHttps() throws Exception {
+        Tools.requireExecutable(WEBDAV4_PYTHON, "the webdav4 venv (.ci/run makes it)");
+        String script = Path.of(WritingClientsTest.class.getResource("/webdav4-steps.py").toURI()).toString();
+        Steps s = httpsSteps("webdav4");
+        Supplier<List<String>> base = () -> new ArrayList<>(List.of("env", "CA_FILE=" + pki.resolve("ca/ca.pem"), "PROXY=" + alice(),
+                WEBDAV4_PYTHON.toString(), script, secureDoor + "/w/webdav4/"));
+        s.ls(() -> run(concat(base.get(), "ls")));
+        s.get(got -> run(concat(base.get(), "get", "webdav4-src.bin", got.toString())));
+        s.put(up -> run(concat(base.get(), "put", up.toString(), "up.bin")));
+        s.move(() -> run(concat(base.get(), "move", "up.bin", "moved.bin")));
+        s.delete(() -> run(concat(base.get(), "delete", "moved.bin")));
+        s.assertAllOk(HTTPS_STEPS);
+    }
+
+    /** The gacl lets only /atlas write: Bob (delegated, no VOMS attributes) is refused by the origin, with its word. */
+    @Test
+    void bobsWritesAreRefusedByTheOriginsGaclWithItsReason() throws Exception {
+        Path file = Tools.randomFile(tmp.resolve("bob.bin"), 10_000, 140);
+        Tools.Result put = GridEnv.curlAs(pki, "bob", "-T", file.toString(), secureDoor + "/w/bob.bin");
+        assertEquals(403, GridEnv.lastStatus(put), put.out());
+        assertTrue(put.out().contains("the origin refuses /DC=org/DC=example/CN=Bob PUT /w/bob.bin"), put.out());
+        Tools.Result delete = GridEnv.curlAs(pki, "bob", "-X", "DELETE", secureDoor + "/w/curl/curl-src.bin");
+        assertEquals(403, GridEnv.lastStatus(delete), delete.out());
+        assertTrue(Files.exists(httpsData.resolve("w/curl/curl-src.bin")));
+        assertFalse(Files.exists(httpsData.resolve("w/bob.bin")));
+        Tools.Result mkcol = GridEnv.curlAs(pki, "alice-atlas", "-X", "MKCOL", secureDoor + "/w/new/");
+        assertEquals(405, GridEnv.lastStatus(mkcol), "mod_gridsite has no MKCOL, and the door passes its answer on: " + mkcol.out());
+    }
+
     // --- the steps, each judged by the origin's directory ---
 
     /** One client's row: each step runs a command, then the origin's directory is checked. */
@@ -202,24 +364,35 @@ class WritingClientsTest {
         private final String client;
         private final Map<String, String> row = new LinkedHashMap<>();
         private final Path dir;
+        private final Path src;
         private final Path up;
 
+        /** Over plain HTTP: the client's file {@code <client>-src.bin} in the origin's root, its collection {@code <client>}. */
         Steps(String client) {
-            this.client = client;
-            this.dir = data.resolve(client);
+            this(client, client, data.resolve(client + "-src.bin"), data.resolve(client));
+        }
+
+        /**
+         * {@code row}: the table's row; {@code client}: names the local file it uploads; {@code src}: the origin's file
+         * it reads; {@code dir}: where its writes land.
+         */
+        Steps(String row, String client, Path src, Path dir) {
+            this.client = row;
+            this.src = src;
+            this.dir = dir;
             this.up = tmp.resolve(client + "-up.bin");
             synchronized (TABLE) {
-                TABLE.put(client, row);
+                TABLE.put(row, this.row);
             }
         }
 
         void ls(Supplier<Tools.Result> command) {
-            step("ls", command, r -> r.out().contains(client + "-src.bin"));
+            step("ls", command, r -> r.out().contains(src.getFileName().toString()));
         }
 
         void get(java.util.function.Function<Path, Tools.Result> command) {
-            Path got = tmp.resolve(client + "-got.bin");
-            step("get", () -> command.apply(got), r -> sameBytes(got, data.resolve(client + "-src.bin")));
+            Path got = tmp.resolve(client.replace(' ', '-') + "-got.bin");
+            step("get", () -> command.apply(got), r -> sameBytes(got, src));
         }
 
         void mkcol(Supplier<Tools.Result> command) {
@@ -265,8 +438,12 @@ class WritingClientsTest {
         }
 
         void assertAllOk() {
+            assertAllOk(STEPS);
+        }
+
+        void assertAllOk(List<String> steps) {
             row.forEach((step, result) -> assertEquals("ok", result, client + " " + step));
-            assertEquals(STEPS, List.copyOf(row.keySet()), client + " ran every step");
+            assertEquals(steps, List.copyOf(row.keySet()), client + " ran every step");
         }
     }
 
@@ -297,6 +474,7 @@ class WritingClientsTest {
 
     /** gfal's wrapper runs the first python3 on PATH (notes/clients.md). */
     static Tools.Result gfal(String... args) {
+        // env's own arguments (NAME=value) may come first in args
         List<String> cmd = new ArrayList<>(List.of("env", "GFAL_PYTHONBIN=/usr/bin/python3"));
         cmd.addAll(List.of(args));
         return run(cmd);
