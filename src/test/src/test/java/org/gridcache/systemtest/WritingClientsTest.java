@@ -377,27 +377,9 @@ class WritingClientsTest {
         Path p12 = tmp.resolve("alice-atlas.p12");
         Tools.run(Duration.ofMinutes(1), "openssl", "pkcs12", "-export", "-in", alice(), "-inkey", alice(), "-passout",
                 "pass:test-only", "-out", p12.toString()).assertOk();
-        Path script = Files.writeString(tmp.resolve("cadaver.exp"), """
-                set timeout 60
-                lassign $argv p12 url command
-                spawn cadaver
-                expect -re {dav:\\S*[>?] $}
-                send "set client-cert $p12\\r"
-                expect -re {dav:\\S*[>?] $}
-                send "open $url\\r"
-                expect {
-                  "Decryption password: " { send "test-only\\r"; exp_continue }
-                  "(y/n) " { send "y\\r"; exp_continue }
-                  -re {dav:\\S*[>?] $} {}
-                }
-                send "$command\\r"
-                expect -re {dav:\\S*[>?] $}
-                send "quit\\r"
-                expect eof
-                """);
         Steps s = httpsSteps("cadaver");
-        java.util.function.Function<String, Tools.Result> cadaver = command -> Tools.run(STEP_TIMEOUT, "expect", script.toString(),
-                p12.toString(), secureDoor + "/w/cadaver/", command);
+        java.util.function.Function<String, Tools.Result> cadaver = command -> GridClientsTest.cadaverWithPkcs12(p12, "test-only",
+                secureDoor + "/w/cadaver/", command);
         s.ls(() -> cadaver.apply("ls"));
         s.get(got -> cadaver.apply("get cadaver-src.bin " + got));
         s.put(up -> cadaver.apply("put " + up + " up.bin"));
