@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * (the delegated proxy for {@code credential user}, else the door's host certificate): PUT is STOR streamed from the
  * client's body (one 64 KiB block in memory; a failed or broken-off upload's partial file deleted), MKCOL is MKD,
  * DELETE is DELE or RMD, MOVE is RNFR/RNTO, COPY of a file is a third-party transfer from the server to itself (the
- * only server-side copy GridFTP has; the bytes never pass the door).
+ * only server-side copy GridFTP has; the bytes never pass the door). PUT and COPY write to
+ * {@code .gridcache-upload-<uuid>} (or {@code -copy-}) beside the target and rename it over the target when complete:
+ * readers never see a part, and a failure (the client broke off, the server refused to read the source) leaves the
+ * file that was there as it was; the temporary file is deleted.
  *
  * <p>DELETE of a collection is RMD, not a recursive walk: GridFTP has no recursive delete, and emulating one is a
  * command per member with no way back when one fails halfway (a half-deleted tree). A non-empty collection is
@@ -43,8 +46,11 @@ public final class GridFtpOriginWriter implements OriginWriter {
             throw new DoorException(411, "a PUT to GridFTP origin " + origin.name() + " needs a Content-Length");
         }
         ClientBody client = new ClientBody(body);
+        String target = remote(origin, path);
+        String upload = temporaryBeside(target, "upload");
         try (GridFtpConnection conn = open(as, origin, path)) {
-            conn.store(remote(origin, path), client, length);
+            conn.store(upload, client, length); // a failed store deletes what it wrote
+            replace(conn, upload, target);
             return Written.CREATED;
         } catch (GridFtpException e) {
             if (client.failure != null) {
@@ -106,12 +112,39 @@ public final class GridFtpOriginWriter implements OriginWriter {
             throw DoorException.badGateway("COPY of the collection " + from + " is not supported by GridFTP origin " + origin.name()
                     + " (GridFTP copies files only, server to server)");
         }
+        String target = remote(origin, to);
+        String copy = temporaryBeside(target, "copy");
         try (GridFtpConnection source = open(as, origin, from); GridFtpConnection destination = open(as, origin, to)) {
             refuseExisting(destination, origin, to, overwrite);
-            source.copyTo(remote(origin, from), destination, remote(origin, to));
+            source.copyTo(remote(origin, from), destination, copy); // a failed copy deletes what it wrote
+            replace(destination, copy, target);
             return Written.CREATED;
         } catch (GridFtpException e) {
             throw GridFtpOriginSessions.failure(subject, origin, from, e);
+        }
+    }
+
+    /**
+     * A name beside {@code target} for the bytes of a STOR or a copy until they are complete: STOR truncates its file
+     * first, and a failed transfer's partial file is deleted, so writing to the target itself would lose the file that
+     * was there whenever an upload broke off or a copy was refused.
+     */
+    private static String temporaryBeside(String target, String what) {
+        int slash = target.lastIndexOf('/');
+        return target.substring(0, slash + 1) + ".gridcache-" + what + "-" + java.util.UUID.randomUUID();
+    }
+
+    /** RNFR/RNTO of the complete temporary file over the target (rename(2): atomic); the temporary file deleted if not. */
+    private static void replace(GridFtpConnection conn, String temporary, String target) throws GridFtpException {
+        try {
+            conn.rename(temporary, target);
+        } catch (GridFtpException e) {
+            try {
+                conn.delete(temporary);
+            } catch (GridFtpException again) {
+                LOG.warn("cannot delete {} after a failed rename: {}", temporary, again.getMessage());
+            }
+            throw e;
         }
     }
 

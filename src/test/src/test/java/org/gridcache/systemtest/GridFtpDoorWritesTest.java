@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -73,8 +74,14 @@ class GridFtpDoorWritesTest {
         GridEnv.delegated(pki, doorUrl, "alice-atlas");
     }
 
+    /** A 1 MiB tmpfs inside the origin's directory, mounted by {@link #aFullOriginIsInsufficientStorageAndKeepsNoPart}. */
+    static Path smallDisk;
+
     @AfterAll
     static void stop() throws Exception {
+        if (smallDisk != null) {
+            Tools.run(Duration.ofMinutes(1), "umount", smallDisk.toString());
+        }
         Tools.closeAll(origin, zk, door);
         for (Path dir : new Path[] {data, pkiParent}) {
             if (dir != null) {
@@ -158,8 +165,65 @@ class GridFtpDoorWritesTest {
     }
 
     @Test
-    void anUploadTheClientBreaksOffLeavesNoFileAtTheOrigin() throws Exception {
+    void aCopyOntoAFileWithOverwriteFIs412AndACollectionIsNotCopied() throws Exception {
+        Path dir = writableDir(atlas.resolve("copies"));
+        Files.writeString(dir.resolve("a"), "a");
+        Files.writeString(dir.resolve("b"), "b");
+        Files.createDirectory(dir.resolve("sub"));
+        Tools.Result kept = curl("-X", "COPY", "-H", "Overwrite: F", "-H", "Destination: " + doorUrl + "/atlas/copies/b",
+                doorUrl + "/atlas/copies/a");
+        assertEquals(412, status(kept), kept.out());
+        assertEquals("b", Files.readString(dir.resolve("b")));
+        // unreadable to the server's account: the server refuses to send it, and the destination stays as it was
+        Files.writeString(dir.resolve("secret"), "s");
+        Files.setPosixFilePermissions(dir.resolve("secret"), PosixFilePermissions.fromString("rw-------"));
+        Tools.Result refused = curl("-X", "COPY", "-H", "Destination: " + doorUrl + "/atlas/copies/b", doorUrl + "/atlas/copies/secret");
+        assertEquals(403, status(refused), refused.out());
+        assertTrue(refused.out().contains("Permission denied"), "the server's reason: " + refused.out());
+        assertEquals("b", Files.readString(dir.resolve("b")), "a refused copy leaves the destination as it was");
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of("a", "b", "secret", "sub"), s.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "no temporary file left");
+        }
+        // b is root's and 0644, in a directory anyone writes: the complete copy replaces the entry (rename)
+        Tools.Result replaced = curl("-X", "COPY", "-H", "Destination: " + doorUrl + "/atlas/copies/b", doorUrl + "/atlas/copies/a");
+        assertEquals(204, status(replaced), replaced.out());
+        assertEquals("a", Files.readString(dir.resolve("b")));
+        Tools.Result collection = curl("-X", "COPY", "-H", "Destination: " + doorUrl + "/atlas/copies/sub2/", doorUrl + "/atlas/copies/sub/");
+        assertEquals(502, status(collection), collection.out());
+        assertTrue(collection.out().contains("GridFTP copies files only"), collection.out());
+        assertFalse(Files.exists(dir.resolve("sub2")));
+    }
+
+    @Test
+    void aFullOriginIsInsufficientStorageAndKeepsNoPart() throws Exception {
+        Path dir = Files.createDirectory(atlas.resolve("small"));
+        Tools.Result mounted = Tools.run(Duration.ofMinutes(1), "mount", "-t", "tmpfs", "-o", "size=1m,mode=1777", "tmpfs", dir.toString());
+        assertEquals(0, mounted.exit(), "SYSTEM TEST NEEDS ROOT TO MOUNT A SMALL TMPFS: " + mounted.err());
+        smallDisk = dir;
+        Path big = Tools.randomFile(tmp.resolve("big.bin"), 4_000_000, 75);
+        Tools.Result put = curl("-T", big.toString(), doorUrl + "/atlas/small/big.bin");
+        assertEquals(507, status(put), put.out());
+        assertTrue(put.out().contains("origin atlas is out of space"), put.out());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(0, s.count(), "the partial file is deleted");
+        }
+    }
+
+    @Test
+    void anUploadTheClientBreaksOffLeavesNoFileAtTheOriginAndKeepsTheOldOne() throws Exception {
         Path dir = writableDir(atlas.resolve("broken"));
+        Files.writeString(dir.resolve("kept.bin"), "old");
+        Tools.Result cut = curl("--max-time", "5", "-X", "PUT", "-H", "Content-Length: 1000000", "--data-binary",
+                "@" + Tools.randomFile(tmp.resolve("cut.bin"), 100_000, 76), doorUrl + "/atlas/broken/kept.bin");
+        assertTrue(cut.exit() != 0, "curl gave up: " + cut.out());
+        Tools.await("the partial upload deleted", Duration.ofSeconds(60)).until(() -> {
+            try (Stream<Path> s = Files.list(dir)) {
+                return s.count() == 1;
+            }
+        });
+        assertEquals("old", Files.readString(dir.resolve("kept.bin")), "the file that was there is kept");
+        Files.delete(dir.resolve("kept.bin"));
         Path part = Tools.randomFile(tmp.resolve("part.bin"), 100_000, 74);
         // announces a million bytes, sends 100,000 and gives up waiting: the door's read of the body fails
         Tools.Result r = curl("--max-time", "5", "-X", "PUT", "-H", "Content-Length: 1000000", "--data-binary", "@" + part,
