@@ -27,6 +27,7 @@ import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.lock.DoorLocks;
 import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.namespace.GridFtpOriginLister;
+import org.gridcache.door.namespace.GridFtpOriginSessions;
 import org.gridcache.door.namespace.LocalOriginLister;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.OriginHttpClient;
@@ -41,6 +42,7 @@ import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.SelectionPolicies;
 import org.gridcache.door.webdav.MiltonDavServlet;
 import org.gridcache.door.write.DoorWrites;
+import org.gridcache.door.write.GridFtpOriginWriter;
 import org.gridcache.door.write.LocalOriginWriter;
 import org.gridcache.door.write.OriginWriters;
 import org.gridcache.door.write.PutRedirects;
@@ -100,8 +102,9 @@ public final class Door implements Closeable {
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
-        GridFtpOriginLister gridftp = new GridFtpOriginLister(security.tls() ? security.hostCredential() : null,
+        GridFtpOriginSessions gridftpSessions = new GridFtpOriginSessions(security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
+        GridFtpOriginLister gridftp = new GridFtpOriginLister(gridftpSessions);
         Namespace namespace = new Namespace(mounts, new LocalOriginLister(settings.fileOriginRoots()),
                 new WebDavOriginLister(http, () -> config.current().get(Keys.LISTING_MAX_BYTES)), gridftp, grid.originIdentities(),
                 config.current().get(Keys.LISTING_CACHE_TTL), config.current().get(Keys.LISTING_CACHE_SIZE));
@@ -121,7 +124,8 @@ public final class Door implements Closeable {
         LockTable lockTable = new LockTable(zk, Clock.systemUTC());
         LockChecks lockChecks = new LockChecks(lockTable, namespace);
         DoorWrites writes = new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
-                new WebDavOriginWriter(http), null), grid.originIdentities(), grid.policy(), notices::wrote, deadProperties,
+                new WebDavOriginWriter(http), new GridFtpOriginWriter(gridftpSessions)), grid.originIdentities(), grid.policy(),
+                notices::wrote, deadProperties,
                 lockChecks, new PutRedirects(pools, policies::selector, tickets, config::current,
                         () -> grid.delegations().credentialEndpoint()));
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),

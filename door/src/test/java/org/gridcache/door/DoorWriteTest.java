@@ -256,6 +256,28 @@ class DoorWriteTest {
         assertEquals(List.of(), list(dir));
     }
 
+    /**
+     * HTTP/1.1 frames a body by its Content-Length: the door takes exactly the announced bytes (what lands at the
+     * origin), and what follows is read as the next request, which is no request (400, the connection closed).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/local", "/dav"})
+    void aBodyLongerThanAnnouncedStoresTheAnnouncedBytesAndTheRestIsRefusedAsARequest(String prefix) throws Exception {
+        assertEquals(201, send("MKCOL", prefix + "/longer", null).statusCode());
+        String answers;
+        try (Socket socket = new Socket("127.0.0.1", door.port())) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT " + prefix + "/longer/x.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n"
+                    + "0123456789" + "ABCDEFGHIJ\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+        assertTrue(answers.startsWith("HTTP/1.1 201"), answers);
+        assertTrue(answers.contains("HTTP/1.1 400"), "the surplus is no request: " + answers);
+        assertEquals("0123456789", Files.readString(at(prefix).resolve("longer/x.bin")));
+    }
+
     /** What an aborted upload might leave: the target, a temporary file (file://), nginx's body buffers. */
     private static List<Path> leftovers(String prefix) throws IOException {
         List<Path> out = new ArrayList<>(list(at(prefix).resolve("broken")));
@@ -305,7 +327,7 @@ class DoorWriteTest {
     }
 
     @Test
-    void badPathsTheDoorsOwnPathsOriginRootsAndGridFtpOriginsAreRefused() throws Exception {
+    void badPathsTheDoorsOwnPathsOriginRootsAndGridFtpOriginsWithoutAHostCredentialAreRefused() throws Exception {
         assertEquals(400, rawStatus("PUT /local/../../etc/x HTTP/1.1"));
         assertEquals(400, rawStatus("MKCOL /local/%2e%2e/x HTTP/1.1"));
         assertEquals(400, rawStatus("DELETE /local/a%2Fb HTTP/1.1"));
@@ -317,8 +339,8 @@ class DoorWriteTest {
         assertEquals(403, send("DELETE", "/local", null).statusCode(), "an origin's root");
         assertEquals(403, put("/not-mounted.txt", new byte[1]).statusCode());
         HttpResponse<String> grid = put("/grid/x", new byte[1]);
-        assertEquals(501, grid.statusCode());
-        assertTrue(grid.body().contains("writes to gsiftp origins are not implemented yet"), grid.body());
+        assertEquals(502, grid.statusCode(), "GSI needs a credential, and this door has none");
+        assertTrue(grid.body().contains("this door has no host credential, which GridFTP needs"), grid.body());
         assertTrue(list(tmp.resolve("outside")).stream().noneMatch(p -> p.getFileName().toString().equals("x")));
     }
 

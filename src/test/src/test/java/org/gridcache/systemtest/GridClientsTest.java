@@ -217,29 +217,17 @@ class GridClientsTest {
      * door's certificate (its CA is not in the system store) on a terminal, so expect drives it; it always exits 0.
      */
     private static Tools.Result cadaverGet(Path p12, String name, Path got) throws IOException {
-        Path script = tmp.resolve("cadaver.exp");
-        if (!Files.exists(script)) {
-            Files.writeString(script, """
-                    set timeout 60
-                    lassign $argv p12 password url remote local
-                    spawn cadaver
-                    expect -re {dav:\\S*[>?] $}
-                    send "set client-cert $p12\\r"
-                    expect -re {dav:\\S*[>?] $}
-                    send "open $url\\r"
-                    expect {
-                      "Decryption password: " { send "$password\\r"; exp_continue }
-                      "(y/n) " { send "y\\r"; exp_continue }
-                      -re {dav:\\S*[>?] $} {}
-                    }
-                    send "get $remote $local\\r"
-                    expect -re {dav:\\S*[>?] $}
-                    send "quit\\r"
-                    expect eof
-                    """);
+        return cadaverWithPkcs12(p12, P12_PASSWORD, door + "/", "get " + name + " " + got);
+    }
+
+    /** One cadaver {@code command} at {@code url} with the PKCS#12 file {@code p12} (src/test/resources/cadaver-p12.exp). */
+    static Tools.Result cadaverWithPkcs12(Path p12, String password, String url, String command) {
+        try {
+            Path script = Path.of(GridClientsTest.class.getResource("/cadaver-p12.exp").toURI());
+            return Tools.run(Duration.ofMinutes(2), "expect", script.toString(), p12.toString(), password, url, command);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
-        return Tools.run(Duration.ofMinutes(2), "expect", script.toString(), p12.toString(), P12_PASSWORD, door + "/", name,
-                got.toString());
     }
 
     /**
