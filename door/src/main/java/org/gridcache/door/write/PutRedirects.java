@@ -41,7 +41,8 @@ public final class PutRedirects {
     Optional<String> location(HttpServletRequest request, GridSubject subject, OriginEntry origin, String path) {
         ClusterSettings now = settings.get();
         long length = request.getContentLengthLong();
-        if (!redirectable(request.getHeader("Expect"), request.getHeader("User-Agent"), length, now)) {
+        if (!redirectable(request.getHeader("Expect"), request.getHeader("User-Agent"), length, now)
+                || !poolsUpload(origin)) {
             return Optional.empty();
         }
         List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.selectable(), 4);
@@ -53,6 +54,11 @@ public final class PutRedirects {
             }
         }
         return Optional.empty();
+    }
+
+    /** Pools upload to HTTP(S) and {@code file://} origins; a {@code gsiftp://} upload is the door's own. */
+    static boolean poolsUpload(OriginEntry origin) {
+        return !origin.url().startsWith("gsiftp:");
     }
 
     /**
