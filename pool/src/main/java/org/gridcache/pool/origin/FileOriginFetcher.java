@@ -9,7 +9,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -103,33 +102,14 @@ public final class FileOriginFetcher implements OriginFetcher {
      * ({@link FileOriginRoots}): nothing is opened for a mount outside them.
      */
     private LocalOriginRoot.OpenFile open(URI origin) throws IOException {
-        OriginEntry best = null;
-        List<String> names = null;
-        for (OriginEntry entry : mounts.get()) {
-            if (!"file".equals(entry.protocol())) {
-                continue;
-            }
-            List<String> below;
-            try {
-                below = LocalOriginRoot.below(URI.create(entry.url()), origin);
-            } catch (IllegalArgumentException e) {
-                continue;
-            }
-            if (below != null && (names == null || below.size() < names.size())) {
-                best = entry;
-                names = below;
-            }
-        }
-        if (best == null) {
-            throw new LocalOriginRoot.NotServed("not below the root of any file:// origin of the mount table");
-        }
+        FileMounts.Located at = FileMounts.locate(mounts.get(), origin);
         LocalOriginRoot root;
         try {
-            root = roots.root(best.url());
+            root = roots.root(at.mount().url());
         } catch (IllegalArgumentException e) {
             throw new LocalOriginRoot.NotServed("the mount table's URL names no local directory");
         }
-        return root.open(names);
+        return root.open(at.names());
     }
 
     @Override

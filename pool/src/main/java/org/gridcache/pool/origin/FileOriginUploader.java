@@ -9,7 +9,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,27 +60,11 @@ public final class FileOriginUploader implements OriginUploader {
     }
 
     private LocalOriginWrites.Upload open(URI origin) throws IOException {
-        OriginEntry best = null;
-        List<String> names = null;
-        for (OriginEntry entry : mounts.get()) {
-            if (!"file".equals(entry.protocol())) {
-                continue;
-            }
-            List<String> below;
-            try {
-                below = LocalOriginRoot.below(URI.create(entry.url()), origin);
-            } catch (IllegalArgumentException e) {
-                continue;
-            }
-            if (below != null && (names == null || below.size() < names.size())) {
-                best = entry;
-                names = below;
-            }
+        FileMounts.Located at = FileMounts.locate(mounts.get(), origin);
+        if (at.names().isEmpty()) {
+            throw new LocalOriginRoot.NotServed("the root of a file:// origin is not a file to write");
         }
-        if (best == null || names.isEmpty()) {
-            throw new LocalOriginRoot.NotServed("not below the root of any file:// origin of the mount table");
-        }
-        return new LocalOriginWrites(roots.root(best.url())).upload(names);
+        return new LocalOriginWrites(roots.root(at.mount().url())).upload(at.names());
     }
 
     private static FetchException refusal(URI origin, IOException e) {
