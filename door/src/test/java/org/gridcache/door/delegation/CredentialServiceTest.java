@@ -75,8 +75,12 @@ class CredentialServiceTest {
     }
 
     private String ticket(String pool, List<String> fqans) {
+        return ticket(pool, fqans, Ticket.READ);
+    }
+
+    private String ticket(String pool, List<String> fqans, String operation) {
         long now = Instant.now().getEpochSecond();
-        return door.sign(new Ticket("/atlas/f.bin", pool, Ticket.READ, now, now + 60, ALICE, "door1", null, 10, 5,
+        return door.sign(new Ticket("/atlas/f.bin", pool, operation, now, now + 60, ALICE, "door1", null, 10, 5,
                 fqans.isEmpty() ? null : "atlas", fqans, CredentialMode.USER, "https://door:2880/.gridcache/credential", List.of()));
     }
 
@@ -127,6 +131,16 @@ class CredentialServiceTest {
         Instant late = alice.getCertificateChain()[0].getNotAfter().toInstant().minus(Duration.ofMinutes(10));
         X509Certificate proxy = CredentialService.proxyOf(alice, late).getCertificateChain()[0];
         assertEquals(alice.getCertificateChain()[0].getNotAfter(), proxy.getNotAfter());
+    }
+
+    @Test
+    void aWriteTicketGetsTheUsersCredentialForTheUploadAnyOtherOperationNothing() throws Exception {
+        // a PUT redirected to a pool: the pool writes to the origin as the user (the bug: only read tickets were served)
+        X509Credential handed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1", List.of(), Ticket.WRITE)));
+        assertEquals(ProxyUtils.getOriginalUserDN(alice.getCertificateChain()), ProxyUtils.getOriginalUserDN(handed.getCertificateChain()));
+        DoorException e = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(POOL_DN), hostChain, ticket("p1", List.of(), "delete")));
+        assertEquals(403, e.status());
     }
 
     @Test
