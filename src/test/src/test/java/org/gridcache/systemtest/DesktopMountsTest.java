@@ -20,13 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Desktop mounts that write through a standalone gridcache (plain HTTP) in front of a writable nginx WebDAV origin:
  * a davfs2 kernel mount (with its default locks: it LOCKs every file it opens for writing and uploads on close or
  * unmount) and GNOME's gio (gvfsd-dav, on a private D-Bus session bus). Each step is checked in the origin's
- * directory. A second mount, a {@code file://} origin, reports RFC 4331 quota, which gio shows as free space.
+ * directory. Two more mounts report RFC 4331 quota, which gio shows as free space: a SabreDAV origin (its numbers,
+ * passed on by the door) and a {@code file://} origin (its file system's).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class DesktopMountsTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
+    static SabreDavOrigin sabre;
+    static Path sabreData;
     static Standalone gridcache;
     static String door;
     static Path data;
@@ -38,18 +41,24 @@ class DesktopMountsTest {
         data = Files.createDirectories(tmp.resolve("data"));
         local = Files.createDirectories(tmp.resolve("local"));
         origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data);
+        sabreData = Files.createDirectories(tmp.resolve("sabre-data"));
+        sabre = SabreDavOrigin.start(tmp.resolve("sabre"), sabreData);
         gridcache = Standalone.start(tmp, origin.url(), "--file-origin-root", local.toString());
         door = gridcache.door();
-        Gridcache.admin("origins", "add", "local", "--prefix", "/local", "--url", local.toUri().toString(), "--zk",
-                gridcache.zkConnect()).assertOk();
-        Tools.await("the door to serve the local mount", Duration.ofSeconds(30),
-                () -> Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0", door + "/local/")
+        mount("local", local.toUri().toString());
+        mount("sabre", sabre.url());
+    }
+
+    private static void mount(String name, String url) {
+        Gridcache.admin("origins", "add", name, "--prefix", "/" + name, "--url", url, "--zk", gridcache.zkConnect()).assertOk();
+        Tools.await("the door to serve the " + name + " mount", Duration.ofSeconds(30),
+                () -> Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0", door + "/" + name + "/")
                         .out().equals("207"));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Tools.closeAll(origin, gridcache);
+        Tools.closeAll(origin, sabre, gridcache);
     }
 
     /**
@@ -108,8 +117,9 @@ class DesktopMountsTest {
 
     /**
      * gio (gvfsd-dav) on a D-Bus session bus of its own: mount, mkdir, copy in, move, remove (file and directory),
-     * and {@code gio info -f} showing the free space of the collection where its origin reports quota (the
-     * {@code file://} mount) and none where it does not (nginx).
+     * and {@code gio info -f} showing the free space of the collection where its origin reports quota (SabreDAV: the
+     * size gio shows is its file system's, free and used together; the {@code file://} mount) and none where it
+     * does not (nginx).
      */
     @Test
     void gioMakesCopiesMovesRemovesAndShowsFreeSpaceWhereTheOriginReportsQuota() throws Exception {
@@ -132,8 +142,12 @@ class DesktopMountsTest {
                 bus.gio("remove", dav + "/gio").assertOk();
                 assertFalse(Files.exists(data.resolve("gio")), "the directory removed at the origin");
 
-                String withQuota = bus.gio("info", "-f", dav + "/local/").assertOk().out();
-                assertTrue(withQuota.contains("filesystem::free: "), withQuota);
+                String sabreInfo = bus.gio("info", "-f", dav + "/sabre/").assertOk().out();
+                assertTrue(sabreInfo.contains("filesystem::free: "), sabreInfo);
+                assertTrue(sabreInfo.contains("filesystem::size: " + Files.getFileStore(sabreData).getTotalSpace() + "\n"),
+                        sabreInfo);
+                String localInfo = bus.gio("info", "-f", dav + "/local/").assertOk().out();
+                assertTrue(localInfo.contains("filesystem::free: "), localInfo);
                 String withoutQuota = bus.gio("info", "-f", dav + "/").assertOk().out();
                 assertFalse(withoutQuota.contains("filesystem::free: "), withoutQuota);
             } finally {
