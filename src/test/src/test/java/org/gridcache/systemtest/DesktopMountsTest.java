@@ -72,13 +72,7 @@ class DesktopMountsTest {
         Path file = Tools.randomFile(tmp.resolve("up-davfs2.bin"), 3_000_000, 21);
         Path late = Tools.randomFile(tmp.resolve("late-davfs2.bin"), 1_000_000, 22);
         Files.writeString(data.resolve("edit.txt"), "before\n");
-        Path mnt = Files.createDirectories(tmp.resolve("mnt"));
-        Path conf = tmp.resolve("davfs2.conf");
-        // buf_size 64: davfs2 1.6's readdir fails (EINVAL) on kernels from 6.16 with its default; delay_upload 1:
-        // upload a second after close instead of ten (davfs2's default), so the test needs not wait long
-        Files.writeString(conf, "buf_size 64\nask_auth 0\ndelay_upload 1\n");
-        Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "conf=" + conf, door + "/",
-                mnt.toString()).assertOk();
+        Path mnt = mountDavfs2("mnt");
         boolean mounted = true;
         try {
             Files.createDirectory(mnt.resolve("davfs"));
@@ -112,6 +106,34 @@ class DesktopMountsTest {
             if (mounted) {
                 umount(mnt);
             }
+        }
+    }
+
+    /**
+     * While davfs2 holds a file open for writing it holds a LOCK on it at the door: another client's PUT is refused
+     * with 423 and the reason, and davfs2's own mv of the open file (MOVE with its lock token in {@code If}) moves it;
+     * what it wrote arrives under the new name when it closes.
+     */
+    @Test
+    void aFileDavfs2HoldsOpenIsLockedForOthersAndMovesUnderItsLock() throws Exception {
+        Tools.require("mount.davfs", "umount");
+        Files.writeString(data.resolve("held.txt"), "first\n");
+        Path mnt = mountDavfs2("mnt-held");
+        try {
+            try (var out = Files.newBufferedWriter(mnt.resolve("held.txt"), java.nio.file.StandardOpenOption.APPEND)) {
+                out.write("second\n");
+                out.flush();
+                Tools.Result put = Tools.curl("-w", "\n%{http_code}", "-X", "PUT", "--data-binary", "other", door + "/held.txt");
+                assertTrue(put.out().endsWith("\n423"), put.out());
+                assertTrue(put.out().contains("is locked"), put.out());
+                Files.move(mnt.resolve("held.txt"), mnt.resolve("moved-held.txt"));
+                assertFalse(Files.exists(data.resolve("held.txt")), "moved at the origin while open");
+                assertTrue(Files.exists(data.resolve("moved-held.txt")));
+            }
+            Tools.await("davfs2 to upload what it wrote under the new name", Duration.ofSeconds(60),
+                    () -> contentIs(data.resolve("moved-held.txt"), "first\nsecond\n"));
+        } finally {
+            umount(mnt);
         }
     }
 
@@ -156,6 +178,17 @@ class DesktopMountsTest {
         }
     }
 
+    /** A davfs2 mount of the door at {@code tmp/name}, with davfs2's defaults (locks) but for the two below. */
+    private static Path mountDavfs2(String name) throws java.io.IOException {
+        Path mnt = Files.createDirectories(tmp.resolve(name));
+        // buf_size 64: davfs2 1.6's readdir fails (EINVAL) on kernels from 6.16 with its default; delay_upload 1:
+        // upload a second after close instead of ten (davfs2's default), so the test needs not wait long
+        Path conf = Files.writeString(tmp.resolve(name + "-davfs2.conf"), "buf_size 64\nask_auth 0\ndelay_upload 1\n");
+        Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "conf=" + conf, door + "/",
+                mnt.toString()).assertOk();
+        return mnt;
+    }
+
     private static void umount(Path mnt) {
         // umount.davfs waits for mount.davfs to upload what is still dirty and to exit
         Tools.run(Duration.ofSeconds(120), "umount", mnt.toString()).assertOk();
@@ -167,6 +200,14 @@ class DesktopMountsTest {
                     && Tools.sha256(expected).equals(Tools.sha256(actual));
         } catch (java.io.IOException e) {
             return false; // still being written
+        }
+    }
+
+    private static boolean contentIs(Path file, String expected) {
+        try {
+            return Files.readString(file).equals(expected);
+        } catch (java.io.IOException e) {
+            return false; // not there yet
         }
     }
 
