@@ -138,6 +138,22 @@ class DesktopMountsTest {
     }
 
     /**
+     * davfs2 answers statfs ({@code df}) with the quota of the mounted collection: through the door, the SabreDAV
+     * origin's, whose free and used space together are its file system's size.
+     */
+    @Test
+    void aDavfs2MountOfACollectionWithQuotaShowsItsSize() throws Exception {
+        Tools.require("mount.davfs", "umount");
+        Path mnt = mountDavfs2("mnt-sabre", "/sabre/");
+        try {
+            assertEquals(Files.getFileStore(sabreData).getTotalSpace(), Files.getFileStore(mnt).getTotalSpace());
+            assertTrue(Files.getFileStore(mnt).getUsableSpace() > 0);
+        } finally {
+            umount(mnt);
+        }
+    }
+
+    /**
      * gio (gvfsd-dav) on a D-Bus session bus of its own: mount, mkdir, copy in, move, remove (file and directory),
      * and {@code gio info -f} showing the free space of the collection where its origin reports quota (SabreDAV: the
      * size gio shows is its file system's, free and used together; the {@code file://} mount) and none where it
@@ -178,13 +194,17 @@ class DesktopMountsTest {
         }
     }
 
-    /** A davfs2 mount of the door at {@code tmp/name}, with davfs2's defaults (locks) but for the two below. */
+    /** A davfs2 mount of the door's root at {@code tmp/name}, with davfs2's defaults (locks) but for the two below. */
     private static Path mountDavfs2(String name) throws java.io.IOException {
+        return mountDavfs2(name, "/");
+    }
+
+    private static Path mountDavfs2(String name, String collection) throws java.io.IOException {
         Path mnt = Files.createDirectories(tmp.resolve(name));
         // buf_size 64: davfs2 1.6's readdir fails (EINVAL) on kernels from 6.16 with its default; delay_upload 1:
         // upload a second after close instead of ten (davfs2's default), so the test needs not wait long
         Path conf = Files.writeString(tmp.resolve(name + "-davfs2.conf"), "buf_size 64\nask_auth 0\ndelay_upload 1\n");
-        Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "conf=" + conf, door + "/",
+        Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "conf=" + conf, door + collection,
                 mnt.toString()).assertOk();
         return mnt;
     }
