@@ -26,6 +26,7 @@ import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.lock.DoorLocks;
 import org.gridcache.door.lock.LockChecks;
+import org.gridcache.door.namespace.CollectionQuotas;
 import org.gridcache.door.namespace.GridFtpOriginLister;
 import org.gridcache.door.namespace.GridFtpOriginSessions;
 import org.gridcache.door.namespace.LocalOriginLister;
@@ -134,7 +135,7 @@ public final class Door implements Closeable {
                 new DoorLocks(lockTable, lockChecks, namespace, grid.policy(), writes::createEmpty));
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
                 .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), deadProperties::of,
-                (subject, path) -> namespace.originOf(path).filter(o -> o.url().startsWith("file:")).flatMap(localOrigins::quota),
+                new CollectionQuotas(namespace, localOrigins)::of,
                 lockChecks::live);
 
         DoorServer server = new DoorServer(settings.id(), settings.bindHost(), settings.port(), grid.serverTls(),

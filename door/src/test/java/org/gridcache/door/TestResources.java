@@ -1,6 +1,15 @@
 package org.gridcache.door;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 
 /** What the door's tests share for the parts they start. */
 public final class TestResources {
@@ -17,5 +26,41 @@ public final class TestResources {
             }
         }
         parts.clear();
+    }
+
+    /**
+     * Skips the test loudly when a program it starts is not installed (a developer's machine); in CI (CI=true) fails,
+     * as {@code .ci/run} installs {@code packages}.
+     */
+    public static void requireInstalled(boolean installed, String what, String packages, String tests) {
+        if (!installed) {
+            System.err.println("!!! SKIPPED: " + what + " is not installed (apt-get install " + packages + "); " + tests
+                    + " did not run !!!");
+            Assertions.assertNotEquals("true", System.getenv("CI"), what + " is not installed: .ci/run installs it");
+            Assumptions.abort(what + " is not installed");
+        }
+    }
+
+    /** A loopback port free now, for a server process the test starts (origins: nginx, PHP). */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until a server process accepts connections on the loopback {@code port}; {@code alive} fails early if it died. */
+    public static void awaitListening(int port, Callable<Boolean> alive) {
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+            if (!alive.call()) {
+                return true; // the caller's check below says why
+            }
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
     }
 }

@@ -1,16 +1,10 @@
 package org.gridcache.door;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
-import static org.awaitility.Awaitility.await;
 
 /**
  * A real writable WebDAV origin for the door's tests: Debian's nginx with its dav module (PUT, DELETE, MKCOL, COPY,
@@ -31,16 +25,9 @@ public final class WritableNginx implements AutoCloseable {
     }
 
     public static WritableNginx start(Path dir, Path data) throws IOException, InterruptedException {
-        if (!Files.isExecutable(NGINX) || !Files.exists(DAV_EXT)) {
-            System.err.println("!!! SKIPPED: nginx with the dav-ext module is not installed (apt-get install nginx-light"
-                    + " libnginx-mod-http-dav-ext); the WebDAV write tests did not run !!!");
-            Assertions.assertNotEquals("true", System.getenv("CI"), "nginx with dav-ext is not installed: .ci/run installs it");
-            Assumptions.abort("nginx with dav-ext is not installed");
-        }
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        TestResources.requireInstalled(Files.isExecutable(NGINX) && Files.exists(DAV_EXT), "nginx with the dav-ext module",
+                "nginx-light libnginx-mod-http-dav-ext", "the WebDAV write tests");
+        int port = TestResources.freePort();
         Files.createDirectories(dir.resolve("tmp"));
         Files.createDirectories(data);
         Files.writeString(dir.resolve("nginx.conf"), """
@@ -75,13 +62,7 @@ public final class WritableNginx implements AutoCloseable {
             throw new IOException("nginx did not start: " + out);
         }
         WritableNginx nginx = new WritableNginx(dir, data, port);
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            try (Socket s = new Socket("127.0.0.1", port)) {
-                return true;
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        TestResources.awaitListening(port, () -> true);
         return nginx;
     }
 

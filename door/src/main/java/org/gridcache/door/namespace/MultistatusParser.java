@@ -29,8 +29,11 @@ final class MultistatusParser {
     static final String DAV = "DAV:";
     private static final XMLInputFactory FACTORY = factory();
 
-    /** One response element: {@code hrefPath} is the decoded URL path, without a trailing slash (except "/"). */
-    record Item(String hrefPath, boolean collection, long size, long mtimeMillis, String etag, String contentType) {
+    /**
+     * One response element: {@code hrefPath} is the decoded URL path, without a trailing slash (except "/");
+     * {@code quota} is RFC 4331's pair where the origin sent both numbers, else null.
+     */
+    record Item(String hrefPath, boolean collection, long size, long mtimeMillis, String etag, String contentType, Quota quota) {
     }
 
     private MultistatusParser() {
@@ -165,10 +168,17 @@ final class MultistatusParser {
 
     private static Item item(String hrefPath, Map<String, String> prop) {
         if (prop == null) {
-            return new Item(hrefPath, false, -1, -1, null, null);
+            return new Item(hrefPath, false, -1, -1, null, null, null);
         }
         return new Item(hrefPath, prop.containsKey("collection"), number(prop.get("getcontentlength")),
-                date(prop.get("getlastmodified")), prop.get("getetag"), prop.get("getcontenttype"));
+                date(prop.get("getlastmodified")), prop.get("getetag"), prop.get("getcontenttype"), quota(prop));
+    }
+
+    /** Both RFC 4331 numbers, or null: one without the other (or a negative one) tells a client nothing it can use. */
+    private static Quota quota(Map<String, String> prop) {
+        long available = number(prop.get("quota-available-bytes"));
+        long used = number(prop.get("quota-used-bytes"));
+        return available < 0 || used < 0 ? null : new Quota(available, used);
     }
 
     static String hrefPath(String href) {

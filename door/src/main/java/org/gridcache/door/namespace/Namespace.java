@@ -28,6 +28,8 @@ import org.gridcache.zk.MountTable;
 public final class Namespace {
     /** What an entry costs beyond its strings: the record, the list slot, the cache node (an estimate). */
     static final int ENTRY_OVERHEAD = 160;
+    /** What a collection's quota adds (a record of two longs). */
+    static final int QUOTA_OVERHEAD = 32;
     private final MountTable mounts;
     private final OriginLister local;
     private final OriginLister webdav;
@@ -82,7 +84,8 @@ public final class Namespace {
     }
 
     private static int weight(NamespaceEntry e) {
-        return ENTRY_OVERHEAD + weight(e.path()) + weight(e.name()) + weight(e.etag()) + weight(e.contentType());
+        return ENTRY_OVERHEAD + weight(e.path()) + weight(e.name()) + weight(e.etag()) + weight(e.contentType())
+                + (e.quota() == null ? 0 : QUOTA_OVERHEAD);
     }
 
     private static int weight(String key, List<NamespaceEntry> listing) {

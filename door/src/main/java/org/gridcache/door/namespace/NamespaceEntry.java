@@ -2,10 +2,17 @@ package org.gridcache.door.namespace;
 
 /**
  * One file or collection of the namespace as the origin describes it. {@code size} and {@code mtimeMillis} are -1
- * when the origin does not say; {@code etag} and {@code contentType} may be null.
+ * when the origin does not say; {@code etag} and {@code contentType} may be null; {@code quota} is a collection's
+ * RFC 4331 quota as a WebDAV origin reported it in its listing, null when it did not.
  */
 public record NamespaceEntry(String path, String name, boolean collection, long size, long mtimeMillis, String etag,
-                             String contentType) {
+                             String contentType, Quota quota) {
+
+    /** An entry without quota (files, and collections of origins that report none). */
+    public NamespaceEntry(String path, String name, boolean collection, long size, long mtimeMillis, String etag,
+                          String contentType) {
+        this(path, name, collection, size, mtimeMillis, etag, contentType, null);
+    }
 
     /** A collection that exists only because mount points lie below it (or a mount point itself). */
     public static NamespaceEntry virtualCollection(String path, String name) {
@@ -22,7 +29,7 @@ public record NamespaceEntry(String path, String name, boolean collection, long 
     }
 
     public NamespaceEntry at(String newPath, String newName) {
-        return new NamespaceEntry(newPath, newName, collection, size, mtimeMillis, etag, contentType);
+        return new NamespaceEntry(newPath, newName, collection, size, mtimeMillis, etag, contentType, quota);
     }
 
     /** Epoch seconds for tickets, -1 when unknown. */

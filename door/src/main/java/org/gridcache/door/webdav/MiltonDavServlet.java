@@ -39,7 +39,7 @@ public final class MiltonDavServlet extends HttpServlet {
 
     /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
     public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
-        return over(namespace, checksums, path -> List.of(), (subject, path) -> java.util.Optional.empty(), List::of);
+        return over(namespace, checksums, path -> List.of(), collection -> java.util.Optional.empty(), List::of);
     }
 
     /**
@@ -54,10 +54,10 @@ public final class MiltonDavServlet extends HttpServlet {
                         new LockProperties(liveLocks))));
     }
 
-    /** The quota of the collection at a path, for a subject; empty when its origin does not report one. */
+    /** The quota of a collection (as its origin showed it to the request's subject); empty when the origin does not say. */
     @FunctionalInterface
     public interface QuotaLookup {
-        java.util.Optional<org.gridcache.door.namespace.Quota> of(org.gridcache.common.security.GridSubject subject, String path);
+        java.util.Optional<org.gridcache.door.namespace.Quota> of(org.gridcache.door.namespace.NamespaceEntry collection);
     }
 
     /** A file's checksums as far as a pool holds them (NONE when none does). */

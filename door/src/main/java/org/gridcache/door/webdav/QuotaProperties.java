@@ -1,13 +1,10 @@
 package org.gridcache.door.webdav;
 
 import io.milton.resource.Resource;
-import io.milton.servlet.MiltonServlet;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Optional;
 import javax.xml.namespace.QName;
-import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.namespace.NamespaceEntry;
 import org.gridcache.door.namespace.Quota;
 
 /**
@@ -20,10 +17,13 @@ final class QuotaProperties extends ReadOnlyPropertySource {
     static final QName USED = new QName("DAV:", "quota-used-bytes");
     private static final PropertyMetaData KNOWN = new PropertyMetaData(PropertyAccessibility.READ_ONLY, Long.class);
 
-    /** The quota of the collection at a path, for the subject of the request; empty when its origin does not say. */
+    /**
+     * The quota of a collection (its entry is what the origin showed the request's subject); empty when its origin
+     * does not say.
+     */
     @FunctionalInterface
     interface Lookup {
-        Optional<Quota> of(GridSubject subject, String path);
+        Optional<Quota> of(NamespaceEntry collection);
     }
 
     private final Lookup lookup;
@@ -44,12 +44,7 @@ final class QuotaProperties extends ReadOnlyPropertySource {
     }
 
     private Optional<Quota> quota(Resource resource) {
-        if (!(resource instanceof DoorCollectionResource collection)) {
-            return Optional.empty();
-        }
-        HttpServletRequest request = MiltonServlet.request();
-        Object subject = request == null ? null : request.getAttribute(DoorReadFilter.SUBJECT_ATTRIBUTE);
-        return lookup.of(subject instanceof GridSubject s ? s : GridSubject.ANONYMOUS, collection.entry.path());
+        return resource instanceof DoorCollectionResource collection ? lookup.of(collection.entry) : Optional.empty();
     }
 
     @Override

@@ -33,6 +33,33 @@ class MultistatusParserTest {
         assertEquals("\"x1\"", file.etag());
     }
 
+    /** RFC 4331's pair on a collection; one number alone, a negative one or the pair in a 404 propstat is no quota. */
+    @Test
+    void readsQuotaOnlyWhenBothNumbersCameIn200() {
+        String xml = """
+                <?xml version="1.0"?>
+                <d:multistatus xmlns:d="DAV:">
+                <d:response><d:href>/both/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype>
+                <d:quota-available-bytes>1000</d:quota-available-bytes><d:quota-used-bytes>24</d:quota-used-bytes></d:prop>
+                <d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
+                <d:response><d:href>/one/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype>
+                <d:quota-available-bytes>1000</d:quota-available-bytes></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>
+                <d:propstat><d:prop><d:quota-used-bytes/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat></d:response>
+                <d:response><d:href>/negative/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype>
+                <d:quota-available-bytes>-3</d:quota-available-bytes><d:quota-used-bytes>24</d:quota-used-bytes></d:prop>
+                <d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
+                <d:response><d:href>/none/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop>
+                <d:status>HTTP/1.1 200 OK</d:status></d:propstat><d:propstat><d:prop><d:quota-available-bytes/>
+                <d:quota-used-bytes/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat></d:response>
+                </d:multistatus>
+                """;
+        List<MultistatusParser.Item> items = MultistatusParser.parse(xml.getBytes(StandardCharsets.UTF_8));
+        assertEquals(new Quota(1000, 24), items.get(0).quota());
+        assertEquals(null, items.get(1).quota());
+        assertEquals(null, items.get(2).quota());
+        assertEquals(null, items.get(3).quota());
+    }
+
     @Test
     void refusesDoctypesExternalEntitiesAndDocumentsThatAreNoMultistatus() {
         String xxe = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"

@@ -54,8 +54,17 @@ final class Tools {
 
     /** As {@link #require}, for a program at a path of its own ({@code what} says how to make it). */
     static void requireExecutable(Path program, String what) {
-        if (!Files.isExecutable(program)) {
-            String message = "SYSTEM TEST NEEDS " + what + ", BUT " + program.toAbsolutePath().normalize() + " IS NOT THERE";
+        requireThere(Files.isExecutable(program), program, what);
+    }
+
+    /** As {@link #require}, for a file a tool needs (a library of an interpreter); {@code what} says how to install it. */
+    static void requireFile(Path file, String what) {
+        requireThere(Files.isRegularFile(file), file, what);
+    }
+
+    private static void requireThere(boolean there, Path path, String what) {
+        if (!there) {
+            String message = "SYSTEM TEST NEEDS " + what + ", BUT " + path.toAbsolutePath().normalize() + " IS NOT THERE";
             System.err.println("!!! " + message);
             if ("true".equals(System.getenv("CI"))) {
                 Assertions.fail(message);
