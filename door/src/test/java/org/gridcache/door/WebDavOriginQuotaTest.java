@@ -71,13 +71,17 @@ class WebDavOriginQuotaTest {
         TestResources.closeInReverse(CLOSEABLES);
     }
 
-    /** SabreDAV's numbers: the file system's free space and its size less that, so together its size. */
+    /**
+     * SabreDAV's numbers: the file system's free space and its size less that, so together its size — give or take
+     * what other processes wrote between SabreDAV's two calls (it asks the free space twice).
+     */
     @Test
     void aWebDavOriginsQuotaIsPassedOnForTheMountPointAndItsCollections() throws Exception {
         long total = Files.getFileStore(sabreData).getTotalSpace();
         for (String path : List.of("/sabre/", "/sabre/sub/")) {
             String body = propfind(path, "0", QUOTA);
-            assertEquals(total, number(AVAILABLE, body) + number(USED, body), body);
+            long sum = number(AVAILABLE, body) + number(USED, body);
+            assertTrue(Math.abs(total - sum) < total / 100, "origin's numbers " + sum + " for a file system of " + total + ": " + body);
         }
     }
 

@@ -150,6 +150,8 @@ class PoolUploadTest extends PoolTestSupport {
             HttpResponse<String> r = put("/full/g.bin", token, new byte[5]);
             assertEquals(507, r.statusCode());
             assertTrue(r.body().contains("no space left on the device"), r.body());
+            assertTrue(r.body().contains("has no space for /full/g.bin"), r.body());
+            assertFalse(r.body().contains("127.0.0.1"), "the origin's address stays inside the cluster: " + r.body());
             assertFalse(pool.store().contains(StoreKey.ofOrigin(url)));
         } finally {
             full.stop(0);

@@ -211,9 +211,9 @@ public final class HttpOriginUploader implements OriginUploader {
             if (status >= 200 && status < 300) {
                 return reason;
             }
+            // the origin's own words (its body's text, else its status phrase), never its URL: the client sees them
             String text = body.toString().replaceAll("<[^>]*>", " ").replaceAll("\\s+", " ").trim();
-            String line = "origin " + OriginFetcher.describe(origin) + " answered " + status + " " + reason
-                    + (text.isEmpty() ? "" : ": " + text);
+            String line = text.isEmpty() ? status + " " + reason : text;
             return line.length() > 200 ? line.substring(0, 200) : line;
         }
 

@@ -140,6 +140,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         private UploadDigest digest;
         private ChecksumComputation computation;
         private OriginUploader.Upload origin;
+        /** The mount's name, for the client's reasons (never its URL: that stays inside the cluster). */
+        private String originName;
         /** A chunk is on its way to the origin (or the origin is being opened): read nothing more. */
         private boolean busy = true;
         private boolean ended;
@@ -226,6 +228,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                 throw new FetchException(HttpResponseStatus.FORBIDDEN, "the mount table changed since the ticket was issued: ask the door again");
             }
             ticket = ticket.withOrigin(entry.get().urlOf(path));
+            originName = entry.get().name();
             if (!operations.state().equals(org.gridcache.common.PoolRecord.ENABLED)) {
                 throw new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool " + poolName + " is "
                         + operations.state() + " and takes no uploads: ask the door again");
@@ -323,6 +326,22 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             }
         }
 
+        /**
+         * The origin's refusal in the door's words (the same whichever of the two wrote), with the origin's own
+         * reason after them: who was refused, what, on which mount.
+         */
+        private FetchException refusal(OriginUploader.Result result) {
+            String who = ticket.credential() == org.gridcache.common.CredentialMode.USER ? ticket.subject() : "this pool";
+            String words = switch (result.status()) {
+                case 401, 403 -> "the origin refuses " + who + " PUT " + path;
+                case 507 -> "origin " + originName + " has no space for " + path;
+                default -> "origin " + originName + " answered PUT " + path + " with " + result.status();
+            };
+            int code = result.status() == 401 ? 403 : result.status(); // the origin's 401: this client cannot fix it
+            return new FetchException(HttpResponseStatus.valueOf(code), words + " (origin " + originName + ", "
+                    + result.status() + "): " + result.reason());
+        }
+
         private void finish() {
             busy = true;
             origin.finish().whenComplete((result, error) -> ctx.executor().execute(() -> {
@@ -331,7 +350,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 if (!result.success()) {
-                    fail(new FetchException(HttpResponseStatus.valueOf(result.status()), result.reason()));
+                    fail(refusal(result));
                     return;
                 }
                 boolean cached = commitCopy(computation.finish(), result.mtimeSeconds());

@@ -395,7 +395,7 @@ class WritingClientsTest {
         Path file = Tools.randomFile(tmp.resolve("bob.bin"), 10_000, 140);
         // through the pool the door redirects the upload to: the origin's refusal comes from there
         Tools.Result put = GridEnv.curlAs(pki, "bob", "-L", "-T", file.toString(), secureDoor + "/w/bob.bin");
-        assertEquals(403, GridEnv.lastStatus(put), put.out());
+        assertEquals(403, GridEnv.lastStatus(put), put.out() + put.err());
         assertTrue(put.out().contains("the origin refuses /DC=org/DC=example/CN=Bob PUT /w/bob.bin"), put.out());
         Tools.Result delete = GridEnv.curlAs(pki, "bob", "-X", "DELETE", secureDoor + "/w/curl/curl-src.bin");
         assertEquals(403, GridEnv.lastStatus(delete), delete.out());
