@@ -29,10 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
  * printed after the class; each client's test asserts its own row.
  *
  * <p>Over HTTPS (a second standalone, in front of Apache + mod_gridsite with a {@code .gacl} that lets {@code /atlas}
- * write): curl, davix, gfal2, rclone and webdav4 with Alice's VOMS proxy, cadaver with a PKCS#12 of it, each lists,
+ * write): curl, davix, gfal2, rclone and webdav4 with Alice's VOMS proxy, cadaver and a davfs2 mount with a PKCS#12
+ * of it, each lists,
  * reads, uploads, moves and deletes; mod_gridsite has no MKCOL (the door passes its 405 on), so their collections are
  * made beforehand. gio is not in the HTTPS rows: it presents no client certificate (and trusts only the system's
  * CAs). Bob, whom the gacl does not let write, is refused with the origin's reason.
+ *
+ * <p>davfs2 is a kernel mount (with its locks); its steps are file operations on the mount.
  *
  * <p>gio runs under a private D-Bus session ({@code dbus-run-session}), where gvfsd-dav mounts {@code dav://}; all of
  * its steps run in that one session, each checked by the shell against the origin's directory before the next.
@@ -71,7 +74,7 @@ class WritingClientsTest {
         Tools.require("curl", "nginx");
         data = Files.createDirectories(tmp.resolve("data"));
         long seed = 80;
-        for (String client : List.of("curl", "davix", "gfal2", "rclone", "cadaver", "webdav4", "gio")) {
+        for (String client : List.of("curl", "davix", "gfal2", "rclone", "cadaver", "webdav4", "gio", "davfs2")) {
             Tools.randomFile(data.resolve(client + "-src.bin"), 1_000_000 + seed, seed++);
             Tools.randomFile(tmp.resolve(client + "-up.bin"), 2_000_000 + seed, seed++);
         }
@@ -94,7 +97,7 @@ class WritingClientsTest {
         Path w = Files.createDirectories(httpsData.resolve("w"));
         Files.writeString(w.resolve(".gacl"), GACL);
         long seed = 120;
-        for (String client : List.of("curl", "davix", "gfal2", "rclone", "webdav4", "cadaver")) {
+        for (String client : List.of("curl", "davix", "gfal2", "rclone", "webdav4", "cadaver", "davfs2")) {
             Tools.randomFile(Files.createDirectories(w.resolve(client)).resolve(client + "-src.bin"), 500_000 + seed, seed++);
         }
         Tools.run(Duration.ofMinutes(1), "chmod", "-R", "a+rX", httpsData.toString()).assertOk();
@@ -389,6 +392,87 @@ class WritingClientsTest {
         s.assertAllOk(HTTPS_STEPS);
     }
 
+    /**
+     * A davfs2 kernel mount (its default locks: a LOCK on each file it writes), every step a file operation on the
+     * mount; davfs2 uploads a file a second after it is closed (delay_upload 1), so put waits for the origin's copy.
+     */
+    @Test
+    void davfs2() throws Exception {
+        Tools.require("mount.davfs", "umount");
+        Path conf = Files.writeString(tmp.resolve("davfs2-plain.conf"), "buf_size 64\nask_auth 0\ndelay_upload 1\n");
+        davfs2Steps(new Steps("davfs2"), door + "/", conf, STEPS);
+    }
+
+    /**
+     * davfs2 over HTTPS with a PKCS#12 of Alice's proxy: neon sends only the proxy, and the door completes the chain
+     * from her delegation (GridClientsTest).
+     */
+    @Test
+    void davfs2OverHttpsWithAPkcs12OfTheProxy() throws Exception {
+        Tools.require("mount.davfs", "umount", "openssl");
+        Path p12 = tmp.resolve("alice-atlas-davfs2.p12");
+        Tools.run(Duration.ofMinutes(1), "openssl", "pkcs12", "-export", "-in", alice(), "-inkey", alice(), "-passout",
+                "pass:test-only", "-out", p12.toString()).assertOk();
+        Path secrets = tmp.resolve("davfs2-https.secrets");
+        Files.writeString(secrets, p12 + " test-only\n");
+        Files.setPosixFilePermissions(secrets, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Path conf = Files.writeString(tmp.resolve("davfs2-https.conf"), "buf_size 64\nask_auth 0\ndelay_upload 1\ntrust_ca_cert "
+                + pki.resolve("ca/ca.pem") + "\nclientcert " + p12 + "\nsecrets " + secrets + "\n");
+        davfs2Steps(httpsSteps("davfs2"), secureDoor + "/w/", conf, HTTPS_STEPS);
+    }
+
+    /** Mounts {@code url} with davfs2 and runs {@code steps} in the client's collection {@code davfs2} below it. */
+    private static void davfs2Steps(Steps s, String url, Path conf, List<String> steps) throws Exception {
+        Path mnt = Files.createDirectories(tmp.resolve("mnt-" + s.client.replaceAll("\\W", "")));
+        Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "conf=" + conf, url, mnt.toString())
+                .assertOk();
+        boolean https = steps == HTTPS_STEPS;
+        Path col = mnt.resolve("davfs2");
+        try {
+            // over HTTPS the client's collection is made beforehand (mod_gridsite has no MKCOL); its file sits in it
+            Path src = https ? col.resolve("davfs2-src.bin") : mnt.resolve("davfs2-src.bin");
+            s.ls(() -> fileStep(() -> String.join("\n", list(https ? col : mnt))));
+            s.get(got -> fileStep(() -> Files.copy(src, got, java.nio.file.StandardCopyOption.REPLACE_EXISTING).toString()));
+            if (!https) {
+                s.mkcol(() -> fileStep(() -> Files.createDirectory(col).toString()));
+            }
+            s.put(up -> fileStep(() -> {
+                Files.copy(up, col.resolve("up.bin"));
+                Tools.await("davfs2 to upload up.bin after close", Duration.ofSeconds(60), () -> s.landed(up, "up.bin"));
+                return "copied";
+            }));
+            s.move(() -> fileStep(() -> Files.move(col.resolve("up.bin"), col.resolve("moved.bin")).toString()));
+            s.delete(() -> fileStep(() -> {
+                Files.delete(col.resolve("moved.bin"));
+                return "deleted";
+            }));
+            if (!https) {
+                s.rmcol(() -> fileStep(() -> {
+                    Files.delete(col);
+                    return "removed";
+                }));
+            }
+        } finally {
+            Tools.run(Duration.ofSeconds(120), "umount", mnt.toString()).assertOk(); // uploads what is still dirty first
+        }
+        s.assertAllOk(steps);
+    }
+
+    private static List<String> list(Path dir) throws java.io.IOException {
+        try (var names = Files.list(dir)) {
+            return names.map(p -> p.getFileName().toString()).toList();
+        }
+    }
+
+    /** A step done with file operations: exit 0 with what it returned, or 1 with the failure. */
+    private static Tools.Result fileStep(java.util.concurrent.Callable<String> operation) {
+        try {
+            return new Tools.Result(0, operation.call(), "");
+        } catch (Exception | AssertionError e) {
+            return new Tools.Result(1, "", e.toString());
+        }
+    }
+
     /** The gacl lets only /atlas write: Bob (delegated, no VOMS attributes) is refused by the origin, with its word. */
     @Test
     void bobsWritesAreRefusedByTheOriginsGaclWithItsReason() throws Exception {
@@ -445,6 +529,11 @@ class WritingClientsTest {
 
         void mkcol(Supplier<Tools.Result> command) {
             step("mkcol", command, r -> Files.isDirectory(dir));
+        }
+
+        /** Whether {@code name} in the client's collection at the origin holds exactly the bytes of {@code up}. */
+        boolean landed(Path up, String name) {
+            return sameBytes(up, dir.resolve(name));
         }
 
         void put(java.util.function.Function<Path, Tools.Result> command) {
