@@ -94,8 +94,9 @@ public final class CredentialService {
             throw new DoorException(403, e.getMessage());
         }
         // the codec verifies with this door's keys only, so another issuer fails above; kept so that a change of
-        // codec cannot widen who is served, together with the one operation tickets grant
-        if (!doorId.equals(ticket.door()) || !Ticket.READ.equals(ticket.operation())) {
+        // codec cannot widen who is served, together with the operations tickets grant: a read, and an upload the
+        // door redirected to the pool (which writes the origin as the user, as it reads)
+        if (!doorId.equals(ticket.door()) || !(Ticket.READ.equals(ticket.operation()) || Ticket.WRITE.equals(ticket.operation()))) {
             throw new DoorException(403, "ticket was issued by another door, or for another operation");
         }
         String issuedTo = pools.get().stream().filter(p -> p.id().equals(ticket.pool())).map(PoolRecord::hostDn)

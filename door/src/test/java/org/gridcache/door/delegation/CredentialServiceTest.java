@@ -75,8 +75,12 @@ class CredentialServiceTest {
     }
 
     private String ticket(String pool, List<String> fqans) {
+        return ticket(pool, fqans, Ticket.READ);
+    }
+
+    private String ticket(String pool, List<String> fqans, String operation) {
         long now = Instant.now().getEpochSecond();
-        return door.sign(new Ticket("/atlas/f.bin", pool, Ticket.READ, now, now + 60, ALICE, "door1", null, 10, 5,
+        return door.sign(new Ticket("/atlas/f.bin", pool, operation, now, now + 60, ALICE, "door1", null, 10, 5,
                 fqans.isEmpty() ? null : "atlas", fqans, CredentialMode.USER, "https://door:2880/.gridcache/credential", List.of()));
     }
 
@@ -137,6 +141,17 @@ class CredentialServiceTest {
         DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(POOL_DN), proxyChain, ticket("p1")));
         assertEquals(403, e.status());
         assertTrue(e.getMessage().contains("proxy certificate"), e.getMessage());
+    }
+
+    /** A PUT the door redirected to the pool is written to the origin as the user, as a read is fetched. */
+    @Test
+    void handsThePoolTheUsersCredentialForAnUploadAndForNoOtherOperation() throws Exception {
+        X509Credential handed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1", List.of(), Ticket.WRITE)));
+        assertEquals(ProxyUtils.getOriginalUserDN(alice.getCertificateChain()), ProxyUtils.getOriginalUserDN(handed.getCertificateChain()));
+        DoorException e = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(POOL_DN), hostChain, ticket("p1", List.of(), "delete")));
+        assertEquals(403, e.status());
+        assertTrue(e.getMessage().contains("another operation"), e.getMessage());
     }
 
     @Test
