@@ -146,7 +146,7 @@ public final class Pool implements Closeable {
         StaleCopies staleCopies = new StaleCopies(store, path -> mounts.resolve(path).map(o -> o.urlOf(path)), Clock.systemUTC());
         writeNotices = WriteNotices.watch(zk, staleCopies::written, staleCopies::writtenUnknown).start(ZK_WAIT);
         PoolChannelInitializer.Uploads uploads = new PoolChannelInitializer.Uploads(List.of(new HttpOriginUploader(http),
-                new FileOriginUploader(mounts::entries, settings.fileOriginRoots())), staleCopies,
+                new FileOriginUploader(mounts::entries, settings.fileOriginRoots()), gridftp.uploader()), staleCopies,
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,

@@ -56,6 +56,9 @@ class PoolUploadTest extends PoolTestSupport {
         StoreKey key = StoreKey.ofOrigin(files.toUri() + "a.bin");
         assertTrue(pool.store().contains(key), "kept in the store");
         assertTrue(pool.store().checksums(key).has(ChecksumType.MD5));
+        // the body's own checksum, not that of nothing (the computation is finished once, for the Digest check)
+        assertEquals(java.util.HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)),
+                pool.store().checksums(key).toHex().get(ChecksumType.MD5.rfc3230Name()));
         long mtime = Files.getLastModifiedTime(files.resolve("a.bin")).toMillis() / 1000;
         String read = tickets.sign(new Ticket("/up/a.bin", poolName, Ticket.READ, Instant.now().getEpochSecond(),
                 Instant.now().getEpochSecond() + 60, "/CN=test", DOOR, null, data.length, mtime, null, List.of(),

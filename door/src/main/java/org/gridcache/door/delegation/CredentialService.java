@@ -94,8 +94,8 @@ public final class CredentialService {
             throw new DoorException(403, e.getMessage());
         }
         // the codec verifies with this door's keys only, so another issuer fails above; kept so that a change of
-        // codec cannot widen who is served, together with the operations a door's tickets grant: a read (the pool
-        // fetches as the user) and a write (the pool uploads to the origin as the user)
+        // codec cannot widen who is served, together with the operations tickets grant: a read, and an upload the
+        // door redirected to the pool (which writes the origin as the user, as it reads)
         if (!doorId.equals(ticket.door()) || !(Ticket.READ.equals(ticket.operation()) || Ticket.WRITE.equals(ticket.operation()))) {
             throw new DoorException(403, "ticket was issued by another door, or for another operation");
         }

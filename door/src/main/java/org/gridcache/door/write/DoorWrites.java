@@ -100,7 +100,9 @@ public final class DoorWrites {
         }
         AccessCheck.require(policy.get(), subject, path, method.equals("COPY") ? AuthzPolicy.Right.READ : AuthzPolicy.Right.WRITE);
         OriginEntry origin = writable(path, method);
-        OriginWriter writer = writers.of(origin);
+        // a PUT that goes to a pool needs no writer here: pools write origins the door cannot (yet)
+        boolean toPool = method.equals("PUT") && redirects != null && redirects.applies(request);
+        OriginWriter writer = toPool ? null : writers.of(origin);
         OriginWriter.Written written;
         switch (method) {
             case "PUT" -> {
@@ -119,7 +121,7 @@ public final class DoorWrites {
                     changed(List.of(path));
                     return;
                 }
-                written = put(request, subject, as, origin, writer, path, existing != null, digest);
+                written = put(request, subject, as, origin, writer != null ? writer : writers.of(origin), path, existing != null, digest);
             }
             case "MKCOL" -> {
                 if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {

@@ -37,12 +37,17 @@ public final class PutRedirects {
         this.credentialEndpoint = credentialEndpoint;
     }
 
+    /** Whether this PUT is one a pool takes (when an enabled pool is there), by its headers and the settings. */
+    boolean applies(HttpServletRequest request) {
+        return redirectable(request.getHeader("Expect"), request.getHeader("User-Agent"), request.getContentLengthLong(),
+                settings.get());
+    }
+
     /** The pool URL to redirect this PUT to, or empty when the door proxies it. */
     Optional<String> location(HttpServletRequest request, GridSubject subject, OriginEntry origin, String path) {
         ClusterSettings now = settings.get();
         long length = request.getContentLengthLong();
-        if (!redirectable(request.getHeader("Expect"), request.getHeader("User-Agent"), length, now)
-                || !poolsUpload(origin)) {
+        if (!applies(request)) {
             return Optional.empty();
         }
         List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.selectable(), 4);
@@ -54,11 +59,6 @@ public final class PutRedirects {
             }
         }
         return Optional.empty();
-    }
-
-    /** Pools upload to HTTP(S) and {@code file://} origins; a {@code gsiftp://} upload is the door's own. */
-    static boolean poolsUpload(OriginEntry origin) {
-        return !origin.url().startsWith("gsiftp:");
     }
 
     /**

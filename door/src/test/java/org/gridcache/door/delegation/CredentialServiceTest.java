@@ -153,6 +153,17 @@ class CredentialServiceTest {
         assertTrue(e.getMessage().contains("proxy certificate"), e.getMessage());
     }
 
+    /** A PUT the door redirected to the pool is written to the origin as the user, as a read is fetched. */
+    @Test
+    void handsThePoolTheUsersCredentialForAnUploadAndForNoOtherOperation() throws Exception {
+        X509Credential handed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1", List.of(), Ticket.WRITE)));
+        assertEquals(ProxyUtils.getOriginalUserDN(alice.getCertificateChain()), ProxyUtils.getOriginalUserDN(handed.getCertificateChain()));
+        DoorException e = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(POOL_DN), hostChain, ticket("p1", List.of(), "delete")));
+        assertEquals(403, e.status());
+        assertTrue(e.getMessage().contains("another operation"), e.getMessage());
+    }
+
     @Test
     void refusesAnotherPoolsTicket() {
         DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(OTHER_POOL_DN), hostChain, ticket("p1")));

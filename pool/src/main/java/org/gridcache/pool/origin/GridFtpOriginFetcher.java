@@ -55,6 +55,11 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         this.permissionCheck = new GridFtpPermissionCheck(sessions, handOff);
     }
 
+    /** PUTs through this pool to GridFTP origins, on the same threads and with the same credentials as the fetches. */
+    public OriginUploader uploader() {
+        return new GridFtpOriginUploader(sessions);
+    }
+
     @Override
     public boolean supports(URI origin) {
         return OriginEntry.GSIFTP.equalsIgnoreCase(origin.getScheme());

@@ -37,6 +37,12 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
     /** The request line carries the ticket, which repeats the path and the subject's attributes: allow long ones. */
     private static final int MAX_REQUEST_LINE = 32 * 1024;
     private static final int MAX_HEADERS = 16 * 1024;
+    /**
+     * The largest piece of a PUT's body handed on at once: what one socket read brings (Netty reads at most 64 KiB),
+     * so an upload costs one origin write, one copy write and one checksum update per read, not eight (8 KiB pieces
+     * held an upload to a third of the door's proxied rate); an upload still holds one piece.
+     */
+    private static final int MAX_BODY_CHUNK = 64 * 1024;
     /** A keep-alive connection with no request for this long is closed (never one with a transfer running). */
     static final int IDLE_SECONDS = 300;
 
@@ -89,7 +95,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
             p.addLast("chunks", new ChunkedWriteHandler());
             p.addLast("regions", new FileRegionChunks()); // movers write FileRegions; TLS needs bytes
         }
-        p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, 8192));
+        p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, MAX_BODY_CHUNK));
         if (uploads != null) {
             // before the aggregator: a PUT's body streams to the origin, never gathered
             p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),

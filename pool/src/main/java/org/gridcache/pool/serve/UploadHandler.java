@@ -139,6 +139,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         private FileChannel copy;
         private UploadDigest digest;
         private ChecksumComputation computation;
+        /** The body's checksums, once its last byte was read (a computation can be finished only once). */
+        private Checksums checksums;
         private OriginUploader.Upload origin;
         /** The mount's name, for the client's reasons (never its URL: that stays inside the cluster). */
         private String originName;
@@ -285,7 +287,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             keep(nio);
             boolean last = content instanceof LastHttpContent;
             if (last) {
-                String mismatch = digest.mismatch(computation.finish());
+                checksums = computation.finish();
+                String mismatch = digest.mismatch(checksums);
                 if (mismatch != null) {
                     content.release();
                     // the last bytes never reach the origin: its upload is incomplete, and nothing is committed
@@ -353,7 +356,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                     fail(refusal(result));
                     return;
                 }
-                boolean cached = commitCopy(computation.finish(), result.mtimeSeconds());
+                boolean cached = commitCopy(checksums, result.mtimeSeconds());
                 ended = true;
                 staleCopies.uploadEnded(key);
                 LOG.info("PUT {} by {}: {} bytes, origin {}{}", path, ticket.subject(), received, result.status(),

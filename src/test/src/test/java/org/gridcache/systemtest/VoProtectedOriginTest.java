@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The PKI, the origin, zk, one pool and the door are started once for the class. Each test sets up the
  * delegations it needs itself. Alice's {@code /atlas} and {@code /cms} proxies are gridenv's {@code alice-atlas} and
- * {@code alice-cms}; Bob ({@code bob-atlas}) never delegates.
+ * {@code alice-cms}; Bob ({@code bob-atlas}) delegates only to be refused a write by the origin (the {@code .gacl} of
+ * {@code /vo/atlas/up} denies his DN the write its {@code /atlas} entry grants), and takes his delegation back.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class VoProtectedOriginTest {
@@ -61,6 +62,7 @@ class VoProtectedOriginTest {
                 <?xml version="1.0"?>
                 <gacl version="0.0.1">
                 <entry><voms><fqan>/atlas</fqan></voms><allow><read/><list/><write/></allow></entry>
+                <entry><person><dn>/DC=org/DC=example/CN=Bob</dn></person><deny><write/></deny></entry>
                 </gacl>
                 """);
         Tools.randomFile(data.resolve("vo/atlas/data.bin"), 2_000_000, 71);
@@ -202,18 +204,54 @@ class VoProtectedOriginTest {
     void aliceWritesAsHerselfAndTheOriginRefusesHerCmsSessionWithItsReason() throws Exception {
         delegated("alice-atlas");
         Path file = Tools.randomFile(tmp.resolve("alice-up.bin"), 1_000_000, 74);
-        // curl waits for 100-continue: the door redirects the upload to a pool (307), which writes as Alice
-        Tools.Result put = curlAs("alice-atlas", "-L", "-T", file.toString(), doorUrl + "/vo/atlas/up/alice.bin");
+        // without Expect (curl sends it for a large body by itself): the door proxies this PUT
+        Tools.Result put = curlAs("alice-atlas", "-H", "Expect:", "-T", file.toString(), doorUrl + "/vo/atlas/up/alice.bin");
         assertEquals(201, status(put), put.out() + put.err());
         assertEquals(Tools.sha256(file), Tools.sha256(data.resolve("vo/atlas/up/alice.bin")), "byte-exact at the origin");
         assertTrue(origin.accessLog().lines().anyMatch(l -> l.contains("\"PUT /vo/atlas/up/alice.bin HTTP/1.1\" 20")
                 && l.contains("Alice")), "the origin saw Alice's delegation put it:\n" + origin.accessLog());
 
         delegated("alice-cms");
-        Tools.Result refused = curlAs("alice-cms", "-L", "-T", file.toString(), doorUrl + "/vo/atlas/up/cms.bin");
+        Tools.Result refused = curlAs("alice-cms", "-H", "Expect:", "-T", file.toString(), doorUrl + "/vo/atlas/up/cms.bin");
         assertEquals(403, status(refused), refused.out());
         assertTrue(refused.out().contains("the origin refuses"), refused.out());
         assertFalse(Files.exists(data.resolve("vo/atlas/up/cms.bin")));
+    }
+
+    /**
+     * A PUT with {@code Expect: 100-continue} goes to the pool (307), which asks the door for Alice's credential and
+     * PUTs to mod_gridsite as her; the copy it keeps is then a hit. Bob, whom the origin's {@code .gacl} denies the
+     * write, gets the origin's 403 and its reason through the pool, and nothing is written.
+     */
+    @Test
+    void uploadsThroughAPoolGoToTheOriginAsTheUserAndBobIsRefusedWithTheOriginsReason() throws Exception {
+        delegated("alice-atlas");
+        Path file = Tools.randomFile(tmp.resolve("alice-pool.bin"), 3_000_000, 75);
+        Tools.Result put = curlAs("alice-atlas", "-T", file.toString(), "-H", "Expect: 100-continue", "-L",
+                doorUrl + "/vo/atlas/up/pool.bin");
+        assertTrue(put.out().contains("HTTP/1.1 307"), "the door sends the body to a pool: " + put.out());
+        int status = status(put);
+        assertTrue(status >= 200 && status < 300, put.out() + put.err());
+        assertEquals(Tools.sha256(file), Tools.sha256(data.resolve("vo/atlas/up/pool.bin")), "byte-exact at the origin");
+        assertTrue(origin.accessLog().lines().anyMatch(l -> l.contains("\"PUT /vo/atlas/up/pool.bin HTTP/1.1\" 20")
+                && l.contains("Alice")), "the pool put it with Alice's credential:\n" + origin.accessLog());
+        assertTrue(pool.output().contains("PUT /vo/atlas/up/pool.bin by "), pool.output());
+        Path back = tmp.resolve("alice-pool.back");
+        Tools.Result get = curlAs("alice-atlas", "-L", "-o", back.toString(), doorUrl + "/vo/atlas/up/pool.bin");
+        assertTrue(get.out().contains("X-Cache: HIT"), get.out());
+        assertEquals(Tools.sha256(file), Tools.sha256(back));
+
+        delegated("bob-atlas");
+        try {
+            Tools.Result refused = curlAs("bob-atlas", "-T", file.toString(), "-H", "Expect: 100-continue", "-L",
+                    doorUrl + "/vo/atlas/up/bob.bin");
+            assertTrue(refused.out().contains("HTTP/1.1 307"), refused.out());
+            assertEquals(403, status(refused), refused.out());
+            assertTrue(refused.out().contains("answered 403 Forbidden"), "the origin's reason: " + refused.out());
+            assertFalse(Files.exists(data.resolve("vo/atlas/up/bob.bin")));
+        } finally {
+            GridEnv.withoutDelegation(pki, doorUrl, "bob-atlas");
+        }
     }
 
     @Test
