@@ -247,7 +247,8 @@ class VoProtectedOriginTest {
                     doorUrl + "/vo/atlas/up/bob.bin");
             assertTrue(refused.out().contains("HTTP/1.1 307"), refused.out());
             assertEquals(403, status(refused), refused.out());
-            assertTrue(refused.out().contains("answered 403 Forbidden"), "the origin's reason: " + refused.out());
+            assertTrue(refused.out().contains("the origin refuses /DC=org/DC=example/CN=Bob PUT /vo/atlas/up/bob.bin (origin vo, 403)")
+                    && refused.out().contains("You don't have permission"), "the origin's reason: " + refused.out());
             assertFalse(Files.exists(data.resolve("vo/atlas/up/bob.bin")));
         } finally {
             GridEnv.withoutDelegation(pki, doorUrl, "bob-atlas");
