@@ -15,13 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.common.FileOriginRoots;
-import org.gridcache.common.OriginEntry;
-import org.gridcache.common.TicketSigningKey;
-import org.gridcache.zk.EmbeddedZooKeeper;
-import org.gridcache.zk.MountTable;
-import org.gridcache.zk.Zk;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,24 +38,10 @@ class DoorLockTest {
 
     @BeforeAll
     static void start() throws Exception {
-        EmbeddedZooKeeper server = EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", 0);
-        CLOSEABLES.add(server);
-        CuratorFramework zk = Zk.connect(server.connectString());
-        CLOSEABLES.add(zk);
-        files = Files.createDirectories(tmp.resolve("files"));
-        MountTable.put(zk, OriginEntry.of("local", "/local", files.toUri().toString()));
-        Files.createDirectories(files.resolve("readonly"));
-        Files.writeString(files.resolve("readonly/kept.txt"), "kept");
-        Path policy = Files.writeString(tmp.resolve("authz"), """
-                anyone /local/readonly list,read
-                anyone / list,read,write
-                """);
-        door = Door.start(new DoorSettings("door-l", "127.0.0.1", 0, null, List.of(TicketSigningKey.generate()),
-                DoorSecurity.plain(policy), FileOriginRoots.of(List.of(files))), zk);
-        CLOSEABLES.add(door);
-        door2 = Door.start(new DoorSettings("door-l2", "127.0.0.1", 0, null, List.of(TicketSigningKey.generate()),
-                DoorSecurity.plain(policy), FileOriginRoots.of(List.of(files))), zk);
-        CLOSEABLES.add(door2);
+        TwoDoors doors = TwoDoors.start(tmp, "door-l", CLOSEABLES);
+        files = doors.files;
+        door = doors.door;
+        door2 = doors.door2;
     }
 
     @AfterAll

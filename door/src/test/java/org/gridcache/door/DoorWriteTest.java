@@ -22,15 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.OriginEntry;
-import org.gridcache.common.TicketSigningKey;
 import org.gridcache.common.ClusterSettings.Keys;
 import org.gridcache.zk.ClusterConfig;
-import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.MountTable;
-import org.gridcache.zk.Zk;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,36 +53,23 @@ class DoorWriteTest {
 
     @BeforeAll
     static void start() throws Exception {
-        EmbeddedZooKeeper server = EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", 0);
-        CLOSEABLES.add(server);
-        CuratorFramework zk = Zk.connect(server.connectString());
-        CLOSEABLES.add(zk);
-        files = Files.createDirectories(tmp.resolve("files"));
         other = Files.createDirectories(tmp.resolve("other"));
         Files.createDirectories(tmp.resolve("outside"));
         nginx = WritableNginx.start(tmp.resolve("nginx"), tmp.resolve("davdata"));
         CLOSEABLES.add(nginx);
-        MountTable.put(zk, OriginEntry.of("local", "/local", files.toUri().toString()));
-        MountTable.put(zk, OriginEntry.of("other", "/other", other.toUri().toString()));
-        MountTable.put(zk, OriginEntry.of("dav", "/dav", nginx.url() + "/"));
-        MountTable.put(zk, OriginEntry.of("grid", "/grid", "gsiftp://127.0.0.1:1/data", "service"));
         FakeWebDavOrigin refusing = new FakeWebDavOrigin();
         CLOSEABLES.add(refusing);
-        MountTable.put(zk, OriginEntry.of("refusing", "/refusing", refusing.url() + "/dav"));
-        Files.createDirectories(files.resolve("readonly"));
-        Files.writeString(files.resolve("readonly/kept.txt"), "kept");
-        Path policy = Files.writeString(tmp.resolve("authz"), """
-                anyone /local/readonly list,read
-                anyone / list,read,write
-                """);
-        // listings cached for an hour: what a door shows after a write is the write's doing, not the cache expiring
-        ClusterConfig.set(zk, Keys.LISTING_CACHE_TTL, "3600s");
-        door = Door.start(new DoorSettings("door-w", "127.0.0.1", 0, null, List.of(TicketSigningKey.generate()),
-                DoorSecurity.plain(policy), FileOriginRoots.of(List.of(files, other))), zk);
-        CLOSEABLES.add(door);
-        door2 = Door.start(new DoorSettings("door-w2", "127.0.0.1", 0, null, List.of(TicketSigningKey.generate()),
-                DoorSecurity.plain(policy), FileOriginRoots.of(List.of(files, other))), zk);
-        CLOSEABLES.add(door2);
+        TwoDoors doors = TwoDoors.start(tmp, "door-w", CLOSEABLES, List.of(other), zk -> {
+            MountTable.put(zk, OriginEntry.of("other", "/other", other.toUri().toString()));
+            MountTable.put(zk, OriginEntry.of("dav", "/dav", nginx.url() + "/"));
+            MountTable.put(zk, OriginEntry.of("grid", "/grid", "gsiftp://127.0.0.1:1/data", "service"));
+            MountTable.put(zk, OriginEntry.of("refusing", "/refusing", refusing.url() + "/dav"));
+            // listings cached for an hour: what a door shows after a write is the write's doing, not the cache expiring
+            ClusterConfig.set(zk, Keys.LISTING_CACHE_TTL, "3600s");
+        });
+        files = doors.files;
+        door = doors.door;
+        door2 = doors.door2;
     }
 
     @AfterAll
