@@ -65,14 +65,6 @@ public final class IfHeader {
         return tokens;
     }
 
-    /** The tokens a header submits; a malformed header submits none. */
-    public static Set<String> submittedTokens(String header) {
-        try {
-            return parse(header).submittedTokens();
-        } catch (DoorException e) {
-            return Set.of();
-        }
-    }
 
     /** A recursive-descent reader of RFC 4918's grammar for the header; any deviation is a 400 naming where. */
     private static final class Parser {

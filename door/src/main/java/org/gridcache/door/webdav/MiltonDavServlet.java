@@ -32,18 +32,9 @@ public final class MiltonDavServlet extends HttpServlet {
         this.manager = manager;
     }
 
-    /** Milton over {@code namespace}, for the PROPFINDs the filter let through. */
-    public static MiltonDavServlet over(Namespace namespace) {
-        return over(namespace, (subject, path, file) -> org.gridcache.common.checksum.Checksums.NONE);
-    }
-
-    /** As {@link #over(Namespace)}, with dCache's {@code Checksums} property answered by {@code checksums}. */
-    public static MiltonDavServlet over(Namespace namespace, Checksums checksums) {
-        return over(namespace, checksums, path -> List.of(), collection -> java.util.Optional.empty(), List::of);
-    }
-
     /**
-     * As {@link #over(Namespace, Checksums)}, with the dead properties of each path from {@code dead}, RFC 4331 quota of
+     * Milton over {@code namespace}, for the PROPFINDs the filter let through: dCache's {@code Checksums} property
+     * answered by {@code checksums}, the dead properties of each path from {@code dead}, RFC 4331 quota of
      * collections from {@code quota} (empty: the origin does not say) and {@code lockdiscovery} from {@code liveLocks}
      * (every live lock of the cluster).
      */

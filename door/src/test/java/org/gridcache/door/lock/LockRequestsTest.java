@@ -67,12 +67,12 @@ class LockRequestsTest {
 
     @Test
     void theIfHeaderSubmitsTokensButNotThoseUnderNot() {
-        assertEquals(Set.of("opaquelocktoken:a"), IfHeader.submittedTokens("(<opaquelocktoken:a>)"));
-        assertEquals(Set.of("opaquelocktoken:a", "opaquelocktoken:b"), IfHeader.submittedTokens(
-                "<http://door/f> (<opaquelocktoken:a> [\"etag\"]) (Not <DAV:no-lock> <opaquelocktoken:b>)"));
-        assertEquals(Set.of(), IfHeader.submittedTokens("(Not <opaquelocktoken:a>)"));
-        assertEquals(Set.of(), IfHeader.submittedTokens(null));
-        assertEquals(Set.of(), IfHeader.submittedTokens("garbage"));
+        assertEquals(Set.of("opaquelocktoken:a"), IfHeader.parse("(<opaquelocktoken:a>)").submittedTokens());
+        assertEquals(Set.of("opaquelocktoken:a", "opaquelocktoken:b"), IfHeader.parse(
+                "<http://door/f> (<opaquelocktoken:a> [\"etag\"]) (Not <DAV:no-lock> <opaquelocktoken:b>)").submittedTokens());
+        assertEquals(Set.of(), IfHeader.parse("(Not <opaquelocktoken:a>)").submittedTokens());
+        assertEquals(Set.of(), IfHeader.parse(null).submittedTokens());
+        assertEquals(400, assertThrows(DoorException.class, () -> IfHeader.parse("garbage")).status(), "a malformed header submits nothing");
     }
 
     @Test
