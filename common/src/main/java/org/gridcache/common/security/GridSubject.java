@@ -1,36 +1,92 @@
 package org.gridcache.common.security;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.gridcache.common.authz.Activity;
+import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.authz.Grants;
 
 /**
- * Who a request acts for: the grid identity (the end entity's DN in the OpenSSL slash form that grid policy files
- * use, {@code /DC=org/DC=example/CN=Alice}), the VO and FQANs of a valid VOMS attribute certificate (none without
- * one), and whether the client presented a limited proxy. {@link #ANONYMOUS} has no DN.
+ * Who a request acts for, and what bounds it beyond the door's policy.
+ *
+ * <p>An X.509 client: the grid identity (the end entity's DN in the OpenSSL slash form that grid policy files use,
+ * {@code /DC=org/DC=example/CN=Alice}), the VO and FQANs of a valid VOMS attribute certificate (none without one),
+ * and whether the client presented a limited proxy. A bearer-token client: {@code bearer} (issuer and subject), no
+ * DN; its {@code wlcg.groups}, mapped, stand in {@code fqans} so that the policy's {@code fqan:} rules name them.
+ * {@link #ANONYMOUS} has neither.
+ *
+ * <p>{@code scopes}: a token's storage scopes; when present they alone decide (the policy is not asked), as WLCG's
+ * profile says. {@code caveats}: a macaroon's restrictions, each of which must also allow; a macaroon carries the
+ * subject of the user it was issued to, so it can only narrow that user's rights.
  */
-public record GridSubject(String dn, String vo, List<String> fqans, boolean limited) {
+public record GridSubject(String dn, String vo, List<String> fqans, boolean limited, BearerIdentity bearer, Grants scopes,
+                          List<Grants> caveats) {
     public static final GridSubject ANONYMOUS = new GridSubject(null, null, List.of(), false);
     public static final String ANONYMOUS_NAME = "anonymous";
 
     public GridSubject {
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
+        caveats = caveats == null ? List.of() : List.copyOf(caveats);
+    }
+
+    /** An X.509 subject. */
+    public GridSubject(String dn, String vo, List<String> fqans, boolean limited) {
+        this(dn, vo, fqans, limited, null, null, List.of());
     }
 
     public static GridSubject of(String dn) {
         return new GridSubject(dn, null, List.of(), false);
     }
 
+    /** A bearer token's subject: its groups as FQANs, its storage scopes (null: none, the policy decides). */
+    public static GridSubject ofToken(BearerIdentity bearer, List<String> groups, Grants scopes) {
+        return new GridSubject(null, null, groups, false, bearer, scopes, List.of());
+    }
+
+    /** This subject further bound by {@code more} (a macaroon's caveats). */
+    public GridSubject withCaveats(Grants more) {
+        List<Grants> all = new ArrayList<>(caveats);
+        all.add(more);
+        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, all);
+    }
+
     public boolean anonymous() {
-        return dn == null;
+        return dn == null && bearer == null;
     }
 
-    /** The DN, or "anonymous": for tickets and log lines. */
+    /**
+     * Whether this subject may do {@code activity} on {@code path}: by its token's scopes when it has any, else by
+     * {@code policy} (the door's policy file's verdict, asked only then); and by every caveat.
+     */
+    public boolean allows(Activity activity, String path, BooleanSupplier policy) {
+        boolean granted = scopes != null ? scopes.allows(activity, path) : policy.getAsBoolean();
+        return granted && caveats.stream().allMatch(c -> c.allows(activity, path));
+    }
+
+    /** The DN, the token's {@code token:<sub>@<iss>}, or "anonymous": for tickets, lock owners and log lines. */
     public String name() {
-        return dn == null ? ANONYMOUS_NAME : dn;
+        if (dn != null) {
+            return dn;
+        }
+        return bearer != null ? bearer.name() : ANONYMOUS_NAME;
     }
 
-    /** One line for logs: DN, then VO and FQANs when there are any. */
+    /** One line for logs: the name, then VO and FQANs, scopes and caveats when there are any. */
     @Override
     public String toString() {
-        return vo == null ? name() : name() + " (vo " + vo + ", fqans " + String.join(",", fqans) + ")";
+        StringBuilder line = new StringBuilder(name());
+        if (vo != null) {
+            line.append(" (vo ").append(vo).append(", fqans ").append(String.join(",", fqans)).append(')');
+        } else if (bearer != null && !fqans.isEmpty()) {
+            line.append(" (groups ").append(String.join(",", fqans)).append(')');
+        }
+        if (scopes != null) {
+            line.append(" (scopes ").append(scopes).append(')');
+        }
+        if (!caveats.isEmpty()) {
+            line.append(" (caveats ").append(caveats.stream().map(Grants::toString).toList()).append(')');
+        }
+        return line.toString();
     }
 }

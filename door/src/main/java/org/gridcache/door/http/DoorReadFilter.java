@@ -16,6 +16,7 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.auth.SubjectResolver;
+import org.gridcache.common.authz.Activity;
 import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.DelegationService;
 import org.gridcache.door.lock.DoorLocks;
@@ -115,7 +116,7 @@ public final class DoorReadFilter extends HttpFilter {
             switch (method) {
                 case "OPTIONS" -> options(response);
                 case "PROPFIND" -> {
-                    authorize(subject, path, AuthzPolicy.Right.LIST);
+                    authorize(subject, path, "0".equals(request.getHeader("Depth")) ? Activity.READ_METADATA : Activity.LIST);
                     propfind(request, response, chain, path, subject);
                 }
                 default -> read(request, response, path, subject);
@@ -184,8 +185,8 @@ public final class DoorReadFilter extends HttpFilter {
         services.serve(request, response, path);
     }
 
-    private void authorize(GridSubject subject, String path, AuthzPolicy.Right... anyOf) {
-        AccessCheck.require(policy.get(), subject, path, anyOf);
+    private void authorize(GridSubject subject, String path, Activity activity) {
+        AccessCheck.require(policy.get(), subject, path, activity);
     }
 
     private static void options(HttpServletResponse response) {
@@ -197,19 +198,20 @@ public final class DoorReadFilter extends HttpFilter {
     }
 
     private void read(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
-        authorize(subject, path, AuthzPolicy.Right.READ, AuthzPolicy.Right.LIST); // before asking the origin anything
+        authorize(subject, path, Activity.READ_METADATA); // before asking the origin anything
         NamespaceEntry entry = namespace.stat(subject, path);
         if (entry.collection()) {
-            authorize(subject, path, AuthzPolicy.Right.LIST);
+            authorize(subject, path, Activity.LIST);
             listing(request, response, path, subject);
             return;
         }
-        authorize(subject, path, AuthzPolicy.Right.READ);
-        OriginEntry origin = namespace.originOf(path).orElseThrow(() -> DoorException.notFound(path));
+                OriginEntry origin = namespace.originOf(path).orElseThrow(() -> DoorException.notFound(path));
         if (request.getMethod().equals("HEAD")) {
+            // a stat, as every storage scope allows; its checksums are metadata too
             files.head(request, response, origin, entry, subject);
             return;
         }
+        authorize(subject, path, Activity.DOWNLOAD);
         files.get(request, response, origin, entry, subject);
     }
 

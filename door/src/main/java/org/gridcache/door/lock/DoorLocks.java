@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.http.DoorException;
@@ -61,7 +62,7 @@ public final class DoorLocks {
 
     /** Answers the LOCK or UNLOCK {@code request} on {@code path} (normalised) for {@code subject}. */
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
-        AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.WRITE);
+        AccessCheck.require(policy.get(), subject, path, Activity.UPLOAD);
         try {
             if (request.getMethod().equals("UNLOCK")) {
                 unlock(request, response, path, subject);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.http.DoorException;
@@ -50,7 +51,7 @@ public final class PropPatch {
     /** Answers the PROPPATCH {@code request} of {@code path} (normalised) for {@code subject}. */
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject)
             throws IOException {
-        AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.WRITE);
+        AccessCheck.require(policy.get(), subject, path, Activity.UPDATE_METADATA);
         namespace.stat(subject, path); // 404 when there is nothing to hang properties on
         locks.requireWritable(subject, path, request);
         List<PropertyUpdate.Operation> operations = PropertyUpdate.parse(RequestBodies.read(request, MAX_BODY, "PROPPATCH"));

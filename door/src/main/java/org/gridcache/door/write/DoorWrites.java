@@ -17,6 +17,7 @@ import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.common.checksum.UploadDigest;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.http.DoorException;
@@ -79,7 +80,7 @@ public final class DoorWrites {
      * with the same rights and checks; the LOCK that asks has just been granted, so no lock stands in its way.
      */
     public void createEmpty(GridSubject subject, String path) {
-        AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.WRITE);
+        AccessCheck.require(policy.get(), subject, path, Activity.UPLOAD);
         OriginEntry origin = writable(path, "PUT");
         requireParentCollection(subject, path);
         OriginIdentity as = identities.of(subject, origin);
@@ -98,7 +99,7 @@ public final class DoorWrites {
             // a client that sends "#…" means another resource than the one the fragment-less path names: never write that
             throw new DoorException(400, "a request URI with a fragment (#) names no resource to " + method);
         }
-        AccessCheck.require(policy.get(), subject, path, method.equals("COPY") ? AuthzPolicy.Right.READ : AuthzPolicy.Right.WRITE);
+        AccessCheck.require(policy.get(), subject, path, activityOn(method));
         OriginEntry origin = writable(path, method);
         // a PUT that goes to a pool needs no writer here: pools write origins the door cannot (yet)
         boolean toPool = method.equals("PUT") && redirects != null && redirects.applies(request);
@@ -110,6 +111,9 @@ public final class DoorWrites {
                 NamespaceEntry existing = existing(subject, path);
                 if (existing != null && existing.collection()) {
                     throw new DoorException(409, "conflict: " + path + " is a collection");
+                }
+                if (existing != null) {
+                    AccessCheck.require(policy.get(), subject, path, Activity.DELETE); // a replaced file is a removed one
                 }
                 locks.requireWritable(subject, path, existing == null ? Reach.NEW_MEMBER : Reach.RESOURCE, request);
                 UploadDigest digest = uploadDigest(request);
@@ -152,6 +156,19 @@ public final class DoorWrites {
         }
         LOG.info("{} {} by {} -> {}", method, path, subject, written.status());
         answer(response, written);
+    }
+
+    /**
+     * What a write method does to its request path: MOVE removes the source (a create-only token may not rename what
+     * it could not delete), COPY reads it.
+     */
+    private static Activity activityOn(String method) {
+        return switch (method) {
+            case "PUT" -> Activity.UPLOAD;
+            case "MKCOL" -> Activity.MANAGE;
+            case "COPY" -> Activity.DOWNLOAD;
+            default -> Activity.DELETE; // DELETE, MOVE
+        };
     }
 
     /**
@@ -214,7 +231,7 @@ public final class DoorWrites {
         if (to.equals(path)) {
             throw new DoorException(403, method + " onto itself: source and destination are both " + path);
         }
-        AccessCheck.require(policy.get(), subject, to, AuthzPolicy.Right.WRITE); // the source was checked in handle
+        AccessCheck.require(policy.get(), subject, to, Activity.UPLOAD); // the source was checked in handle
         OriginEntry target = namespace.originOf(to).orElseThrow(() ->
                 new DoorException(403, "no origin serves " + to + ": nothing can be written there"));
         if (!target.name().equals(origin.name())) {
@@ -228,6 +245,9 @@ public final class DoorWrites {
         NamespaceEntry source = namespace.stat(subject, path);
         requireParentCollection(subject, to);
         NamespaceEntry existing = existing(subject, to);
+        if (existing != null && overwrite) {
+            AccessCheck.require(policy.get(), subject, to, Activity.DELETE); // what is replaced is removed
+        }
         if (method.equals("MOVE")) {
             locks.requireWritable(subject, path, Reach.TREE, request);
         }
