@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file names, carried by real clients — curl (header and {@code ?authz=}), davix ({@code --header}), gfal2 (its
  * {@code BEARER_TOKEN} variable) and rclone ({@code --webdav-bearer-token}) — which read through the pool redirect,
  * list and write (curl both through the door and through a pool, davix and gfal2 through a pool as they send {@code
- * Expect}, rclone through the door). Then the refusals over HTTPS with curl, each asserted by status and reason line.
+ * Expect}, rclone through the door; the door's log tells which). Then the refusals over HTTPS with curl, each asserted by status and reason line.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class BearerTokensTest {
@@ -137,6 +137,18 @@ class BearerTokensTest {
         return Tools.run(Duration.ofMinutes(2), command);
     }
 
+    /** Waits for the door's log line of {@code method path} by the token's subject, which ends in {@code outcome}. */
+    static void assertDoorLogged(String method, String path, String outcome) {
+        Tools.await(method + " " + path + " " + outcome + " in the door's log", Duration.ofSeconds(20), () -> {
+            try {
+                return Files.readString(gridcache.home().resolve("logs/standalone.log")).lines().anyMatch(l ->
+                        l.contains(method + " " + path + " by token:tester@" + ISSUER) && l.contains(outcome));
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+    }
+
     static void assertSameFile(Path expected, Path actual) throws Exception {
         assertTrue(Files.exists(actual), actual + " missing");
         assertEquals(Tools.sha256(expected), Tools.sha256(actual), actual.toString());
@@ -178,6 +190,7 @@ class BearerTokensTest {
         Path up = tmp.resolve("davix-up.bin");
         run("davix-put", "--capath", certificates(), "-H", header, up.toString(), door + "/up/davix.bin").assertOk();
         assertSameFile(up, data.resolve("up/davix.bin"));
+        assertDoorLogged("PUT", "/up/davix.bin", "-> 307 to pool"); // davix sends Expect: the upload went to the pool
     }
 
     @Test
@@ -192,6 +205,7 @@ class BearerTokensTest {
         Path up = tmp.resolve("gfal2-up.bin");
         run(concat(env, "gfal-copy", "file://" + up, door + "/up/gfal2.bin")).assertOk();
         assertSameFile(up, data.resolve("up/gfal2.bin"));
+        assertDoorLogged("PUT", "/up/gfal2.bin", "-> 307 to pool");
     }
 
     @Test
@@ -207,6 +221,7 @@ class BearerTokensTest {
         Path up = tmp.resolve("rclone-up.bin");
         run(concat(rclone, "copyto", up.toString(), ":webdav:up/rclone.bin")).assertOk();
         assertSameFile(up, data.resolve("up/rclone.bin"));
+        assertDoorLogged("PUT", "/up/rclone.bin", "-> 201"); // rclone sends no Expect: the door wrote it
     }
 
     private static String[] concat(String[] head, String... tail) {
