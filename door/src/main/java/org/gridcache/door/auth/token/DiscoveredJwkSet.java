@@ -25,6 +25,7 @@ final class DiscoveredJwkSet implements JWKSetSource<SecurityContext> {
     private final String issuer;
     private final ResourceRetriever retriever;
     private volatile URLBasedJWKSetSource<SecurityContext> keys;
+    private volatile boolean lastFetchFailed;
 
     DiscoveredJwkSet(String issuer, ResourceRetriever retriever) {
         this.issuer = issuer;
@@ -33,17 +34,25 @@ final class DiscoveredJwkSet implements JWKSetSource<SecurityContext> {
 
     @Override
     public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator refresh, long now, SecurityContext context) throws KeySourceException {
-        URLBasedJWKSetSource<SecurityContext> source = keys;
-        if (source == null) {
-            source = new URLBasedJWKSetSource<>(jwksUri(), retriever);
-            keys = source;
-        }
         try {
-            return source.getJWKSet(refresh, now, context);
+            URLBasedJWKSetSource<SecurityContext> source = keys;
+            if (source == null) {
+                source = new URLBasedJWKSetSource<>(jwksUri(), retriever);
+                keys = source;
+            }
+            JWKSet set = source.getJWKSet(refresh, now, context);
+            lastFetchFailed = false;
+            return set;
         } catch (KeySourceException e) {
             keys = null;
+            lastFetchFailed = true;
             throw e;
         }
+    }
+
+    /** Whether the last fetch failed: then a fetch refused by the rate limit means the keys are unavailable, not unknown. */
+    boolean lastFetchFailed() {
+        return lastFetchFailed;
     }
 
     private URL jwksUri() throws KeySourceException {

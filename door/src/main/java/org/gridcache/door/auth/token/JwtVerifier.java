@@ -136,6 +136,9 @@ public final class JwtVerifier implements BearerVerifier {
         try {
             keys = new JWSVerificationKeySelector<SecurityContext>(header.getAlgorithm(), issuer.keys()).selectJWSKeys(header, null);
         } catch (RateLimitReachedException e) {
+            if (issuer.unavailable().getAsBoolean()) {
+                throw new DoorException(503, "cannot obtain the keys of token issuer " + iss + " now: its last fetch failed");
+            }
             keys = List.of(); // the keys were fetched again a moment ago: the kid is unknown
         } catch (KeySourceException e) {
             LOG.warn("keys of token issuer {} unavailable: {}", iss, e.getMessage());

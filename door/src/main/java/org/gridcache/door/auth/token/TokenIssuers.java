@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.gridcache.common.Json;
 import org.gridcache.common.security.GridTrust;
 import org.slf4j.Logger;
@@ -48,8 +49,11 @@ public final class TokenIssuers {
     private volatile long nextCheck;
     private Map<Path, String> seen;
 
-    /** A configured issuer and the source of its keys. */
-    public record Issuer(TokenIssuer config, JWKSource<SecurityContext> keys) {
+    /**
+     * A configured issuer, the source of its keys, and whether they are unavailable (its last fetch failed), which tells
+     * a fetch refused by the rate limit for an unreachable issuer (503) from one for an unknown key id (401).
+     */
+    public record Issuer(TokenIssuer config, JWKSource<SecurityContext> keys, BooleanSupplier unavailable) {
     }
 
     /** Reads {@code file} now (an {@link IOException} naming the problem when it is bad); keys fetched over {@code trust}. */
@@ -130,11 +134,11 @@ public final class TokenIssuers {
         for (TokenIssuer config : TokenIssuer.parseAll(list, dir)) {
             Issuer old = previous.get(config.issuer());
             if (old != null && config.jwks() == null && old.config().jwks() == null) {
-                loaded.put(config.issuer(), new Issuer(config, old.keys())); // keep what discovery fetched and cached
+                loaded.put(config.issuer(), new Issuer(config, old.keys(), old.unavailable())); // keep what discovery fetched and cached
                 continue;
             }
             try {
-                loaded.put(config.issuer(), new Issuer(config, keysOf(config)));
+                loaded.put(config.issuer(), issuer(config));
             } catch (IllegalArgumentException e) {
                 problems.add("issuer " + config.issuer() + ": " + e.getMessage());
             }
@@ -145,24 +149,25 @@ public final class TokenIssuers {
         return Map.copyOf(loaded);
     }
 
-    private JWKSource<SecurityContext> keysOf(TokenIssuer config) throws IOException {
+    private Issuer issuer(TokenIssuer config) throws IOException {
         if (config.jwks() != null) {
             try {
                 JWKSet set = JWKSet.load(config.jwks().toFile()).toPublicJWKSet();
                 if (set.isEmpty()) {
                     throw new IllegalArgumentException("jwks " + config.jwks() + " holds no public key");
                 }
-                return new ImmutableJWKSet<>(set);
+                return new Issuer(config, new ImmutableJWKSet<>(set), () -> false);
             } catch (ParseException e) {
                 throw new IllegalArgumentException("jwks " + config.jwks() + " is not a JWK set: " + e.getMessage());
             } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
                 throw new IllegalArgumentException("jwks " + config.jwks() + " does not exist");
             }
         }
-        return JWKSourceBuilder.create(new DiscoveredJwkSet(config.issuer(), retriever))
+        DiscoveredJwkSet discovered = new DiscoveredJwkSet(config.issuer(), retriever);
+        return new Issuer(config, JWKSourceBuilder.create(discovered)
                 .cache(KEYS_TTL.toMillis(), FETCH_TIMEOUT.toMillis())
                 .refreshAheadCache(false)
                 .rateLimited(minRefetch.toMillis())
-                .build();
+                .build(), discovered::lastFetchFailed);
     }
 }
