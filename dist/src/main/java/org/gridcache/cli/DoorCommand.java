@@ -45,6 +45,10 @@ final class DoorCommand implements Callable<Integer> {
             description = "Authorization policy (reloaded on change). Default: HTTPS: authenticated users list and read; plain HTTP: everyone.")
     Path authz;
 
+    @Option(names = "--token-issuers", paramLabel = "FILE",
+            description = "JSON list of the bearer-token issuers whose WLCG/SciTokens JWTs the door accepts (reloaded on change; HTTPS only).")
+    Path tokenIssuers;
+
     @Option(names = "--pool-identity", paramLabel = "DN",
             description = "Host DN of a pool that may obtain delegated credentials from this door (repeat for each pool).")
     List<String> poolIdentities = new ArrayList<>();
@@ -88,9 +92,10 @@ final class DoorCommand implements Callable<Integer> {
 
     private DoorSecurity doorSecurity(Lifecycle life) throws IOException {
         if (security.plainHttp) {
-            return DoorSecurity.plain(authz);
+            return DoorSecurity.plain(authz).withTokenIssuers(tokenIssuers);
         }
         GridTrust trust = life.add(security.trust());
-        return new DoorSecurity(security.hostCredential(), trust, authz, delegationDir, Set.copyOf(poolIdentities), null);
+        return new DoorSecurity(security.hostCredential(), trust, authz, delegationDir, Set.copyOf(poolIdentities), null)
+                .withTokenIssuers(tokenIssuers);
     }
 }

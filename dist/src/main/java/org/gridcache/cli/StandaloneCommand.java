@@ -78,6 +78,10 @@ final class StandaloneCommand implements Callable<Integer> {
     @Option(names = "--authz", paramLabel = "FILE", description = "Authorization policy of the door (reloaded on change).")
     Path authz;
 
+    @Option(names = "--token-issuers", paramLabel = "FILE",
+            description = "JSON list of the bearer-token issuers whose WLCG/SciTokens JWTs the door accepts (reloaded on change; HTTPS only).")
+    Path tokenIssuers;
+
     @Override
     public Integer call() throws Exception {
         Files.createDirectories(home);
@@ -94,14 +98,15 @@ final class StandaloneCommand implements Callable<Integer> {
             TicketSigningKey doorKey = TicketSigningKey.loadOrCreate(home.resolve("keys").resolve("door.jwk"));
             TicketSigningKey poolKey = TicketSigningKey.loadOrCreate(home.resolve("keys").resolve("pool1.jwk"));
             PoolSecurity poolSecurity = PoolSecurity.PLAIN;
-            DoorSecurity doorSecurity = DoorSecurity.plain(authz);
+            DoorSecurity doorSecurity = tls ? null : DoorSecurity.plain(authz).withTokenIssuers(tokenIssuers);
             if (tls) {
                 // one host credential for both: the door admits its own pool by that DN
                 X509Credential host = security.hostCredential();
                 GridTrust trust = life.add(security.trust());
                 poolSecurity = new PoolSecurity(host, trust);
                 doorSecurity = new DoorSecurity(host, trust, authz, home.resolve("delegations"),
-                        Set.of(X509Authenticator.slashDn(host.getCertificate().getSubjectX500Principal())), null);
+                        Set.of(X509Authenticator.slashDn(host.getCertificate().getSubjectX500Principal())), null)
+                        .withTokenIssuers(tokenIssuers);
             }
             // a local origin is a directory its door and pool may read file:// origins from, and only it unless told
             List<Path> allowed = new ArrayList<>(fileOriginRoots);

@@ -93,6 +93,22 @@ class DoorTest {
         TestResources.closeInReverse(closeables);
     }
 
+    // --- bearer tokens ---
+
+    @Test
+    void aBearerTokenSentToAPlainHttpDoorIsRefusedAsSpent() throws Exception {
+        for (URI where : List.of(uri("/local/data.bin"), uri("/local/data.bin?authz=a.b.c"))) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(where).GET();
+            if (where.getQuery() == null) {
+                request.header("Authorization", "Bearer a.b.c");
+            }
+            HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, r.statusCode());
+            assertEquals("bearer tokens are accepted over HTTPS only (this one was sent in clear: revoke it)\n", r.body());
+            assertTrue(r.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer error=\"invalid_token\""));
+        }
+    }
+
     // --- listings ---
 
     @Test

@@ -26,7 +26,9 @@ public final class AccessCheck {
             throw new DoorException(401, "authentication required: present an X.509 certificate, a proxy or a bearer token to "
                     + wanted + " " + path);
         }
-        throw new DoorException(403, subject.name() + " may not " + wanted + " " + path + because(subject));
+        String reason = subject.name() + " may not " + wanted + " " + path + because(subject);
+        // RFC 6750: a valid token whose scopes fall short says so, for the client to ask its issuer for more
+        throw subject.scopes() != null ? BearerChallenge.insufficientScope(reason) : new DoorException(403, reason);
     }
 
     public static boolean allows(AuthzPolicy policy, GridSubject subject, String path, Activity activity) {

@@ -2,6 +2,7 @@ package org.gridcache.door.auth;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -15,6 +16,8 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.door.DoorSecurity;
+import org.gridcache.door.auth.token.JwtVerifier;
+import org.gridcache.door.auth.token.TokenIssuers;
 import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.Delegation;
 import org.gridcache.door.delegation.DelegationService;
@@ -26,7 +29,8 @@ import org.gridcache.door.read.FileReads;
 /**
  * The door's security parts, made from its {@link DoorSecurity}: the TLS context, the subject resolver, the
  * authorization policy, and (with TLS) the delegation store with its purge timer, the delegation endpoint and the
- * pools' credential endpoint. A plain-HTTP door gets anonymous subjects and none of the delegation parts. Who holds
+ * pools' credential endpoint. A plain-HTTP door gets anonymous subjects and none of the delegation parts. Bearer
+ * tokens are tried before certificates ({@link BearerSubjectResolver}), each {@link BearerVerifier} in turn. Who holds
  * which key: ARCHITECTURE.md, "Trust model".
  */
 public final class DoorGridSecurity implements AutoCloseable {
@@ -66,8 +70,13 @@ public final class DoorGridSecurity implements AutoCloseable {
             policy = () -> fixed;
         }
         if (!security.tls()) {
-            return new DoorGridSecurity(null, SubjectResolver.ANONYMOUS, policy, null, null, null, FileReads.Delegations.NONE,
-                    OriginIdentities.NONE, null);
+            // no verifier: a token sent to a plain-HTTP door is refused, as it travelled in clear
+            return new DoorGridSecurity(null, new BearerSubjectResolver(List.of(), SubjectResolver.ANONYMOUS), policy, null, null, null,
+                    FileReads.Delegations.NONE, OriginIdentities.NONE, null);
+        }
+        List<BearerVerifier> bearers = new ArrayList<>();
+        if (security.tokenIssuers() != null) {
+            bearers.add(new JwtVerifier(TokenIssuers.load(security.tokenIssuers(), security.trust()), doorUrl, Clock.systemUTC()));
         }
         DelegationStore store = new DelegationStore(security.trust(), security.delegationDir(), security.maxDelegationLifetime(),
                 Clock.systemUTC());
@@ -80,7 +89,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         FileReads.Delegations delegations = new FileReads.Delegations() {
             @Override
             public Optional<String> delegationOf(GridSubject subject) {
-                return store.forSession(subject.dn(), subject.fqans()).map(Delegation::id);
+                return sessionDelegation(store, subject).map(Delegation::id);
             }
 
             @Override
@@ -94,12 +103,18 @@ public final class DoorGridSecurity implements AutoCloseable {
             }
         };
         return new DoorGridSecurity(GridTls.server(security.hostCredential()),
-                new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject)),
+                new BearerSubjectResolver(bearers,
+                        new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject))),
                 policy, store,
                 new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
-                delegations, new OriginIdentities(subject -> store.forSession(subject.dn(), subject.fqans())
+                delegations, new OriginIdentities(subject -> sessionDelegation(store, subject)
                         .map(d -> OriginIdentity.delegation(d.dn(), d.id(), d.notAfter(), d.credential())),
                         delegations::delegationEndpoint), purger);
+    }
+
+    /** The delegation a subject's session may act with; none for a bearer token's subject, which has no DN. */
+    private static Optional<Delegation> sessionDelegation(DelegationStore store, GridSubject subject) {
+        return subject.dn() == null ? Optional.empty() : store.forSession(subject.dn(), subject.fqans());
     }
 
     /** Who the door is towards each origin for a subject: its delegation for user-credential mounts. */

@@ -76,7 +76,7 @@ public final class CredentialService {
         if (!request.getMethod().equals("GET")) {
             throw new DoorException(405, "the credential service only answers GET");
         }
-        if (caller.anonymous()) {
+        if (caller.dn() == null) { // anonymous, or a bearer token: neither is a pool's host certificate
             throw new DoorException(401, "the credential service needs a pool's host certificate");
         }
         if (!poolIdentities.contains(caller.dn())) {

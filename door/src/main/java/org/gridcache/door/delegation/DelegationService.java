@@ -57,6 +57,9 @@ public final class DelegationService {
         if (subject.anonymous()) {
             throw new DoorException(401, "delegation needs a client certificate or proxy");
         }
+        if (subject.dn() == null) {
+            throw new DoorException(403, "delegation needs a client certificate or proxy, not a bearer token");
+        }
         String rest = path.equals(PATH) ? "" : path.substring(PATH.length() + 1);
         String method = request.getMethod();
         try {

@@ -50,6 +50,12 @@ public final class DoorException extends RuntimeException {
         return new DoorException(403, "origin " + origin.name() + " is read with the user's credential, which this door cannot take (no TLS)");
     }
 
+    /** 403: a bearer token's subject has no X.509 identity, so nothing can act as it towards a {@code credential user} origin. */
+    public static DoorException tokenCannotActAsUser(OriginEntry origin) {
+        return new DoorException(403, "a bearer token cannot act as an X.509 user towards origin " + origin.name()
+                + ": use a certificate or proxy for it");
+    }
+
     /**
      * 401 with {@code X-Delegate-To}: the user must delegate a proxy to {@code endpoint} before the door or a pool may
      * act for them on {@code origin}, which is {@code used} ("read", "listed and read") with the user's own credential.

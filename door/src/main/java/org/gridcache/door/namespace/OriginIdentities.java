@@ -44,6 +44,9 @@ public final class OriginIdentities {
         if (subject.anonymous()) {
             throw DoorException.delegateFirst(origin, "listed and read", endpoint);
         }
+        if (subject.dn() == null) {
+            throw DoorException.tokenCannotActAsUser(origin);
+        }
         return delegations.of(subject).orElseThrow(() -> subject.fqans().isEmpty()
                 ? DoorException.delegateFirst(origin, "listed and read", endpoint)
                 : new DoorException(401, "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy"

@@ -218,6 +218,9 @@ public final class FileReads {
         if (endpoint == null) {
             throw DoorException.cannotTakeUserCredential(origin);
         }
+        if (!subject.anonymous() && subject.dn() == null) {
+            throw DoorException.tokenCannotActAsUser(origin);
+        }
         Optional<String> id = subject.anonymous() ? Optional.empty() : delegations.delegationOf(subject);
         id.orElseThrow(() -> DoorException.delegateFirst(origin, "read", endpoint));
     }

@@ -190,6 +190,14 @@ class CredentialServiceTest {
         assertEquals(403, e.status());
     }
 
+    @Test
+    void refusesABearerTokensSubject() {
+        GridSubject token = GridSubject.ofToken(new org.gridcache.common.authz.BearerIdentity("https://iss", "p1"), java.util.List.of(), null);
+        DoorException e = assertThrows(DoorException.class, () -> call(token, hostChain, ticket("p1")));
+        assertEquals(401, e.status());
+        assertEquals("the credential service needs a pool's host certificate", e.reason());
+    }
+
     private String call(GridSubject caller, X509Certificate[] chain, String token) throws Exception {
         Map<String, Object> attributes = new HashMap<>();
         attributes.put("jakarta.servlet.request.X509Certificate", chain);

@@ -1,0 +1,39 @@
+package org.gridcache.door.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.gridcache.common.OriginEntry;
+import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.delegation.DelegationService;
+import org.gridcache.door.http.DoorException;
+import org.gridcache.door.namespace.OriginIdentities;
+import org.gridcache.door.namespace.OriginIdentity;
+import org.junit.jupiter.api.Test;
+
+/** A bearer token's subject has no DN: where the door needs an X.509 user, it is refused in words, never an NPE. */
+class TokenSubjectTest {
+    private static final GridSubject TOKEN = GridSubject.ofToken(new BearerIdentity("https://iss", "42"), List.of("/atlas"), null);
+
+    @Test
+    void aTokenCannotActAsAnX509UserTowardsAUserCredentialOrigin() {
+        OriginIdentities identities = new OriginIdentities(subject -> {
+            throw new AssertionError("no delegation is looked up for a token");
+        }, () -> "https://door/.gridcache/delegation");
+        OriginEntry user = OriginEntry.of("grid", "/grid", "https://origin.example.org/data", "user");
+        DoorException e = assertThrows(DoorException.class, () -> identities.of(TOKEN, user));
+        assertEquals(403, e.status());
+        assertEquals("a bearer token cannot act as an X.509 user towards origin grid: use a certificate or proxy for it", e.reason());
+        assertEquals(OriginIdentity.DOOR, identities.of(TOKEN, OriginEntry.of("open", "/open", "https://origin.example.org/open")));
+    }
+
+    @Test
+    void aTokenCannotDelegate() {
+        DoorException e = assertThrows(DoorException.class,
+                () -> new DelegationService(null).handle(null, null, DelegationService.PATH, TOKEN));
+        assertEquals(403, e.status());
+        assertEquals("delegation needs a client certificate or proxy, not a bearer token", e.reason());
+    }
+}
