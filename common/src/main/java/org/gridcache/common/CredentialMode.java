@@ -46,8 +46,8 @@ public enum CredentialMode {
 
     /**
      * The credential to present: {@code anonymous} for none, {@code host} for service, what {@code delegated} finds
-     * (null: nothing) for user; for token, {@code anonymous} once {@code delegated} finds the user's token (the token
-     * travels in a header, the TLS handshake presents no certificate). {@code node} names the door or pool in the reason when its host credential is missing
+     * (null: nothing) for user, and for token what {@code delegated} makes of the user's token (in a header, over TLS
+     * that presents no certificate). {@code node} names the door or pool in the reason when its host credential is missing
      * (an operator's matter, 502); {@code subject} names the user whose delegation is missing (the client's: 401,
      * delegate and retry).
      */
@@ -68,11 +68,12 @@ public enum CredentialMode {
                 yield c;
             }
             case TOKEN -> {
-                if (delegated.get() == null) {
+                C c = delegated.get();
+                if (c == null) {
                     throw new MissingCredential(401, "no bearer token of " + subject + " at this " + node
                             + ": send the request again with your token");
                 }
-                yield anonymous;
+                yield c;
             }
         };
     }

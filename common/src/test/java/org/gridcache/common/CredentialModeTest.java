@@ -48,8 +48,8 @@ class CredentialModeTest {
     }
 
     @Test
-    void aTokenModePresentsNoCertificateButNeedsTheUsersToken() throws Exception {
-        assertEquals("no certificate", CredentialMode.TOKEN.choose("no certificate", "host", () -> "alice's token", "pool", "alice"));
+    void aTokenModePresentsTheUsersTokenAndNeedsIt() throws Exception {
+        assertEquals("alice's token", CredentialMode.TOKEN.choose("no certificate", "host", () -> "alice's token", "pool", "alice"));
         CredentialMode.MissingCredential missing = assertThrows(CredentialMode.MissingCredential.class,
                 () -> CredentialMode.TOKEN.choose(null, "host", () -> null, "pool", "token:alice@https://iss"));
         assertEquals(401, missing.status());

@@ -40,10 +40,12 @@ public final class DoorGridSecurity implements AutoCloseable {
     private final FileReads.Delegations delegations;
     private final OriginIdentities originIdentities;
     private final ScheduledExecutorService purger;
+    private final TokenVault tokens;
 
     private DoorGridSecurity(SSLContext serverTls, SubjectResolver subjects, Supplier<AuthzPolicy> policy, DelegationStore store,
                              DelegationService delegationService, CredentialService credentialService,
-                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger) {
+                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger,
+                             TokenVault tokens) {
         this.serverTls = serverTls;
         this.subjects = subjects;
         this.policy = policy;
@@ -53,6 +55,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         this.delegations = delegations;
         this.originIdentities = originIdentities;
         this.purger = purger;
+        this.tokens = tokens;
     }
 
     /** {@code doorUrl} is read lazily: it is known once the connector is bound. */
@@ -67,7 +70,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         }
         if (!security.tls()) {
             return new DoorGridSecurity(null, SubjectResolver.ANONYMOUS, policy, null, null, null, FileReads.Delegations.NONE,
-                    OriginIdentities.NONE, null);
+                    OriginIdentities.NONE, null, null);
         }
         DelegationStore store = new DelegationStore(security.trust(), security.delegationDir(), security.maxDelegationLifetime(),
                 Clock.systemUTC());
@@ -93,18 +96,28 @@ public final class DoorGridSecurity implements AutoCloseable {
                 return doorUrl.get() + CredentialService.PATH;
             }
         };
+        TokenVault tokens = new TokenVault(Clock.systemUTC());
         return new DoorGridSecurity(GridTls.server(security.hostCredential()),
                 new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject)),
                 policy, store,
-                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
+                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools, tokens),
                 delegations, new OriginIdentities(subject -> store.forSession(subject.dn(), subject.fqans())
                         .map(d -> OriginIdentity.delegation(d.dn(), d.id(), d.notAfter(), d.credential())),
-                        delegations::delegationEndpoint), purger);
+                        delegations::delegationEndpoint, subject -> tokens.get(subject.tokenRef())
+                        .map(k -> OriginIdentity.token(subject.tokenRef(), subject.name(), k.expiry(), k.token()))), purger, tokens);
     }
 
     /** Who the door is towards each origin for a subject: its delegation for user-credential mounts. */
     public OriginIdentities originIdentities() {
         return originIdentities;
+    }
+
+    /**
+     * The bearer tokens this door accepted (null without TLS, where it accepts none): every {@link BearerVerifier}
+     * goes through {@link TokenVault#keeping}, so that token origins can be sent the user's token.
+     */
+    public TokenVault tokens() {
+        return tokens;
     }
 
     public SSLContext serverTls() {
