@@ -147,8 +147,9 @@ public final class DelegatedCredentials {
         int status = response.statusCode();
         if (status == 404) {
             handOff.invalidate(key(ticket));
-            throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED,
-                    "your delegated credential has expired or was destroyed: delegate again"));
+            throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED, ticket.credential() == CredentialMode.TOKEN
+                    ? "your bearer token has expired or is no longer held by the door: send a valid token to the door again"
+                    : "your delegated credential has expired or was destroyed: delegate again"));
         }
         if (status != 200) {
             LOG.warn("door {} refused the credential of {} to this pool: {} {}", host(url), ticket.subject(), status,
