@@ -82,7 +82,9 @@ public final class TokenVault {
         Instant expiry = expiryOf(token).orElse(now.plus(UNREADABLE_EXPIRY));
         KeptToken kept = new KeptToken(token, expiry.isAfter(latest) ? latest : expiry);
         if (kept.expiry().isAfter(now)) {
-            tokens.put(ref, kept);
+            // every request keeps its token again: the first keeping stands, so that the token's identity towards
+            // origins (hash and expiry, the listing cache's key) stays the same for each request that sends it
+            tokens.asMap().putIfAbsent(ref, kept);
         }
         return ref;
     }
