@@ -207,7 +207,9 @@ public final class TicketCodec {
      */
     public Ticket verifyGrant(Ticket ticket) throws TicketException {
         if (!ticket.issuedByPool() || ticket.grant() == null) {
-            throw new TicketException("a pool's ticket for a file read as the user or with a token must carry the door's ticket");
+            throw new TicketException(ticket.credential() == CredentialMode.USER
+                    ? "a pool's ticket for a file read as the user must carry the door's ticket"
+                    : "a pool's ticket for a token's subject must carry the door's ticket");
         }
         String signer = ticket.door().substring(Ticket.POOL_ISSUER.length());
         Ticket grant = verify(ticket.grant(), ticket.path(), signer, ticket.operation());

@@ -337,6 +337,7 @@ class TicketCodecTest {
                 10, 5, null, List.of(), CredentialMode.NONE, null, List.of());
         Ticket bareBack = pool.verify(pool2.sign(bare), "/data/f.bin", "pool3", Ticket.READ);
         assertTrue(bareBack.needsDoorGrant(), "a token subject's name alone asks for the door's ticket");
-        assertThrows(TicketException.class, () -> pool.verifyGrant(bareBack));
+        TicketException missing = assertThrows(TicketException.class, () -> pool.verifyGrant(bareBack));
+        assertEquals("a pool's ticket for a token's subject must carry the door's ticket", missing.getMessage());
     }
 }
