@@ -79,16 +79,10 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void aPoolsTicketReadsAUsersFileOnlyWithTheDoorsGrantToThatPool() throws Exception {
-        TicketSigningKey poolKey = TicketSigningKey.generate();
-        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
-                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        TicketCodec peer = publishPeer();
         org.gridcache.zk.MountTable.put(zk, org.gridcache.common.OriginEntry.of("users", "/u", "https://127.0.0.1:9/u", "user"));
         try {
-            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer"))
-                    && pool.mounts().resolve("/u/f").isPresent());
-            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
-                    java.time.Clock.systemUTC());
+            await().atMost(WAIT).until(() -> pool.mounts().resolve("/u/f").isPresent());
             long now = Instant.now().getEpochSecond();
             Ticket toPeer = userTicket("peer", now);
             // a pool's ticket alone: the pool claims a user it may never have seen
@@ -134,14 +128,8 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void aPoolForwardedTokenTicketCannotDropTheScopes() throws Exception {
-        TicketSigningKey poolKey = TicketSigningKey.generate();
-        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
-                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        TicketCodec peer = publishPeer();
         try {
-            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
-            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
-                    java.time.Clock.systemUTC());
             long now = Instant.now().getEpochSecond();
             Ticket toPeer = tokenTicket("peer", now, "/other");
             Ticket admitted = toPeer.withGrant(tickets.sign(toPeer));
@@ -163,6 +151,16 @@ class PoolTicketTest extends PoolTestSupport {
         }
     }
 
+    /** Publishes pool "peer" with a key of its own, as a pool's record does, and waits until this pool sees it. */
+    private TicketCodec publishPeer() throws Exception {
+        TicketSigningKey poolKey = TicketSigningKey.generate();
+        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
+                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
+        return new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC());
+    }
+
     private static Ticket userTicket(String pool, long now) {
         return new Ticket("/u/f", pool, Ticket.READ, now, now + 60, "/CN=alice", DOOR, null, 100, -1, null, List.of(),
                 CredentialMode.USER, "https://door/.gridcache/credential", List.of());
@@ -170,18 +168,12 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void aPoolsTicketPullsAFileReadWithoutTheUsersCredential() throws Exception {
-        TicketSigningKey poolKey = TicketSigningKey.generate();
-        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
-                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        TicketCodec peer = publishPeer();
         try {
-            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
             mount("/f", url);
             long now = Instant.now().getEpochSecond();
             Ticket pull = new Ticket("/f", "x", Ticket.READ, now + 60, "/CN=test", DOOR, null, 100, -1)
                     .forPool(poolName, "peer", now, 60);
-            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
-                    java.time.Clock.systemUTC());
             assertEquals(200, get("/f", peer.sign(pull)).statusCode());
             // the same pull naming peers, as no pool signs it: refused, so a pool cannot fan its peers' misses out
             Ticket fanOut = new Ticket(pull.path(), pull.pool(), pull.operation(), pull.issuedAt(), pull.expiresAt(),
