@@ -16,7 +16,12 @@ public enum CredentialMode {
     /** The reading user's delegated proxy: the origin enforces its own ACLs. */
     USER,
     /** The node's own host certificate: public data behind an origin that wants a certificate. */
-    SERVICE;
+    SERVICE,
+    /**
+     * The reading user's own bearer token, sent as {@code Authorization: Bearer} (http and https origins only): the
+     * origin judges the token. TLS to the origin presents no client certificate.
+     */
+    TOKEN;
 
     /** The word used on the command line, in ZooKeeper and in tickets. */
     @JsonValue
@@ -24,7 +29,7 @@ public enum CredentialMode {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** {@code none}, {@code user} or {@code service} in any case; null (entries written before grid security) is none. */
+    /** {@code none}, {@code user}, {@code service} or {@code token} in any case; null (entries written before grid security) is none. */
     @JsonCreator
     public static CredentialMode parse(String value) {
         if (value == null) {
@@ -34,13 +39,15 @@ public enum CredentialMode {
             case "none" -> NONE;
             case "user" -> USER;
             case "service" -> SERVICE;
-            default -> throw new IllegalArgumentException("credential must be none, user or service (got '" + value + "')");
+            case "token" -> TOKEN;
+            default -> throw new IllegalArgumentException("credential must be none, user, service or token (got '" + value + "')");
         };
     }
 
     /**
      * The credential to present: {@code anonymous} for none, {@code host} for service, what {@code delegated} finds
-     * (null: nothing) for user. {@code node} names the door or pool in the reason when its host credential is missing
+     * (null: nothing) for user, and for token what {@code delegated} makes of the user's token (in a header, over TLS
+     * that presents no certificate). {@code node} names the door or pool in the reason when its host credential is missing
      * (an operator's matter, 502); {@code subject} names the user whose delegation is missing (the client's: 401,
      * delegate and retry).
      */
@@ -57,6 +64,14 @@ public enum CredentialMode {
                 C c = delegated.get();
                 if (c == null) {
                     throw new MissingCredential(401, "no delegated credential of " + subject + " at this " + node);
+                }
+                yield c;
+            }
+            case TOKEN -> {
+                C c = delegated.get();
+                if (c == null) {
+                    throw new MissingCredential(401, "no bearer token of " + subject + " at this " + node
+                            + ": send the request again with your token");
                 }
                 yield c;
             }

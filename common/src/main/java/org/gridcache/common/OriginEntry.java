@@ -19,7 +19,7 @@ public record OriginEntry(String name, String prefix, String url, String protoco
         return of(name, prefix, url, CredentialMode.NONE.id());
     }
 
-    /** {@code credential}: none, user or service; null for the default of the URL's scheme ("user" for https). */
+    /** {@code credential}: none, user, service or token (http and https only); null for the default of the URL's scheme ("user" for https). */
     public static OriginEntry of(String name, String prefix, String url, String credential) {
         String normalizedPrefix = GridPath.normalize(prefix);
         URI uri = URI.create(url);
@@ -36,7 +36,11 @@ public record OriginEntry(String name, String prefix, String url, String protoco
         String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         CredentialMode cred = credential != null ? CredentialMode.parse(credential)
                 : scheme.equals("https") || scheme.equals(GSIFTP) ? CredentialMode.USER : CredentialMode.NONE;
-        if (cred != CredentialMode.NONE && !scheme.equals("https") && !scheme.equals(GSIFTP)) {
+        if (cred == CredentialMode.TOKEN && !scheme.equals("https") && !scheme.equals("http")) {
+            throw new IllegalArgumentException("credential token needs an http:// or https:// origin: a bearer token cannot be"
+                    + " presented to a " + scheme + ":// origin");
+        }
+        if (cred != CredentialMode.NONE && cred != CredentialMode.TOKEN && !scheme.equals("https") && !scheme.equals(GSIFTP)) {
             throw new IllegalArgumentException("credential " + cred.id() + " needs an https:// or gsiftp:// origin");
         }
         if (scheme.equals(GSIFTP) && cred == CredentialMode.NONE) {

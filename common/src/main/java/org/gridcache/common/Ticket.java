@@ -1,6 +1,8 @@
 package org.gridcache.common;
 
 import java.util.List;
+import org.gridcache.common.authz.Activity;
+import org.gridcache.common.authz.TokenGrant;
 
 /**
  * What a door grants a client for one file on one pool from {@code issuedAt} until {@code expiresAt} (epoch seconds).
@@ -21,10 +23,15 @@ import java.util.List;
  * given for this read; with it the peer can tell that the door let this subject read this path through that pool,
  * which a pool's own signature cannot say. In a door's ticket as a pool verified it, the ticket's own signed form
  * ({@link #withGrant}), so that {@link #forPool} passes it on; never a claim of a door's ticket.
+ *
+ * <p>{@code token}: what the subject's bearer token granted (identity, scopes, caveats) and, for an origin mounted
+ * {@code --credential token}, the reference under which the issuing door hands the token itself to the ticket's pool
+ * ({@link TokenGrant}); {@link TokenGrant#NONE} for an X.509 or anonymous subject. A pool enforces its bounds
+ * ({@link TicketCodec#verify(String, String, String, String)}) and passes them on unchanged to its peers.
  */
 public record Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                      String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
-                     String credentialUrl, List<String> peers, String grant) {
+                     String credentialUrl, List<String> peers, String grant, TokenGrant token) {
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
     public static final String READ = "read";
@@ -46,6 +53,15 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
         credential = credential == null ? CredentialMode.NONE : credential;
         peers = peers == null ? List.of() : List.copyOf(peers);
+        token = token == null ? TokenGrant.NONE : token;
+    }
+
+    /** A ticket of a subject without a bearer token. */
+    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
+                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
+                  String credentialUrl, List<String> peers, String grant) {
+        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
+                credentialUrl, peers, grant, TokenGrant.NONE);
     }
 
     /** A door's ticket. */
@@ -66,19 +82,19 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
     /** This ticket naming {@code peers} to consult on a miss. */
     public Ticket withPeers(List<String> peers) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, grant);
+                credential, credentialUrl, peers, grant, token);
     }
 
     /** This ticket with the origin URL the pool resolved for its path. */
     public Ticket withOrigin(String url) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, url, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, grant);
+                credential, credentialUrl, peers, grant, token);
     }
 
     /** This ticket carrying {@code signed}, the door's ticket it rests on (see {@link #grant()}). */
     public Ticket withGrant(String signed) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, signed);
+                credential, credentialUrl, peers, signed, token);
     }
 
     /**
@@ -87,7 +103,25 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
      */
     public Ticket forPool(String otherPool, String self, long now, long seconds) {
         return new Ticket(path, otherPool, operation, now, now + seconds, subject, POOL_ISSUER + self, null, size, mtime,
-                vo, fqans, credential, credentialUrl, List.of(), grant);
+                vo, fqans, credential, credentialUrl, List.of(), grant, token);
+    }
+
+    /** This ticket carrying what the subject's bearer token granted. */
+    public Ticket withToken(TokenGrant grant) {
+        return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
+                credential, credentialUrl, peers, this.grant, grant);
+    }
+
+    /**
+     * What the ticket's operation does to its path, in the words of token scopes and caveats: a read downloads, a
+     * write uploads; null for an operation that has no such word yet (a bounded ticket for it is refused).
+     */
+    public Activity activity() {
+        return switch (operation == null ? "" : operation) {
+            case READ -> Activity.DOWNLOAD;
+            case WRITE -> Activity.UPLOAD;
+            default -> null;
+        };
     }
 
     /** True for a ticket a pool signed for a peer: it admits peer questions and pulls only. */
@@ -95,9 +129,25 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
         return door != null && door.startsWith(POOL_ISSUER);
     }
 
+    /**
+     * True when the pool must obtain something of the user's from the issuing door before reaching the origin: a proxy
+     * of the user's delegation ({@link CredentialMode#USER}) or the user's bearer token ({@link CredentialMode#TOKEN}).
+     */
     public boolean needsUserCredential() {
-        return credential == CredentialMode.USER;
+        return credential == CredentialMode.USER || credential == CredentialMode.TOKEN;
     }
+
+    /**
+     * Whether a pool's ticket for a peer must carry the door's ticket it rests on ({@link #grant()}): when the
+     * subject's credential is the user's (a proxy or a token), or when a bearer token bounds or names the subject, so
+     * that the peer can tell that the pool neither widened nor dropped what the door granted.
+     */
+    public boolean needsDoorGrant() {
+        return needsUserCredential() || !token.isEmpty() || (subject != null && subject.startsWith(TOKEN_SUBJECT));
+    }
+
+    /** How a bearer token's subject is named ({@code token:<sub>@<iss>}, {@code BearerIdentity.name()}). */
+    private static final String TOKEN_SUBJECT = "token:";
 
     /** True when a missing pool should ask all its peers and redirect (policy {@code random}). */
     public boolean asksAllPeers() {

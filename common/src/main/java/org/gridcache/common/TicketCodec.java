@@ -18,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
+import org.gridcache.common.authz.Activity;
+import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.authz.Grants;
+import org.gridcache.common.authz.TokenGrant;
 
 /**
  * Signs and verifies tickets as compact JWS (EdDSA over Ed25519, nimbus-jose-jwt; {@code kid} in the header). A node
@@ -28,6 +32,13 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  * <p>The claims name no origin URL, host or delegation: a client can read them (a JWS is signed, not encrypted), and
  * a pool resolves the origin from the mount table by path. The verifier caps a ticket's lifetime ({@code exp - iat})
  * itself, whatever the issuer configured.
+ *
+ * <p>A bearer token's subject adds {@code tkiss} and {@code tksub} (the token's own {@code iss} and {@code sub}; the
+ * JWS' {@code sub} is the subject's name, {@code token:<sub>@<iss>}), {@code groups} (its groups, where an X.509
+ * subject has {@code fqans}), {@code scopes} (its storage scopes as encoded {@link Grants}), {@code caveats} (a
+ * macaroon's, a list of encoded {@link Grants}) and, for an origin mounted {@code --credential token}, {@code tokref}
+ * (the SHA-256 of the token, the door vault's key; never the token). The full check refuses a ticket whose scopes or
+ * caveats do not allow its operation on its path.
  */
 public final class TicketCodec {
     /** The longest lifetime a ticket may have, unless a pool is configured otherwise. */
@@ -75,14 +86,17 @@ public final class TicketCodec {
         if (ticket.vo() != null) {
             claims.put("vo", ticket.vo());
             claims.put("fqans", ticket.fqans());
+        } else if (!ticket.fqans().isEmpty()) {
+            claims.put("groups", ticket.fqans());
         }
+        putToken(claims, ticket.token());
         if (ticket.credentialUrl() != null) {
             claims.put("credurl", ticket.credentialUrl());
         }
         if (!ticket.peers().isEmpty()) {
             claims.put("peers", ticket.peers());
         }
-        if (ticket.issuedByPool() && ticket.needsUserCredential() && ticket.grant() != null) {
+        if (ticket.issuedByPool() && ticket.needsDoorGrant() && ticket.grant() != null) {
             claims.put("grant", ticket.grant());
         }
         JWSObject jws = new JWSObject(header, new Payload(claims));
@@ -111,8 +125,9 @@ public final class TicketCodec {
             ticket = new Ticket((String) c.get("path"), (String) c.get("pool"), (String) c.get("op"),
                     ((Number) c.get("iat")).longValue(), ((Number) c.get("exp")).longValue(), (String) c.get("sub"),
                     (String) c.get("door"), null, ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
-                    (String) c.get("vo"), strings(c.get("fqans")), CredentialMode.parse((String) c.get("cred")),
-                    (String) c.get("credurl"), strings(c.get("peers")), (String) c.get("grant"));
+                    (String) c.get("vo"), strings(c.get(c.containsKey("vo") ? "fqans" : "groups")),
+                    CredentialMode.parse((String) c.get("cred")), (String) c.get("credurl"), strings(c.get("peers")),
+                    (String) c.get("grant"), token(c));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");
         }
@@ -144,6 +159,36 @@ public final class TicketCodec {
         return ticket;
     }
 
+    private static void putToken(Map<String, Object> claims, TokenGrant token) {
+        if (token.bearer() != null) {
+            claims.put("tkiss", token.bearer().issuer());
+            claims.put("tksub", token.bearer().subject());
+        }
+        if (token.scopes() != null) {
+            claims.put("scopes", token.scopes().encode());
+        }
+        if (!token.caveats().isEmpty()) {
+            claims.put("caveats", token.caveats().stream().map(Grants::encode).toList());
+        }
+        if (token.tokenRef() != null) {
+            claims.put("tokref", token.tokenRef());
+        }
+    }
+
+    private static TokenGrant token(Map<String, Object> c) {
+        BearerIdentity bearer = c.containsKey("tkiss") || c.containsKey("tksub")
+                ? new BearerIdentity((String) c.get("tkiss"), (String) c.get("tksub")) : null;
+        Grants scopes = c.containsKey("scopes") ? Grants.decode(strings(c.get("scopes"))) : null;
+        List<Grants> caveats = new ArrayList<>();
+        if (c.get("caveats") != null) {
+            for (Object one : (List<?>) c.get("caveats")) {
+                caveats.add(Grants.decode(strings(one)));
+            }
+        }
+        TokenGrant token = new TokenGrant(bearer, scopes, caveats, (String) c.get("tokref"));
+        return token.equals(TokenGrant.NONE) ? TokenGrant.NONE : token;
+    }
+
     private static List<String> strings(Object value) {
         if (value == null) {
             return List.of();
@@ -157,23 +202,28 @@ public final class TicketCodec {
 
     /**
      * The door's ticket that {@code ticket}, signed by a pool for a peer, rests on: signed by a door, issued to the
-     * signing pool for the same path, subject, attributes and credential, and still valid. Proves that the door let
+     * signing pool for the same path, subject, attributes, credential and token grant, and still valid. Proves that the door let
      * this subject read this path through that pool.
      */
     public Ticket verifyGrant(Ticket ticket) throws TicketException {
         if (!ticket.issuedByPool() || ticket.grant() == null) {
-            throw new TicketException("a pool's ticket for a file read as the user must carry the door's ticket");
+            throw new TicketException(ticket.credential() == CredentialMode.USER
+                    ? "a pool's ticket for a file read as the user must carry the door's ticket"
+                    : "a pool's ticket for a token's subject must carry the door's ticket");
         }
         String signer = ticket.door().substring(Ticket.POOL_ISSUER.length());
         Ticket grant = verify(ticket.grant(), ticket.path(), signer, ticket.operation());
         if (grant.issuedByPool() || !grant.subject().equals(ticket.subject()) || !grant.fqans().equals(ticket.fqans())
-                || grant.credential() != ticket.credential()) {
+                || grant.credential() != ticket.credential() || !grant.token().equals(ticket.token())) {
             throw new TicketException("a pool's ticket does not match the door's ticket it carries");
         }
         return grant;
     }
 
-    /** Full check for a pool: signature, expiry, then that it was issued for this path, this pool and this operation. */
+    /**
+     * Full check for a pool: signature, expiry, then that it was issued for this path, this pool and this operation,
+     * and that its token's scopes and caveats, if any, allow that operation on that path.
+     */
     public Ticket verify(String token, String path, String pool, String operation) throws TicketException {
         Ticket ticket = verify(token);
         if (!path.equals(ticket.path())) {
@@ -185,7 +235,27 @@ public final class TicketCodec {
         if (!operation.equals(ticket.operation())) {
             throw new TicketException("ticket does not allow " + operation);
         }
+        checkBounds(ticket);
         return ticket;
+    }
+
+    /**
+     * Refuses a ticket whose token's scopes or caveats do not allow its operation on its path: the one place pools
+     * enforce a token's bounds, which they get from the ticket, never from the token.
+     */
+    public static void checkBounds(Ticket ticket) throws TicketException {
+        TokenGrant token = ticket.token();
+        if (!token.bounds()) {
+            return;
+        }
+        Activity activity = ticket.activity();
+        if (activity == null) {
+            throw new TicketException("a token's ticket cannot allow " + ticket.operation());
+        }
+        if (!token.allows(activity, ticket.path())) {
+            throw new TicketException("the token's " + (token.scopes() != null && !token.scopes().allows(activity, ticket.path())
+                    ? "scopes do" : "caveats do") + " not allow " + activity.id() + " of " + ticket.path());
+        }
     }
 
     /** EdDSA with BouncyCastle's Ed25519 (nimbus' own needs Google Tink, which gridcache does not ship). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CredentialModeTest {
@@ -14,7 +15,9 @@ class CredentialModeTest {
         assertEquals(CredentialMode.SERVICE, CredentialMode.parse("service"));
         assertEquals(CredentialMode.NONE, CredentialMode.parse(null));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CredentialMode.parse("root"));
-        assertTrue(e.getMessage().contains("none, user or service"), e.getMessage());
+        assertTrue(e.getMessage().contains("none, user, service or token"), e.getMessage());
+        assertEquals(CredentialMode.TOKEN, CredentialMode.parse("Token"));
+        assertEquals("token", CredentialMode.TOKEN.id());
     }
 
     @Test
@@ -42,5 +45,26 @@ class CredentialModeTest {
         String json = Json.string(e);
         assertTrue(json.contains("\"credential\":\"service\""), json);
         assertEquals(e, Json.read(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), OriginEntry.class));
+    }
+
+    @Test
+    void aTokenModePresentsTheUsersTokenAndNeedsIt() throws Exception {
+        assertEquals("alice's token", CredentialMode.TOKEN.choose("no certificate", "host", () -> "alice's token", "pool", "alice"));
+        CredentialMode.MissingCredential missing = assertThrows(CredentialMode.MissingCredential.class,
+                () -> CredentialMode.TOKEN.choose(null, "host", () -> null, "pool", "token:alice@https://iss"));
+        assertEquals(401, missing.status());
+        assertTrue(missing.getMessage().contains("no bearer token of token:alice@https://iss"), missing.getMessage());
+    }
+
+    @Test
+    void aTokenMountIsForHttpAndHttpsOriginsOnly() {
+        assertEquals(CredentialMode.TOKEN, OriginEntry.of("se", "/se", "https://se.example.org/data", "token").credentialMode());
+        assertEquals(CredentialMode.TOKEN, OriginEntry.of("se", "/se", "http://se.example.org/data", "token").credentialMode());
+        for (String url : List.of("gsiftp://se.example.org/data", "file:///srv/data")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OriginEntry.of("se", "/se", url, "token"));
+            assertTrue(e.getMessage().contains("credential token needs an http:// or https:// origin"), e.getMessage());
+        }
+        OriginEntry e = OriginEntry.of("se", "/se", "https://se.example.org/data", "token");
+        assertEquals(e, Json.read(Json.string(e).getBytes(java.nio.charset.StandardCharsets.UTF_8), OriginEntry.class));
     }
 }

@@ -18,6 +18,12 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.authz.Activity;
+import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.authz.Grants;
+import org.gridcache.common.authz.PathGrant;
+import org.gridcache.common.authz.TokenGrant;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -221,5 +227,117 @@ class TicketCodecTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), "1h"));
         assertTrue(e.getMessage().contains("at most 600s"), e.getMessage());
+    }
+
+    private static final BearerIdentity ALICE_TOKEN = new BearerIdentity("https://iss.example.org", "alice");
+    private static final String TOKEN_REF = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    /** A read of {@code path} by a token subject whose scopes read {@code scoped}, for a token origin. */
+    private static Ticket tokenTicket(String path, String scoped, String operation) {
+        TokenGrant grant = new TokenGrant(ALICE_TOKEN, Grants.of(new PathGrant(Activity.READING, scoped)),
+                List.of(Grants.of(new PathGrant(Set.of(Activity.DOWNLOAD, Activity.UPLOAD), "/data"))), TOKEN_REF);
+        return new Ticket(path, "pool1", operation, NOW_S, NOW_S + 60, ALICE_TOKEN.name(), "door1", null, 10, 5, null,
+                List.of("/atlas/production"), CredentialMode.TOKEN, "https://door.example.org:2880/.gridcache/credential",
+                List.of(), null, grant);
+    }
+
+    @Test
+    void roundTripsTheTokensIdentityScopesCaveatsGroupsAndReference() throws Exception {
+        Ticket t = tokenTicket("/data/f.bin", "/data", Ticket.READ);
+        String signed = door.sign(t);
+        assertEquals(t, pool.verify(signed, "/data/f.bin", "pool1", Ticket.READ));
+        String payload = new String(Base64.getUrlDecoder().decode(signed.split("\\.")[1]), StandardCharsets.UTF_8);
+        assertTrue(payload.contains("\"sub\":\"token:alice@https://iss.example.org\""), payload);
+        assertTrue(payload.contains("\"tkiss\":\"https://iss.example.org\""), payload);
+        assertTrue(payload.contains("\"tksub\":\"alice\""), payload);
+        assertTrue(payload.contains("\"scopes\":[\"DOWNLOAD,LIST,READ_METADATA:/data\"]"), payload);
+        assertTrue(payload.contains("\"caveats\":[[\"DOWNLOAD,UPLOAD:/data\"]]"), payload);
+        assertTrue(payload.contains("\"groups\":[\"/atlas/production\"]"), payload);
+        assertTrue(payload.contains("\"tokref\":\"" + TOKEN_REF + "\""), payload);
+        assertTrue(t.needsUserCredential(), "a token origin needs the user's token from the door");
+    }
+
+    @Test
+    void anX509TicketCarriesNoTokenClaims() throws Exception {
+        String signed = door.sign(ticket(NOW_S + 60));
+        String payload = new String(Base64.getUrlDecoder().decode(signed.split("\\.")[1]), StandardCharsets.UTF_8);
+        for (String claim : List.of("tkiss", "tksub", "scopes", "caveats", "tokref", "groups")) {
+            assertFalse(payload.contains("\"" + claim + "\""), payload);
+        }
+        assertEquals(TokenGrant.NONE, pool.verify(signed).token());
+    }
+
+    @Test
+    void aDoorTicketWhoseScopesDoNotCoverItsPathIsRefusedAtThePool() {
+        String outside = door.sign(tokenTicket("/data/f.bin", "/other", Ticket.READ));
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(outside, "/data/f.bin", "pool1", Ticket.READ));
+        assertEquals("the token's scopes do not allow DOWNLOAD of /data/f.bin", e.getMessage());
+        // whole components: /data does not cover /database
+        String sibling = door.sign(tokenTicket("/database/f.bin", "/data", Ticket.READ));
+        assertThrows(TicketException.class, () -> pool.verify(sibling, "/database/f.bin", "pool1", Ticket.READ));
+        // a read scope does not allow a write
+        String write = door.sign(tokenTicket("/data/f.bin", "/data", Ticket.WRITE));
+        e = assertThrows(TicketException.class, () -> pool.verify(write, "/data/f.bin", "pool1", Ticket.WRITE));
+        assertEquals("the token's scopes do not allow UPLOAD of /data/f.bin", e.getMessage());
+    }
+
+    @Test
+    void aMacaroonsCaveatsBoundTheTicketToo() {
+        TokenGrant caveated = new TokenGrant(null, null, List.of(Grants.of(new PathGrant(Set.of(Activity.DOWNLOAD), "/data/public"))), null);
+        Ticket t = ticket(NOW_S + 60).withToken(caveated);
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(door.sign(t), "/data/f.bin", "pool1", Ticket.READ));
+        assertEquals("the token's caveats do not allow DOWNLOAD of /data/f.bin", e.getMessage());
+    }
+
+    @Test
+    void aBoundedTicketForAnOperationWithoutAnActivityIsRefused() {
+        String stage = door.sign(tokenTicket("/data/f.bin", "/data", "stage"));
+        TicketException e = assertThrows(TicketException.class, () -> pool.verify(stage, "/data/f.bin", "pool1", "stage"));
+        assertEquals("a token's ticket cannot allow stage", e.getMessage());
+    }
+
+    @Test
+    void aPoolForwardedTicketKeepsTheTokenGrantAndTheDoorsTicket() throws Exception {
+        String doors = door.sign(tokenTicket("/data/f.bin", "/data", Ticket.READ));
+        Ticket admitted = pool.verify(doors, "/data/f.bin", "pool1", Ticket.READ).withGrant(doors);
+        Ticket forPeer = admitted.forPool("pool3", "pool2", NOW_S, 60);
+        assertEquals(admitted.token(), forPeer.token());
+        // signed by pool2 (whose key the test pool trusts) with the door's ticket to pool2 inside
+        TicketCodec pool2 = codec(POOL_KEY);
+        Ticket fromPool2 = pool.verify(pool2.sign(door2Ticket().forPool("pool3", "pool2", NOW_S, 60)), "/data/f.bin", "pool3", Ticket.READ);
+        assertEquals(door2Ticket().token(), fromPool2.token());
+        assertEquals(door2Ticket().subject(), pool.verifyGrant(fromPool2).subject());
+    }
+
+    /** The door's ticket to pool2, admitted there (so carrying itself as the grant). */
+    private Ticket door2Ticket() {
+        Ticket t = new Ticket("/data/f.bin", "pool2", Ticket.READ, NOW_S, NOW_S + 60, ALICE_TOKEN.name(), "door1", null, 10, 5,
+                null, List.of(), CredentialMode.TOKEN, "https://door.example.org:2880/.gridcache/credential", List.of(), null,
+                tokenTicket("/data/f.bin", "/data", Ticket.READ).token());
+        return t.withGrant(door.sign(t));
+    }
+
+    @Test
+    void aPoolForwardedTicketCannotDropOrWidenTheScopes() throws Exception {
+        TicketCodec pool2 = codec(POOL_KEY);
+        Ticket doors = door2Ticket();
+        // dropped: no scopes, no caveats, but the door's ticket inside has them
+        Ticket dropped = doors.withToken(new TokenGrant(ALICE_TOKEN, null, List.of(), doors.token().tokenRef()))
+                .forPool("pool3", "pool2", NOW_S, 60);
+        Ticket droppedBack = pool.verify(pool2.sign(dropped), "/data/f.bin", "pool3", Ticket.READ);
+        TicketException e = assertThrows(TicketException.class, () -> pool.verifyGrant(droppedBack));
+        assertEquals("a pool's ticket does not match the door's ticket it carries", e.getMessage());
+        // widened: scopes for / instead of /data
+        Ticket widened = doors.withToken(new TokenGrant(ALICE_TOKEN, Grants.of(new PathGrant(Activity.READING, "/")),
+                doors.token().caveats(), doors.token().tokenRef())).forPool("pool3", "pool2", NOW_S, 60);
+        Ticket widenedBack = pool.verify(pool2.sign(widened), "/data/f.bin", "pool3", Ticket.READ);
+        assertThrows(TicketException.class, () -> pool.verifyGrant(widenedBack));
+        // dropped altogether, with the door's ticket left out: a token subject's pool ticket must carry it
+        Ticket bare = new Ticket("/data/f.bin", "pool3", Ticket.READ, NOW_S, NOW_S + 60, ALICE_TOKEN.name(), "pool:pool2", null,
+                10, 5, null, List.of(), CredentialMode.NONE, null, List.of());
+        Ticket bareBack = pool.verify(pool2.sign(bare), "/data/f.bin", "pool3", Ticket.READ);
+        assertTrue(bareBack.needsDoorGrant(), "a token subject's name alone asks for the door's ticket");
+        TicketException missing = assertThrows(TicketException.class, () -> pool.verifyGrant(bareBack));
+        assertEquals("a pool's ticket for a token's subject must carry the door's ticket", missing.getMessage());
     }
 }

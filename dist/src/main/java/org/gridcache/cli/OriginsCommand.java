@@ -20,9 +20,10 @@ final class OriginsCommand {
         String prefix;
         @Option(names = "--url", required = true, description = "Origin URL: http(s)://host:port/path, gsiftp://host:port/path (GridFTP) or file:///dir.")
         String url;
-        @Option(names = "--credential", paramLabel = "user|service|none",
+        @Option(names = "--credential", paramLabel = "user|service|token|none",
                 description = "What pools present to an https or gsiftp origin: the reading user's delegated proxy (user, the default for https and gsiftp), "
-                        + "the pool's host certificate for public data (service), or nothing (none, the default otherwise).")
+                        + "the pool's host certificate for public data (service), the user's own bearer token to an http(s) origin (token), "
+                        + "or nothing (none, the default otherwise).")
         String credential;
         private OriginEntry entry;
 

@@ -79,16 +79,10 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void aPoolsTicketReadsAUsersFileOnlyWithTheDoorsGrantToThatPool() throws Exception {
-        TicketSigningKey poolKey = TicketSigningKey.generate();
-        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
-                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        TicketCodec peer = publishPeer();
         org.gridcache.zk.MountTable.put(zk, org.gridcache.common.OriginEntry.of("users", "/u", "https://127.0.0.1:9/u", "user"));
         try {
-            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer"))
-                    && pool.mounts().resolve("/u/f").isPresent());
-            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
-                    java.time.Clock.systemUTC());
+            await().atMost(WAIT).until(() -> pool.mounts().resolve("/u/f").isPresent());
             long now = Instant.now().getEpochSecond();
             Ticket toPeer = userTicket("peer", now);
             // a pool's ticket alone: the pool claims a user it may never have seen
@@ -109,6 +103,64 @@ class PoolTicketTest extends PoolTestSupport {
         }
     }
 
+    private static final org.gridcache.common.authz.BearerIdentity ALICE_TOKEN =
+            new org.gridcache.common.authz.BearerIdentity("https://iss.example.org", "alice");
+
+    /** A door's ticket of a token subject whose scopes read {@code scoped}, for the plain origin's {@code /f}. */
+    private static Ticket tokenTicket(String pool, long now, String scoped) {
+        org.gridcache.common.authz.Grants scopes = org.gridcache.common.authz.Grants.of(
+                new org.gridcache.common.authz.PathGrant(org.gridcache.common.authz.Activity.READING, scoped));
+        return new Ticket("/f", pool, Ticket.READ, now, now + 60, ALICE_TOKEN.name(), DOOR, null, 100, -1, null, List.of(),
+                CredentialMode.NONE, null, List.of(), null,
+                new org.gridcache.common.authz.TokenGrant(ALICE_TOKEN, scopes, List.of(), null));
+    }
+
+    @Test
+    void aTokensTicketIsAdmittedOnlyWhereItsScopesAllowTheRead() throws Exception {
+        long now = Instant.now().getEpochSecond();
+        assertRefused(get("/f", tickets.sign(tokenTicket(poolName, now, "/other"))),
+                "the token's scopes do not allow DOWNLOAD of /f");
+        mount("/f", url);
+        HttpResponse<byte[]> r = get("/f", tickets.sign(tokenTicket(poolName, now, "/")));
+        assertEquals(200, r.statusCode(), body(r));
+        assertEquals(java.util.Arrays.toString(data), java.util.Arrays.toString(r.body()));
+    }
+
+    @Test
+    void aPoolForwardedTokenTicketCannotDropTheScopes() throws Exception {
+        TicketCodec peer = publishPeer();
+        try {
+            long now = Instant.now().getEpochSecond();
+            Ticket toPeer = tokenTicket("peer", now, "/other");
+            Ticket admitted = toPeer.withGrant(tickets.sign(toPeer));
+            // "peer" drops the scopes that keep Alice from /f, keeping the door's ticket inside, whose scopes still say no
+            Ticket dropped = admitted.withToken(new org.gridcache.common.authz.TokenGrant(ALICE_TOKEN, null, List.of(), null));
+            assertRefused(get("/f", peer.sign(dropped.forPool(poolName, "peer", now, 60))),
+                    "the token's scopes do not allow DOWNLOAD of /f");
+            // any change of the door's grant is refused, even one that would not widen it
+            Ticket allowed = tokenTicket("peer", now, "/");
+            Ticket changed = allowed.withGrant(tickets.sign(allowed))
+                    .withToken(new org.gridcache.common.authz.TokenGrant(ALICE_TOKEN, null, List.of(), null));
+            assertRefused(get("/f", peer.sign(changed.forPool(poolName, "peer", now, 60))),
+                    "a pool's ticket does not match the door's ticket it carries");
+            // or leaves out the door's ticket and the token's claims altogether
+            Ticket bare = new Ticket("/f", poolName, Ticket.READ, now + 60, ALICE_TOKEN.name(), "pool:peer", null, 100, -1);
+            assertRefused(get("/f", peer.sign(bare)), "a pool's ticket for a token's subject must carry the door's ticket");
+        } finally {
+            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("peer"));
+        }
+    }
+
+    /** Publishes pool "peer" with a key of its own, as a pool's record does, and waits until this pool sees it. */
+    private TicketCodec publishPeer() throws Exception {
+        TicketSigningKey poolKey = TicketSigningKey.generate();
+        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
+                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
+        return new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC());
+    }
+
     private static Ticket userTicket(String pool, long now) {
         return new Ticket("/u/f", pool, Ticket.READ, now, now + 60, "/CN=alice", DOOR, null, 100, -1, null, List.of(),
                 CredentialMode.USER, "https://door/.gridcache/credential", List.of());
@@ -116,18 +168,12 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void aPoolsTicketPullsAFileReadWithoutTheUsersCredential() throws Exception {
-        TicketSigningKey poolKey = TicketSigningKey.generate();
-        zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
-                        "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
+        TicketCodec peer = publishPeer();
         try {
-            await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
             mount("/f", url);
             long now = Instant.now().getEpochSecond();
             Ticket pull = new Ticket("/f", "x", Ticket.READ, now + 60, "/CN=test", DOOR, null, 100, -1)
                     .forPool(poolName, "peer", now, 60);
-            TicketCodec peer = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME,
-                    java.time.Clock.systemUTC());
             assertEquals(200, get("/f", peer.sign(pull)).statusCode());
             // the same pull naming peers, as no pool signs it: refused, so a pool cannot fan its peers' misses out
             Ticket fanOut = new Ticket(pull.path(), pull.pool(), pull.operation(), pull.issuedAt(), pull.expiresAt(),

@@ -67,6 +67,18 @@ class RecordChecksTest {
         assertTrue(refusal(() -> RecordChecks.origin("x", json("not json"))).contains("malformed"));
     }
 
+    @Test
+    void aTokenOriginIsAcceptedForHttpAndHttpsOnly() {
+        for (String url : new String[] {"https://se.example.org/t", "http://se.example.org/t"}) {
+            OriginEntry written = OriginEntry.of("t", "/t", url, "token");
+            assertEquals(CredentialMode.TOKEN, RecordChecks.origin("t", Json.bytes(written)).credentialMode());
+        }
+        for (String url : new String[] {"gsiftp://se.example.org/t", "file:///srv/t"}) {
+            assertTrue(refusal(() -> RecordChecks.origin("t", json("{\"name\":\"t\",\"prefix\":\"/t\",\"url\":\"" + url
+                    + "\",\"credential\":\"token\"}"))).contains("credential token needs an http:// or https:// origin"), url);
+        }
+    }
+
     private static PoolRecord pool(String id, String url, String state, double load) {
         return new PoolRecord(id, url, "default", 100, 50, 0, 0, load, "t", 0, state, 0, 0, null);
     }

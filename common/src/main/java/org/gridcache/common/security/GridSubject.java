@@ -19,15 +19,25 @@ import org.gridcache.common.authz.Grants;
  * <p>{@code scopes}: a token's storage scopes; when present they alone decide (the policy is not asked), as WLCG's
  * profile says. {@code caveats}: a macaroon's restrictions, each of which must also allow; a macaroon carries the
  * subject of the user it was issued to, so it can only narrow that user's rights.
+ *
+ * <p>{@code tokenRef}: the SHA-256 (hex) of the bearer token the request came with, as the door's token vault keeps
+ * it, for origins mounted {@code --credential token}, which are sent the user's own token; null without one. A hash,
+ * so that the subject can be logged and put in tickets without the token.
  */
 public record GridSubject(String dn, String vo, List<String> fqans, boolean limited, BearerIdentity bearer, Grants scopes,
-                          List<Grants> caveats) {
+                          List<Grants> caveats, String tokenRef) {
     public static final GridSubject ANONYMOUS = new GridSubject(null, null, List.of(), false);
     public static final String ANONYMOUS_NAME = "anonymous";
 
     public GridSubject {
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
         caveats = caveats == null ? List.of() : List.copyOf(caveats);
+    }
+
+    /** A subject without a kept token. */
+    public GridSubject(String dn, String vo, List<String> fqans, boolean limited, BearerIdentity bearer, Grants scopes,
+                       List<Grants> caveats) {
+        this(dn, vo, fqans, limited, bearer, scopes, caveats, null);
     }
 
     /** An X.509 subject. */
@@ -48,7 +58,12 @@ public record GridSubject(String dn, String vo, List<String> fqans, boolean limi
     public GridSubject withCaveats(Grants more) {
         List<Grants> all = new ArrayList<>(caveats);
         all.add(more);
-        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, all);
+        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, all, tokenRef);
+    }
+
+    /** This subject with the vault's reference to the token it came with. */
+    public GridSubject withTokenRef(String ref) {
+        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, caveats, ref);
     }
 
     public boolean anonymous() {

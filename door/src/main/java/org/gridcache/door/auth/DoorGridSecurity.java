@@ -44,10 +44,12 @@ public final class DoorGridSecurity implements AutoCloseable {
     private final FileReads.Delegations delegations;
     private final OriginIdentities originIdentities;
     private final ScheduledExecutorService purger;
+    private final TokenVault tokens;
 
     private DoorGridSecurity(SSLContext serverTls, SubjectResolver subjects, Supplier<AuthzPolicy> policy, DelegationStore store,
                              DelegationService delegationService, CredentialService credentialService,
-                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger) {
+                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger,
+                             TokenVault tokens) {
         this.serverTls = serverTls;
         this.subjects = subjects;
         this.policy = policy;
@@ -57,6 +59,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         this.delegations = delegations;
         this.originIdentities = originIdentities;
         this.purger = purger;
+        this.tokens = tokens;
     }
 
     /** {@code doorUrl} is read lazily: it is known once the connector is bound. */
@@ -72,11 +75,13 @@ public final class DoorGridSecurity implements AutoCloseable {
         if (!security.tls()) {
             // no verifier: a token sent to a plain-HTTP door is refused, as it travelled in clear
             return new DoorGridSecurity(null, new BearerSubjectResolver(List.of(), SubjectResolver.ANONYMOUS), policy, null, null, null,
-                    FileReads.Delegations.NONE, OriginIdentities.NONE, null);
+                    FileReads.Delegations.NONE, OriginIdentities.NONE, null, null);
         }
+        // every verified token is kept for the pools of a token origin (the credential endpoint hands it out)
+        TokenVault tokens = new TokenVault(Clock.systemUTC());
         List<BearerVerifier> bearers = new ArrayList<>();
         if (security.tokenIssuers() != null) {
-            bearers.add(new JwtVerifier(TokenIssuers.load(security.tokenIssuers(), security.trust()), doorUrl, Clock.systemUTC()));
+            bearers.add(tokens.keeping(new JwtVerifier(TokenIssuers.load(security.tokenIssuers(), security.trust()), doorUrl, Clock.systemUTC())));
         }
         DelegationStore store = new DelegationStore(security.trust(), security.delegationDir(), security.maxDelegationLifetime(),
                 Clock.systemUTC());
@@ -106,10 +111,11 @@ public final class DoorGridSecurity implements AutoCloseable {
                 new BearerSubjectResolver(bearers,
                         new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject))),
                 policy, store,
-                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
+                new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools, tokens),
                 delegations, new OriginIdentities(subject -> sessionDelegation(store, subject)
                         .map(d -> OriginIdentity.delegation(d.dn(), d.id(), d.notAfter(), d.credential())),
-                        delegations::delegationEndpoint), purger);
+                        delegations::delegationEndpoint, subject -> tokens.get(subject.tokenRef())
+                        .map(k -> OriginIdentity.token(subject.tokenRef(), subject.name(), k.expiry(), k.token()))), purger, tokens);
     }
 
     /** The delegation a subject's session may act with; none for a bearer token's subject, which has no DN. */
@@ -120,6 +126,14 @@ public final class DoorGridSecurity implements AutoCloseable {
     /** Who the door is towards each origin for a subject: its delegation for user-credential mounts. */
     public OriginIdentities originIdentities() {
         return originIdentities;
+    }
+
+    /**
+     * The bearer tokens this door accepted (null without TLS, where it accepts none): every {@link BearerVerifier}
+     * goes through {@link TokenVault#keeping}, so that token origins can be sent the user's token.
+     */
+    public TokenVault tokens() {
+        return tokens;
     }
 
     public SSLContext serverTls() {

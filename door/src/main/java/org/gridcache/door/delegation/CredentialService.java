@@ -20,14 +20,19 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.Map;
+import org.gridcache.common.CredentialMode;
+import org.gridcache.common.Json;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.TicketException;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.auth.TokenVault;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.http.DoorReadFilter;
 import org.slf4j.Logger;
@@ -46,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * user's identity, not the delegation. Only when the user's proxy forbids a further proxy (a path length constraint)
  * is the delegation itself handed out, with a warning: nothing else can act for that user. The answer (certificate, key, chain as PEM) is never cached and never logged
  * (ARCHITECTURE.md, "Trust model").
+ *
+ * <p>For a ticket of an origin mounted {@code --credential token}, the same checks hand out the user's bearer token
+ * instead, which the door's {@link TokenVault} keeps under the hash the ticket names ({@code tokref}): as JSON
+ * ({@code {"token_type": "Bearer", "access_token": …, "expires_at": <epoch s>}}) or, for {@code Accept: text/plain},
+ * the token alone; 404 when the vault no longer has it.
  */
 public final class CredentialService {
     public static final String PATH = DoorReadFilter.SERVICES + "/credential";
@@ -61,9 +71,17 @@ public final class CredentialService {
     private final Set<String> poolIdentities;
     private final Supplier<List<PoolRecord>> pools;
     private final Clock clock;
+    private final TokenVault tokens;
 
     public CredentialService(DelegationStore store, TicketCodec tickets, String doorId, Set<String> poolIdentities,
                       Supplier<List<PoolRecord>> pools) {
+        this(store, tickets, doorId, poolIdentities, pools, null);
+    }
+
+    /** {@code tokens}: the bearer tokens the door accepted (null: none, token tickets get 404). */
+    public CredentialService(DelegationStore store, TicketCodec tickets, String doorId, Set<String> poolIdentities,
+                      Supplier<List<PoolRecord>> pools, TokenVault tokens) {
+        this.tokens = tokens;
         this.store = store;
         this.tickets = tickets;
         this.doorId = doorId;
@@ -109,6 +127,10 @@ public final class CredentialService {
         if (!ticket.needsUserCredential() || ticket.subject() == null) {
             throw new DoorException(400, "ticket names no user credential");
         }
+        if (ticket.credential() == CredentialMode.TOKEN) {
+            handOutToken(request, response, caller, ticket);
+            return;
+        }
         Delegation d = store.forSession(ticket.subject(), ticket.fqans())
                 .orElseThrow(() -> new DoorException(404, "the delegated credential has expired or was destroyed"));
         byte[] pem = GridCredentials.toPem(forPool(d, clock.instant())).getBytes(StandardCharsets.US_ASCII);
@@ -118,6 +140,27 @@ public final class CredentialService {
         response.setContentLength(pem.length);
         response.getOutputStream().write(pem);
         LOG.info("pool {} obtained a proxy of delegation {} of {} for {}", caller.dn(), d.id(), d.dn(), ticket.path());
+    }
+
+    private void handOutToken(HttpServletRequest request, HttpServletResponse response, GridSubject caller, Ticket ticket)
+            throws IOException {
+        String ref = ticket.token().tokenRef();
+        if (ref == null) {
+            throw new DoorException(400, "ticket names no bearer token");
+        }
+        TokenVault.KeptToken kept = (tokens == null ? Optional.<TokenVault.KeptToken>empty() : tokens.get(ref))
+                .orElseThrow(() -> new DoorException(404, "the bearer token has expired or is no longer held by this door"));
+        String accept = request.getHeader("Accept");
+        boolean text = accept != null && accept.contains("text/plain") && !accept.contains("application/json");
+        byte[] body = (text ? kept.token() + "\n"
+                : Json.string(Map.of("token_type", "Bearer", "access_token", kept.token(),
+                        "expires_at", kept.expiry().getEpochSecond()))).getBytes(StandardCharsets.UTF_8);
+        response.setStatus(200);
+        response.setHeader("Cache-Control", "no-store");
+        response.setContentType(text ? "text/plain;charset=utf-8" : "application/json");
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+        LOG.info("pool {} obtained the bearer token of {} for {}", caller.dn(), ticket.subject(), ticket.path());
     }
 
     /** True when the TLS client certificate is a proxy (RFC 3820 or an older form), not an end entity. */

@@ -10,6 +10,8 @@ import javax.net.ssl.SSLEngine;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.HttpClientTransport;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -57,6 +59,20 @@ public final class OriginHttpClient extends HttpClient {
                 return asDoor;
             }
         };
+    }
+
+    /**
+     * {@code request} made as {@code as}: tagged with a delegation, so that it goes out on connections made with that
+     * credential only, or carrying a user's bearer token; the door's own otherwise.
+     */
+    public static Request as(OriginIdentity as, Request request) {
+        if (as.delegated()) {
+            request.tag(as);
+        }
+        if (as.bearerToken() != null) {
+            request.headers(h -> h.put(HttpHeader.AUTHORIZATION, "Bearer " + as.bearerToken()));
+        }
+        return request;
     }
 
     private SslContextFactory.Client tlsOf(OriginIdentity as) {

@@ -11,14 +11,27 @@ import org.gridcache.door.http.DoorException;
 /**
  * Decides who the door is towards an origin for a request of a subject ({@link OriginIdentity}): for an origin
  * mounted {@code --credential user}, the delegation the subject's session may act with (same DN, same VOMS
- * attributes); else the door itself. A user without such a delegation gets 401 with {@code X-Delegate-To}, a door
- * that cannot take delegations (no TLS) 403.
+ * attributes); for an origin mounted {@code --credential token}, the bearer token the subject's request came with, as
+ * the door's token vault keeps it; else the door itself. A user without such a delegation gets 401 with
+ * {@code X-Delegate-To}, a door that cannot take delegations (no TLS) 403; a subject without a bearer token (X.509 or
+ * anonymous) on a token mount 401 "this origin needs a bearer token".
  */
 public final class OriginIdentities {
     /** A door without TLS: no delegations. */
     public static final OriginIdentities NONE = new OriginIdentities(s -> Optional.empty(), () -> null);
     private final Delegations delegations;
     private final Supplier<String> delegationEndpoint;
+    private final Tokens tokens;
+
+    /** Where the door keeps the bearer tokens it accepted. */
+    @FunctionalInterface
+    public interface Tokens {
+        /** No tokens kept: a door without TLS, which accepts none. */
+        Tokens NONE = subject -> Optional.empty();
+
+        /** The token identity of {@code subject}'s request ({@link GridSubject#tokenRef()}), while the door keeps it. */
+        Optional<OriginIdentity> of(GridSubject subject);
+    }
 
     /** Where the door keeps delegations. */
     @FunctionalInterface
@@ -29,11 +42,20 @@ public final class OriginIdentities {
 
     /** {@code delegationEndpoint}: where users delegate (null: this door takes no delegation). */
     public OriginIdentities(Delegations delegations, Supplier<String> delegationEndpoint) {
+        this(delegations, delegationEndpoint, Tokens.NONE);
+    }
+
+    /** {@code tokens}: the bearer tokens the door accepted, for origins mounted {@code --credential token}. */
+    public OriginIdentities(Delegations delegations, Supplier<String> delegationEndpoint, Tokens tokens) {
         this.delegations = delegations;
         this.delegationEndpoint = delegationEndpoint;
+        this.tokens = tokens;
     }
 
     public OriginIdentity of(GridSubject subject, OriginEntry origin) {
+        if (origin.credentialMode() == CredentialMode.TOKEN) {
+            return tokenOf(subject, origin);
+        }
         if (origin.credentialMode() != CredentialMode.USER) {
             return OriginIdentity.DOOR;
         }
@@ -52,5 +74,14 @@ public final class OriginIdentities {
                 : new DoorException(401, "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy"
                         + " with the VOMS attributes of this session (" + String.join(",", subject.fqans()) + ") to " + endpoint
                         + " first", Map.of(DoorException.DELEGATE_TO, endpoint)));
+    }
+
+    private OriginIdentity tokenOf(GridSubject subject, OriginEntry origin) {
+        if (subject.tokenRef() == null) {
+            throw new DoorException(401, "this origin needs a bearer token: origin " + origin.name() + " is read and written"
+                    + " with your own token (Authorization: Bearer)", Map.of("WWW-Authenticate", "Bearer"));
+        }
+        return tokens.of(subject).orElseThrow(() -> new DoorException(401, "your bearer token is no longer held by this door"
+                + " (expired): send a valid token for origin " + origin.name(), Map.of("WWW-Authenticate", "Bearer")));
     }
 }

@@ -261,10 +261,7 @@ public final class WebDavOriginLister implements OriginLister {
 
     /** Tagged with the user's identity, so that it goes out on connections made with that credential only. */
     private static Request prepare(OriginIdentity as, Request request) {
-        if (as.delegated()) {
-            request.tag(as);
-        }
-        return request.followRedirects(false).timeout(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        return OriginHttpClient.as(as, request).followRedirects(false).timeout(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     /** 502 for an origin that cannot be reached; 403 when it refused the presented certificate in the handshake. */

@@ -154,6 +154,9 @@ public final class FileReads {
                 && (subject.anonymous() || delegations.delegationOf(subject).isEmpty())) {
             return Optional.empty(); // the pool could not read it as the user: no checksum, the HEAD still answers
         }
+        if (origin.credentialMode() == CredentialMode.TOKEN && subject.tokenRef() == null) {
+            return Optional.empty(); // nor without the user's token
+        }
         List<PoolSelector.Choice> ranked = selector.get().rank(file.path(), pools.selectable(), 1);
         if (ranked.isEmpty()) {
             return Optional.empty();

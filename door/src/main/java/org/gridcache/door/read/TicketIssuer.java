@@ -10,6 +10,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
+import org.gridcache.common.authz.TokenGrant;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.namespace.NamespaceEntry;
 
@@ -17,7 +18,9 @@ import org.gridcache.door.namespace.NamespaceEntry;
  * Makes the signed read ticket for one file on one pool and the pool URL that carries it. The ticket binds what the
  * door resolved (size, mtime) so the pool can tell a stale copy, the subject with its VOMS attributes and, for
  * origins read as the user, where the pool obtains a proxy of the subject's delegation. It names no origin URL: the
- * pool resolves that from the mount table by path.
+ * pool resolves that from the mount table by path. A bearer token's subject adds what the token granted
+ * ({@link TokenGrant}: identity, scopes, caveats), which the pool enforces, and for an origin mounted
+ * {@code --credential token} the vault's reference to the token, which the pool exchanges at the credential endpoint.
  *
  * <p>An Ed25519 signature costs about 30 µs and a redirect carries three tickets (the Location and two fallbacks), so
  * a ticket is signed once and handed out again to the same subject for the same file and pool for a short while
@@ -33,7 +36,8 @@ public final class TicketIssuer {
 
     /** Everything a ticket says except its times. */
     private record Grant(String pool, String path, List<String> peers, String subject, String vo, List<String> fqans,
-                         long size, long mtime, CredentialMode credential, String credentialUrl, long lifetime) {
+                         long size, long mtime, CredentialMode credential, String credentialUrl, long lifetime,
+                         TokenGrant token) {
     }
 
     private record Signed(String token, long issuedAt) {
@@ -53,13 +57,14 @@ public final class TicketIssuer {
                    Duration lifetime, String credentialUrl) {
         CredentialMode mode = origin.credentialMode();
         Grant grant = new Grant(pool.id(), file.path(), peers, subject.name(), subject.vo(), subject.fqans(), file.size(),
-                file.mtimeSeconds(), mode, mode == CredentialMode.USER ? credentialUrl : null, lifetime.toSeconds());
+                file.mtimeSeconds(), mode, credentialUrlFor(mode, credentialUrl), lifetime.toSeconds(), tokenOf(subject, mode));
         long now = clock.instant().getEpochSecond();
         long reuse = Math.min(REUSE.toSeconds(), lifetime.toSeconds() / 4);
         Signed s = signed.getIfPresent(grant);
         if (s == null || now - s.issuedAt() >= reuse || now < s.issuedAt()) {
             Ticket ticket = new Ticket(grant.path(), grant.pool(), Ticket.READ, now, now + grant.lifetime(), grant.subject(),
-                    doorId, null, grant.size(), grant.mtime(), grant.vo(), grant.fqans(), mode, grant.credentialUrl(), peers);
+                    doorId, null, grant.size(), grant.mtime(), grant.vo(), grant.fqans(), mode, grant.credentialUrl(), peers, null,
+                    grant.token());
             s = new Signed(codec.sign(ticket), now);
             signed.put(grant, s);
         }
@@ -75,8 +80,18 @@ public final class TicketIssuer {
         CredentialMode mode = origin.credentialMode();
         long now = clock.instant().getEpochSecond();
         Ticket ticket = new Ticket(path, pool.id(), Ticket.WRITE, now, now + lifetime.toSeconds(), subject.name(), doorId,
-                null, length, -1, subject.vo(), subject.fqans(), mode, mode == CredentialMode.USER ? credentialUrl : null,
-                List.of());
+                null, length, -1, subject.vo(), subject.fqans(), mode, credentialUrlFor(mode, credentialUrl), List.of(), null,
+                tokenOf(subject, mode));
         return pool.ticketedUrl(path, codec.sign(ticket));
+    }
+
+    /** Where the pool obtains the user's credential: for origins read as the user or with the user's token. */
+    private static String credentialUrlFor(CredentialMode mode, String credentialUrl) {
+        return mode == CredentialMode.USER || mode == CredentialMode.TOKEN ? credentialUrl : null;
+    }
+
+    /** The subject's token grant, naming the token itself only for a token origin. */
+    private static TokenGrant tokenOf(GridSubject subject, CredentialMode mode) {
+        return TokenGrant.of(subject, mode == CredentialMode.TOKEN);
     }
 }

@@ -17,6 +17,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.CredentialRefusal;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
+import org.gridcache.door.namespace.OriginHttpClient;
 import org.gridcache.door.namespace.OriginIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,10 +174,7 @@ public final class WebDavOriginWriter implements OriginWriter {
     }
 
     private static Request prepare(OriginIdentity as, Request request) {
-        if (as.delegated()) {
-            request.tag(as);
-        }
-        return request.followRedirects(false).idleTimeout(IDLE_SECONDS, TimeUnit.SECONDS);
+        return OriginHttpClient.as(as, request).followRedirects(false).idleTimeout(IDLE_SECONDS, TimeUnit.SECONDS);
     }
 
     private static DoorException unreachable(GridSubject subject, OriginIdentity as, OriginEntry origin, Exception e) {

@@ -37,6 +37,9 @@ import org.gridcache.common.TicketSigningKey;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.TestPki;
+import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.authz.TokenGrant;
+import org.gridcache.door.auth.TokenVault;
 import org.gridcache.door.http.DoorException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +55,10 @@ class CredentialServiceTest {
     private CredentialService service;
     private X509Certificate[] hostChain;
     private X509Credential alice;
+    private TokenVault vault;
+    /** The request's Accept header in {@link #call}, and what the response was given. */
+    private String accept;
+    private final Map<String, String> answered = new HashMap<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -62,7 +69,8 @@ class CredentialServiceTest {
         alice = store.forSession(ALICE, List.of()).orElseThrow().credential();
         hostChain = GridCredentials.load(pki.resolve("host/cert.pem"), pki.resolve("host/key.pem")).getCertificateChain();
         List<PoolRecord> pools = List.of(pool("p1", POOL_DN), pool("p2", OTHER_POOL_DN));
-        service = new CredentialService(store, door, "door1", Set.of(POOL_DN, OTHER_POOL_DN), () -> pools);
+        vault = new TokenVault(Clock.systemUTC());
+        service = new CredentialService(store, door, "door1", Set.of(POOL_DN, OTHER_POOL_DN), () -> pools, vault);
     }
 
     private static PoolRecord pool(String id, String dn) {
@@ -198,6 +206,65 @@ class CredentialServiceTest {
         assertEquals("the credential service needs a pool's host certificate", e.reason());
     }
 
+    private static final String TOKEN = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl";
+    private static final BearerIdentity ALICE_TOKEN = new BearerIdentity("https://iss.example.org", "alice");
+
+    /** A ticket of a token origin naming the token whose reference is {@code ref}. */
+    private String tokenTicket(String pool, String ref, String operation) {
+        long now = Instant.now().getEpochSecond();
+        return door.sign(new Ticket("/token/f.bin", pool, operation, now, now + 60, ALICE_TOKEN.name(), "door1", null, 10, 5,
+                null, List.of(), CredentialMode.TOKEN, "https://door:2880/.gridcache/credential", List.of(), null,
+                new TokenGrant(ALICE_TOKEN, null, List.of(), ref)));
+    }
+
+    @Test
+    void handsThePoolTheBearerTokenOfATokenTicketAsJsonNeverCached() throws Exception {
+        String ref = vault.keep(TOKEN);
+        for (String operation : List.of(Ticket.READ, Ticket.WRITE)) {
+            answered.clear();
+            String json = call(GridSubject.of(POOL_DN), hostChain, tokenTicket("p1", ref, operation));
+            Map<?, ?> answer = org.gridcache.common.Json.read(json.getBytes(StandardCharsets.UTF_8), Map.class);
+            assertEquals(TOKEN, answer.get("access_token"));
+            assertEquals("Bearer", answer.get("token_type"));
+            long expiresAt = ((Number) answer.get("expires_at")).longValue();
+            assertTrue(expiresAt > Instant.now().getEpochSecond(), json);
+            assertEquals("no-store", answered.get("Cache-Control"));
+            assertEquals("application/json", answered.get("Content-Type"));
+        }
+    }
+
+    @Test
+    void handsTheTokenAloneAsTextWhenAskedFor() throws Exception {
+        accept = "text/plain";
+        String text = call(GridSubject.of(POOL_DN), hostChain, tokenTicket("p1", vault.keep(TOKEN), Ticket.READ));
+        assertEquals(TOKEN + "\n", text);
+        assertEquals("no-store", answered.get("Cache-Control"));
+        assertTrue(answered.get("Content-Type").startsWith("text/plain"), answered.toString());
+    }
+
+    @Test
+    void aTokenTheVaultNoLongerHoldsIs404() {
+        DoorException e = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(POOL_DN), hostChain, tokenTicket("p1", TokenVault.ref("forgotten"), Ticket.READ)));
+        assertEquals(404, e.status());
+        assertEquals("the bearer token has expired or is no longer held by this door", e.getMessage());
+    }
+
+    @Test
+    void aTokenTicketIsHandedOnlyToItsOwnPoolAndOnlyWithAReference() {
+        String ref = vault.keep(TOKEN);
+        DoorException other = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(OTHER_POOL_DN), hostChain, tokenTicket("p1", ref, Ticket.READ)));
+        assertEquals(403, other.status());
+        DoorException noPool = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(ALICE), hostChain, tokenTicket("p1", ref, Ticket.READ)));
+        assertEquals(403, noPool.status());
+        DoorException noRef = assertThrows(DoorException.class,
+                () -> call(GridSubject.of(POOL_DN), hostChain, tokenTicket("p1", null, Ticket.READ)));
+        assertEquals(400, noRef.status());
+        assertEquals("ticket names no bearer token", noRef.getMessage());
+    }
+
     private String call(GridSubject caller, X509Certificate[] chain, String token) throws Exception {
         Map<String, Object> attributes = new HashMap<>();
         attributes.put("jakarta.servlet.request.X509Certificate", chain);
@@ -206,6 +273,7 @@ class CredentialServiceTest {
                     case "getMethod" -> "GET";
                     case "getParameter" -> Ticket.QUERY_PARAMETER.equals(args[0]) ? token : null;
                     case "getAttribute" -> attributes.get((String) args[0]);
+                    case "getHeader" -> "Accept".equalsIgnoreCase((String) args[0]) ? accept : null;
                     default -> null;
                 });
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -225,7 +293,18 @@ class CredentialServiceTest {
             }
         };
         HttpServletResponse response = (HttpServletResponse) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {HttpServletResponse.class}, (p, m, args) -> m.getName().equals("getOutputStream") ? out : null);
+                new Class<?>[] {HttpServletResponse.class}, (p, m, args) -> {
+                    switch (m.getName()) {
+                        case "getOutputStream" -> {
+                            return out;
+                        }
+                        case "setHeader" -> answered.put((String) args[0], (String) args[1]);
+                        case "setContentType" -> answered.put("Content-Type", (String) args[0]);
+                        default -> {
+                        }
+                    }
+                    return null;
+                });
         service.handle(request, response, caller);
         return body.toString(StandardCharsets.US_ASCII);
     }

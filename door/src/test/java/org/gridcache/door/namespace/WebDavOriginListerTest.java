@@ -39,6 +39,10 @@ class WebDavOriginListerTest {
                     gridsite(exchange);
                     return;
                 }
+                if (dir.startsWith("/token") && !"Bearer alice-token".equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                    exchange.sendResponseHeaders(403, -1); // a token origin: Alice's token only
+                    return;
+                }
                 StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?><D:multistatus xmlns:D=\"DAV:\">");
                 xml.append("<D:response><D:href>").append(dir).append("</D:href><D:propstat><D:prop><D:resourcetype><D:collection/>"
                         + "</D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>");
@@ -119,6 +123,16 @@ class WebDavOriginListerTest {
         cap.set(200);
         assertEquals(502, assertThrows(DoorException.class,
                 () -> lister.list(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/gridsite")).status(), "an index is capped too");
+    }
+
+    /** An origin mounted {@code --credential token} is listed with the user's own token, and refuses the door's. */
+    @Test
+    void aTokenOriginIsListedWithTheUsersToken() {
+        OriginIdentity alice = OriginIdentity.token("ref", "token:alice@https://iss", java.time.Instant.now().plusSeconds(60), "alice-token");
+        assertEquals(ENTRIES, lister.list(GridSubject.ANONYMOUS, alice, origin, "/o/token").size());
+        DoorException refused = assertThrows(DoorException.class,
+                () -> lister.list(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/token"));
+        assertEquals(403, refused.status());
     }
 
     /** A malformed Content-Length never reaches the door's parsing: Jetty's client refuses the answer (502, not 500). */

@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.gridcache.common.CredentialMode;
+import org.gridcache.common.Json;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTls;
@@ -39,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * one credential share one request. The answer is kept in memory only, per (door, DN, FQANs), to hand it to
  * the fetch that follows the check ({@link #cached}), for {@link #HAND_OFF} at most: long enough for that fetch to
  * start, short enough that no later access uses a delegation the user has destroyed since.
+ *
+ * <p>For an origin mounted {@code --credential token} the door hands out the user's bearer token instead (JSON,
+ * {@code access_token} and {@code expires_at}), kept the same way: in memory, per token (the ticket's {@code tokref}),
+ * for {@link #HAND_OFF} at most and never beyond the token's expiry.
  */
 public final class DelegatedCredentials {
     private static final Logger LOG = LoggerFactory.getLogger(DelegatedCredentials.class);
@@ -51,11 +57,19 @@ public final class DelegatedCredentials {
     private final Cache<String, OriginCredential> handOff;
     private final ConcurrentMap<String, CompletableFuture<OriginCredential>> asking = new ConcurrentHashMap<>();
 
-    /** A user's credential and the TLS context presenting it. */
-    public record OriginCredential(String dn, X509Credential credential, Supplier<SslContext> tls, long notAfterMillis) {
+    /**
+     * A user's credential and the TLS context presenting it; or, for a token origin, the user's {@code bearerToken}
+     * (then {@code credential} and {@code tls} are null).
+     */
+    public record OriginCredential(String dn, X509Credential credential, Supplier<SslContext> tls, long notAfterMillis,
+                                   String bearerToken) {
+        public OriginCredential(String dn, X509Credential credential, Supplier<SslContext> tls, long notAfterMillis) {
+            this(dn, credential, tls, notAfterMillis, null);
+        }
+
         @Override
         public String toString() {
-            return "credential of " + dn; // never the key
+            return "credential of " + dn; // never the key, never the token
         }
     }
 
@@ -133,13 +147,17 @@ public final class DelegatedCredentials {
         int status = response.statusCode();
         if (status == 404) {
             handOff.invalidate(key(ticket));
-            throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED,
-                    "your delegated credential has expired or was destroyed: delegate again"));
+            throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED, ticket.credential() == CredentialMode.TOKEN
+                    ? "your bearer token has expired or is no longer held by the door: send a valid token to the door again"
+                    : "your delegated credential has expired or was destroyed: delegate again"));
         }
         if (status != 200) {
             LOG.warn("door {} refused the credential of {} to this pool: {} {}", host(url), ticket.subject(), status,
                     response.body().lines().findFirst().orElse(""));
             throw new CompletionFailure(FetchException.badGateway("the door refuses this pool the user's credential (HTTP " + status + ")"));
+        }
+        if (ticket.credential() == CredentialMode.TOKEN) {
+            return acceptToken(ticket, url, response.body());
         }
         try {
             X509Credential credential = GridCredentials.fromPem(response.body());
@@ -157,8 +175,32 @@ public final class DelegatedCredentials {
         }
     }
 
+    /** The door's JSON answer for a token origin: the token and its expiry. */
+    private OriginCredential acceptToken(Ticket ticket, URI url, String body) {
+        String token;
+        long expiresAt;
+        try {
+            JsonNode answer = Json.mapper().readTree(body);
+            token = answer.path("access_token").asText(null);
+            expiresAt = answer.path("expires_at").asLong(0);
+        } catch (IOException | RuntimeException e) {
+            token = null;
+            expiresAt = 0;
+        }
+        if (token == null || token.isBlank() || token.contains("\n") || expiresAt <= 0) {
+            throw new CompletionFailure(FetchException.badGateway("the door sent an unusable bearer token"));
+        }
+        OriginCredential oc = new OriginCredential(ticket.subject(), null, null, expiresAt * 1000, token);
+        handOff.put(key(ticket), oc);
+        LOG.info("obtained the bearer token of {} from door {}, valid until {}", ticket.subject(), host(url),
+                java.time.Instant.ofEpochSecond(expiresAt));
+        return oc;
+    }
+
+    /** Per door, subject and attributes; per token too, as two tokens of one subject may grant different things. */
     private static String key(Ticket ticket) {
-        return ticket.credentialUrl() + "\n" + ticket.subject() + "\n" + String.join(",", ticket.fqans());
+        String key = ticket.credentialUrl() + "\n" + ticket.subject() + "\n" + String.join(",", ticket.fqans());
+        return ticket.token().tokenRef() == null ? key : key + "\n" + ticket.token().tokenRef();
     }
 
     private static String host(URI url) {

@@ -66,9 +66,10 @@ public final class OriginAccess {
         return granted != null && System.currentTimeMillis() - granted < ttl.get().toMillis();
     }
 
-    /** The subject as the origin judges it: DN and FQANs. */
+    /** The subject as the origin judges it: DN and FQANs, and for a token origin the token. */
     private static String key(Ticket ticket) {
-        return ticket.subject() + "\n" + String.join(",", ticket.fqans()) + "\n" + ticket.originUrl();
+        String key = ticket.subject() + "\n" + String.join(",", ticket.fqans()) + "\n" + ticket.originUrl();
+        return ticket.token().tokenRef() == null ? key : key + "\n" + ticket.token().tokenRef();
     }
 
     /**

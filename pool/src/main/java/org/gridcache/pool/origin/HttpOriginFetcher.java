@@ -119,7 +119,12 @@ public final class HttpOriginFetcher implements OriginFetcher {
      * no certificate chain) as an anonymous client.
      */
     Supplier<SslContext> tlsFor(Ticket ticket) throws FetchException {
-        return DelegatedCredentials.choose(ticket, credentials, ssl, serviceSsl, DelegatedCredentials.OriginCredential::tls);
+        return DelegatedCredentials.choose(ticket, credentials, ssl, serviceSsl, this::presenting);
+    }
+
+    /** What presents {@code credential}: its TLS context, or for a user's bearer token TLS without one plus the token. */
+    Supplier<SslContext> presenting(DelegatedCredentials.OriginCredential credential) {
+        return credential.bearerToken() != null ? new BearerPresentation(ssl, credential.bearerToken()) : credential.tls();
     }
 
     @Override
@@ -183,7 +188,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
             }
         }).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
-                FullHttpRequest request = request(origin, port, https, false);
+                FullHttpRequest request = BearerPresentation.authorize(request(origin, port, https, false), tls);
                 request.setMethod(HttpMethod.HEAD);
                 f.channel().writeAndFlush(request);
             } else {
@@ -222,7 +227,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
         connect(origin, https, port, tls, new HttpClientCodec(4096, 16384, MAX_CHUNK), "origin",
         new OriginResponseHandler(this, origin, sink, redirectsLeft, readTimeout, tls, wantDigest)).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
-        f.channel().writeAndFlush(request(origin, port, https, wantDigest));
+        f.channel().writeAndFlush(BearerPresentation.authorize(request(origin, port, https, wantDigest), tls));
             } else {
         sink.fail(FetchException.badGateway("cannot reach origin " + OriginFetcher.describe(origin) + ": "
                 + OriginResponseHandler.reason(f.cause())));

@@ -75,7 +75,7 @@ public final class HttpOriginUploader implements OriginUploader {
                         + ": " + OriginResponseHandler.reason(f.cause())));
                 return;
             }
-            f.channel().writeAndFlush(request(origin, port, https, HttpMethod.PUT, length));
+            f.channel().writeAndFlush(BearerPresentation.authorize(request(origin, port, https, HttpMethod.PUT, length), tls));
             started.complete(new HttpUpload(f.channel(), answer, origin, port, https, tls));
         });
         return started;
@@ -154,7 +154,7 @@ public final class HttpOriginUploader implements OriginUploader {
             Answer head = new Answer(origin);
             http.connect(origin, https, port, tls, new HttpClientCodec(), "head", head).addListener((ChannelFuture f) -> {
                 if (f.isSuccess()) {
-                    f.channel().writeAndFlush(request(origin, port, https, HttpMethod.HEAD, 0));
+                    f.channel().writeAndFlush(BearerPresentation.authorize(request(origin, port, https, HttpMethod.HEAD, 0), tls));
                 } else {
                     head.result.complete(new Result(502, "unreachable", -1));
                 }

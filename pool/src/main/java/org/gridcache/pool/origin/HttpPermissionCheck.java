@@ -21,7 +21,7 @@ final class HttpPermissionCheck implements PermissionCheck {
 
     @Override
     public CompletableFuture<Void> check(URI origin, Ticket ticket, DelegatedCredentials.OriginCredential credential) {
-        return fetcher.head(origin, credential.tls()).handle((status, error) -> {
+        return fetcher.head(origin, fetcher.presenting(credential)).handle((status, error) -> {
             if (error != null) {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 if (cause instanceof FetchException refused) {

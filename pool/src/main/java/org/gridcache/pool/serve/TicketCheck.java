@@ -55,7 +55,7 @@ final class TicketCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.sendError(HttpResponseStatus.FORBIDDEN, "a pool's ticket names no peers");
             return;
         }
-        if (ticket.issuedByPool() && ticket.needsUserCredential()) {
+        if (ticket.issuedByPool() && ticket.needsDoorGrant()) {
             try {
                 tickets.verifyGrant(ticket);
             } catch (TicketException e) {

@@ -334,7 +334,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
          * reason after them: who was refused, what, on which mount.
          */
         private FetchException refusal(OriginUploader.Result result) {
-            String who = ticket.credential() == org.gridcache.common.CredentialMode.USER ? ticket.subject() : "this pool";
+            String who = ticket.needsUserCredential() ? ticket.subject() : "this pool";
             String words = switch (result.status()) {
                 case 401, 403 -> "the origin refuses " + who + " PUT " + path;
                 case 507 -> "origin " + originName + " has no space for " + path;

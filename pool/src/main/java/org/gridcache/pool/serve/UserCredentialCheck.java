@@ -4,9 +4,11 @@ import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.util.concurrent.CompletionException;
+import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
@@ -66,7 +68,9 @@ final class UserCredentialCheck extends SimpleChannelInboundHandler<Exchange> {
             if (cause instanceof DelegatedCredentials.CompletionFailure failure) {
                 FetchException reason = failure.reason();
                 FullHttpResponse response = Responses.errorResponse(ex, reason.status(), reason.getMessage());
-                if (reason.status().code() == 401 && ticket.credentialUrl() != null) {
+                if (reason.status().code() == 401 && ticket.credential() == CredentialMode.TOKEN) {
+                    response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer"); // a token, not a delegation, is missing
+                } else if (reason.status().code() == 401 && ticket.credentialUrl() != null) {
                     response.headers().set(DELEGATE_TO, delegationUrl(ticket.credentialUrl()));
                 }
                 ex.sendError(response, reason.getMessage() + " (" + ticket.subject() + ")");
