@@ -2,6 +2,8 @@ package org.gridcache.door.auth;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -15,6 +17,9 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.door.DoorSecurity;
+import org.gridcache.door.auth.macaroon.MacaroonIssuer;
+import org.gridcache.door.auth.macaroon.MacaroonRequests;
+import org.gridcache.door.auth.macaroon.MacaroonVerifier;
 import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.Delegation;
 import org.gridcache.door.delegation.DelegationService;
@@ -22,6 +27,7 @@ import org.gridcache.door.delegation.DelegationStore;
 import org.gridcache.door.namespace.OriginIdentities;
 import org.gridcache.door.namespace.OriginIdentity;
 import org.gridcache.door.read.FileReads;
+import org.gridcache.zk.MacaroonSecrets;
 
 /**
  * The door's security parts, made from its {@link DoorSecurity}: the TLS context, the subject resolver, the
@@ -40,10 +46,12 @@ public final class DoorGridSecurity implements AutoCloseable {
     private final FileReads.Delegations delegations;
     private final OriginIdentities originIdentities;
     private final ScheduledExecutorService purger;
+    private final MacaroonRequests macaroonRequests;
 
     private DoorGridSecurity(SSLContext serverTls, SubjectResolver subjects, Supplier<AuthzPolicy> policy, DelegationStore store,
                              DelegationService delegationService, CredentialService credentialService,
-                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger) {
+                             FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger,
+                             MacaroonRequests macaroonRequests) {
         this.serverTls = serverTls;
         this.subjects = subjects;
         this.policy = policy;
@@ -53,11 +61,16 @@ public final class DoorGridSecurity implements AutoCloseable {
         this.delegations = delegations;
         this.originIdentities = originIdentities;
         this.purger = purger;
+        this.macaroonRequests = macaroonRequests;
     }
 
-    /** {@code doorUrl} is read lazily: it is known once the connector is bound. */
+    /**
+     * {@code doorUrl} is read lazily: it is known once the connector is bound. {@code macaroons}: the cluster's root
+     * keys (null on a plain-HTTP door), {@code macaroonMaxValidity} the longest a macaroon it issues may live.
+     */
     public static DoorGridSecurity start(String doorId, DoorSecurity security, TicketCodec tickets, Supplier<String> doorUrl,
-                                  Supplier<List<PoolRecord>> pools) throws IOException {
+                                  Supplier<List<PoolRecord>> pools, MacaroonSecrets macaroons,
+                                  Supplier<Duration> macaroonMaxValidity) throws IOException {
         Supplier<AuthzPolicy> policy;
         if (security.authz() != null) {
             policy = new AuthzPolicyFile(security.authz(), Clock.systemUTC());
@@ -67,7 +80,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         }
         if (!security.tls()) {
             return new DoorGridSecurity(null, SubjectResolver.ANONYMOUS, policy, null, null, null, FileReads.Delegations.NONE,
-                    OriginIdentities.NONE, null);
+                    OriginIdentities.NONE, null, new MacaroonRequests(null, doorUrl));
         }
         DelegationStore store = new DelegationStore(security.trust(), security.delegationDir(), security.maxDelegationLifetime(),
                 Clock.systemUTC());
@@ -93,13 +106,21 @@ public final class DoorGridSecurity implements AutoCloseable {
                 return doorUrl.get() + CredentialService.PATH;
             }
         };
-        return new DoorGridSecurity(GridTls.server(security.hostCredential()),
-                new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject)),
+        List<BearerVerifier> bearers = new ArrayList<>();
+        bearers.add(new MacaroonVerifier(macaroons, Clock.systemUTC()));
+        return new DoorGridSecurity(GridTls.server(security.hostCredential()), new BearerSubjectResolver(bearers,
+                new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject))),
                 policy, store,
                 new DelegationService(store), new CredentialService(store, tickets, doorId, security.poolIdentities(), pools),
                 delegations, new OriginIdentities(subject -> store.forSession(subject.dn(), subject.fqans())
                         .map(d -> OriginIdentity.delegation(d.dn(), d.id(), d.notAfter(), d.credential())),
-                        delegations::delegationEndpoint), purger);
+                        delegations::delegationEndpoint), purger,
+                new MacaroonRequests(new MacaroonIssuer(macaroons, macaroonMaxValidity, Clock.systemUTC()), doorUrl));
+    }
+
+    /** The answer to {@code POST} with {@code application/macaroon-request}. */
+    public MacaroonRequests macaroonRequests() {
+        return macaroonRequests;
     }
 
     /** Who the door is towards each origin for a subject: its delegation for user-credential mounts. */
