@@ -1,6 +1,8 @@
 package org.gridcache.door.auth;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.gridcache.common.security.GridSubject;
@@ -46,6 +48,17 @@ public final class BearerSubjectResolver implements SubjectResolver {
         if (header != null && header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
             return Optional.of(header.substring(SCHEME.length()).trim()).filter(t -> !t.isEmpty());
         }
-        return Optional.ofNullable(request.getParameter(PARAMETER)).map(String::trim).filter(t -> !t.isEmpty());
+        // the query string itself, never getParameter: that would read a form body as parameters
+        String query = request.getQueryString();
+        if (query == null) {
+            return Optional.empty();
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith(PARAMETER + "=")) {
+                String value = URLDecoder.decode(pair.substring(PARAMETER.length() + 1), StandardCharsets.UTF_8).trim();
+                return Optional.of(value).filter(t -> !t.isEmpty());
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -30,7 +30,7 @@ final class Exchanges {
                     case "getHeader" -> headers.get((String) args[0]);
                     case "getContentType" -> headers.get("Content-Type");
                     case "getContentLengthLong" -> (long) bytes.length;
-                    case "getParameter" -> headers.get("?" + args[0]);
+                    case "getQueryString" -> headers.get("?");
                     case "getInputStream" -> new ServletInputStream() {
                         @Override
                         public int read() {

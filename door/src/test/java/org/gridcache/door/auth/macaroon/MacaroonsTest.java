@@ -227,10 +227,10 @@ class MacaroonsTest {
         BearerSubjectResolver resolver = new BearerSubjectResolver(List.of(verifier), request -> GridSubject.ANONYMOUS);
         String m = downloadOnly();
         assertEquals(ALICE.dn(), resolver.resolve(Exchanges.request("GET", true, LOCAL, Map.of("Authorization", "Bearer " + m), "")).dn());
-        assertEquals(ALICE.dn(), resolver.resolve(Exchanges.request("GET", true, LOCAL, Map.of("?authz", m), "")).dn());
+        assertEquals(ALICE.dn(), resolver.resolve(Exchanges.request("GET", true, LOCAL, Map.of("?", "x=1&authz=" + m), "")).dn());
         assertTrue(resolver.resolve(Exchanges.request("GET", true, LOCAL, Map.of(), "")).anonymous());
         DoorException clear = assertThrows(DoorException.class,
-                () -> resolver.resolve(Exchanges.request("GET", false, LOCAL, Map.of("?authz", m), "")));
+                () -> resolver.resolve(Exchanges.request("GET", false, LOCAL, Map.of("?", "authz=" + m), "")));
         assertEquals(401, clear.status());
         assertEquals("bearer tokens are accepted over HTTPS only", clear.reason());
         DoorException unknown = assertThrows(DoorException.class,
