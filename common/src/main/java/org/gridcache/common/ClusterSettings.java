@@ -115,6 +115,10 @@ public final class ClusterSettings {
                 "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
                 + "before the pool gives the fetch up (502)");
 
+        public static final Setting<Duration> MACAROON_MAX_VALIDITY = define("macaroon.max-validity", SettingTypes.POSITIVE_DURATION,
+                "168h", LIVE, "the longest a door-issued macaroon lives (dCache's default, 7 days); a longer validity asked "
+                + "for is cut to this, and the answer says so in Macaroon-Validity-Capped");
+
         private Keys() {
         }
 

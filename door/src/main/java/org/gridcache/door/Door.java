@@ -50,6 +50,7 @@ import org.gridcache.door.write.PutRedirects;
 import org.gridcache.door.write.WebDavOriginWriter;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
+import org.gridcache.zk.MacaroonSecrets;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.WriteNotices;
@@ -102,7 +103,10 @@ public final class Door implements Closeable {
         TicketCodec codec = TicketCodec.of(settings.id(), settings.signingKey(), settings.ticketKeys());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
-        DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live));
+        // the cluster's macaroon root key, made by the first TLS door (a plain door issues and accepts no bearer token)
+        MacaroonSecrets macaroons = security.tls() ? own(new MacaroonSecrets(zk)).start(ZK_INITIAL_WAIT) : null;
+        DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live, macaroons,
+                () -> config.current().get(Keys.MACAROON_MAX_VALIDITY)));
         GridFtpOriginSessions gridftpSessions = new GridFtpOriginSessions(security.tls() ? security.hostCredential() : null,
                 security.tls() ? security.trust().caDir() : null);
         GridFtpOriginLister gridftp = new GridFtpOriginLister(gridftpSessions);
@@ -132,7 +136,7 @@ public final class Door implements Closeable {
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
                 new PropPatch(namespace, grid.policy(), deadProperties, lockChecks),
-                new DoorLocks(lockTable, lockChecks, namespace, grid.policy(), writes::createEmpty));
+                new DoorLocks(lockTable, lockChecks, namespace, grid.policy(), writes::createEmpty), grid.macaroonRequests());
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)
                 .map(origin -> files.cachedChecksums(origin, entry, subject)).orElse(Checksums.NONE), deadProperties::of,
                 new CollectionQuotas(namespace, localOrigins)::of,

@@ -13,6 +13,10 @@ public final class ZkLayout {
     public static final String WRITES = "/writes";
     /** Dead WebDAV properties, one znode per resource ({@code org.gridcache.zk.props.DeadPropertyStore}). */
     public static final String PROPS = "/props";
+    /** Secrets only doors read: the parent of {@link #MACAROON_SECRET}. */
+    public static final String SECRETS = "/secrets";
+    /** The root keys doors sign and verify macaroons with ({@code org.gridcache.zk.MacaroonSecrets}). */
+    public static final String MACAROON_SECRET = SECRETS + "/macaroon";
 
     private ZkLayout() {
     }

@@ -2,6 +2,7 @@ package org.gridcache.door.auth;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,9 @@ import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.door.DoorSecurity;
 import org.gridcache.door.auth.token.JwtVerifier;
 import org.gridcache.door.auth.token.TokenIssuers;
+import org.gridcache.door.auth.macaroon.MacaroonIssuer;
+import org.gridcache.door.auth.macaroon.MacaroonRequests;
+import org.gridcache.door.auth.macaroon.MacaroonVerifier;
 import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.Delegation;
 import org.gridcache.door.delegation.DelegationService;
@@ -25,6 +29,7 @@ import org.gridcache.door.delegation.DelegationStore;
 import org.gridcache.door.namespace.OriginIdentities;
 import org.gridcache.door.namespace.OriginIdentity;
 import org.gridcache.door.read.FileReads;
+import org.gridcache.zk.MacaroonSecrets;
 
 /**
  * The door's security parts, made from its {@link DoorSecurity}: the TLS context, the subject resolver, the
@@ -45,11 +50,12 @@ public final class DoorGridSecurity implements AutoCloseable {
     private final OriginIdentities originIdentities;
     private final ScheduledExecutorService purger;
     private final TokenVault tokens;
+    private final MacaroonRequests macaroonRequests;
 
     private DoorGridSecurity(SSLContext serverTls, SubjectResolver subjects, Supplier<AuthzPolicy> policy, DelegationStore store,
                              DelegationService delegationService, CredentialService credentialService,
                              FileReads.Delegations delegations, OriginIdentities originIdentities, ScheduledExecutorService purger,
-                             TokenVault tokens) {
+                             TokenVault tokens, MacaroonRequests macaroonRequests) {
         this.serverTls = serverTls;
         this.subjects = subjects;
         this.policy = policy;
@@ -60,11 +66,16 @@ public final class DoorGridSecurity implements AutoCloseable {
         this.originIdentities = originIdentities;
         this.purger = purger;
         this.tokens = tokens;
+        this.macaroonRequests = macaroonRequests;
     }
 
-    /** {@code doorUrl} is read lazily: it is known once the connector is bound. */
+    /**
+     * {@code doorUrl} is read lazily: it is known once the connector is bound. {@code macaroons}: the cluster's root
+     * keys (null on a plain-HTTP door), {@code macaroonMaxValidity} the longest a macaroon it issues may live.
+     */
     public static DoorGridSecurity start(String doorId, DoorSecurity security, TicketCodec tickets, Supplier<String> doorUrl,
-                                  Supplier<List<PoolRecord>> pools) throws IOException {
+                                  Supplier<List<PoolRecord>> pools, MacaroonSecrets macaroons,
+                                  Supplier<Duration> macaroonMaxValidity) throws IOException {
         Supplier<AuthzPolicy> policy;
         if (security.authz() != null) {
             policy = new AuthzPolicyFile(security.authz(), Clock.systemUTC());
@@ -75,7 +86,7 @@ public final class DoorGridSecurity implements AutoCloseable {
         if (!security.tls()) {
             // no verifier: a token sent to a plain-HTTP door is refused, as it travelled in clear
             return new DoorGridSecurity(null, new BearerSubjectResolver(List.of(), SubjectResolver.ANONYMOUS), policy, null, null, null,
-                    FileReads.Delegations.NONE, OriginIdentities.NONE, null, null);
+                    FileReads.Delegations.NONE, OriginIdentities.NONE, null, null, new MacaroonRequests(null, doorUrl));
         }
         // every verified token is kept for the pools of a token origin (the credential endpoint hands it out)
         TokenVault tokens = new TokenVault(Clock.systemUTC());
@@ -107,6 +118,7 @@ public final class DoorGridSecurity implements AutoCloseable {
                 return doorUrl.get() + CredentialService.PATH;
             }
         };
+        bearers.add(tokens.keeping(new MacaroonVerifier(macaroons, Clock.systemUTC())));
         return new DoorGridSecurity(GridTls.server(security.hostCredential()),
                 new BearerSubjectResolver(bearers,
                         new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject))),
@@ -115,12 +127,18 @@ public final class DoorGridSecurity implements AutoCloseable {
                 delegations, new OriginIdentities(subject -> sessionDelegation(store, subject)
                         .map(d -> OriginIdentity.delegation(d.dn(), d.id(), d.notAfter(), d.credential())),
                         delegations::delegationEndpoint, subject -> tokens.get(subject.tokenRef())
-                        .map(k -> OriginIdentity.token(subject.tokenRef(), subject.name(), k.expiry(), k.token()))), purger, tokens);
+                        .map(k -> OriginIdentity.token(subject.tokenRef(), subject.name(), k.expiry(), k.token()))), purger, tokens,
+                new MacaroonRequests(new MacaroonIssuer(macaroons, macaroonMaxValidity, Clock.systemUTC()), doorUrl));
     }
 
     /** The delegation a subject's session may act with; none for a bearer token's subject, which has no DN. */
     private static Optional<Delegation> sessionDelegation(DelegationStore store, GridSubject subject) {
         return subject.dn() == null ? Optional.empty() : store.forSession(subject.dn(), subject.fqans());
+    }
+
+    /** The answer to {@code POST} with {@code application/macaroon-request}. */
+    public MacaroonRequests macaroonRequests() {
+        return macaroonRequests;
     }
 
     /** Who the door is towards each origin for a subject: its delegation for user-credential mounts. */

@@ -16,6 +16,7 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.auth.SubjectResolver;
+import org.gridcache.door.auth.macaroon.MacaroonRequests;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.DelegationService;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * The door's front: every request passes here before Milton. It parses the path (400 for traversal tricks), keeps
  * {@code /.gridcache/} for the door's own services, hands writes to {@link DoorWrites} (proxied to the origin) and
  * PROPPATCH to {@link PropPatch} (dead properties, kept by the doors), LOCK/UNLOCK to {@link DoorLocks} (the
- * cluster's lock table; Milton CE has no handler for them),
+ * cluster's lock table; Milton CE has no handler for them), a macaroon request (POST) to {@link MacaroonRequests},
  * refuses other methods (405), answers OPTIONS, serves GET/HEAD itself (files: redirect, proxy or metadata; collections: an HTML listing; Milton's
  * redirect is a broken servlet forward and its Range handling is buggy) and resolves PROPFIND targets up front so
  * that origin failures become clean statuses. Only a checked PROPFIND reaches Milton. The subject it resolves goes
@@ -60,11 +61,12 @@ public final class DoorReadFilter extends HttpFilter {
     private final transient DoorWrites writes;
     private final transient PropPatch propPatch;
     private final transient DoorLocks locks;
+    private final transient MacaroonRequests macaroons;
 
     /** {@code delegation} and {@code credentials} are null on a door without TLS. */
     public DoorReadFilter(Namespace namespace, FileReads files, SubjectResolver subjects, Supplier<AuthzPolicy> policy,
                    DelegationService delegation, CredentialService credentials, DoorServices services, DoorStats stats,
-                   DoorWrites writes, PropPatch propPatch, DoorLocks locks) {
+                   DoorWrites writes, PropPatch propPatch, DoorLocks locks, MacaroonRequests macaroons) {
         this.namespace = namespace;
         this.files = files;
         this.subjects = subjects;
@@ -76,6 +78,7 @@ public final class DoorReadFilter extends HttpFilter {
         this.writes = writes;
         this.propPatch = propPatch;
         this.locks = locks;
+        this.macaroons = macaroons;
     }
 
     @Override
@@ -96,6 +99,10 @@ public final class DoorReadFilter extends HttpFilter {
                     throw new DoorException(405, method + " is not allowed on the door's own paths (" + SERVICES + ")");
                 }
                 doorService(request, response, path, subject);
+                return;
+            }
+            if (MacaroonRequests.applies(request)) {
+                macaroons.handle(request, response, path, subject);
                 return;
             }
             if (DoorWrites.METHODS.contains(method)) {

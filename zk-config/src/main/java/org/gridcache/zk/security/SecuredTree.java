@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * The skeleton of a secured cluster, created by the ZooKeeper server itself before anyone else can claim it (its
  * client proves itself an admin with the process's secret, {@link ZkServerTls#isTreeToken}): {@code /} and the chroot
  * locked to admins (members read), the registries {@code /pools} (members register) and {@code /doors} (doors
- * register), and the ACLs of {@link ZkAcls} on {@code /origins} and {@code /config}
+ * register), {@code /secrets} (doors only), and the ACLs of {@link ZkAcls} on {@code /origins} and {@code /config}
  * and their entries, so a cluster that ran open is closed when it is restarted with TLS. Idempotent: every member of
  * an ensemble runs it at start.
  */
@@ -38,13 +38,20 @@ public final class SecuredTree {
         ensure(client, ZkLayout.ORIGINS, ZkAcls.shared());
         ensure(client, ZkLayout.LOCKS, ZkAcls.lockTable());
         ensure(client, ZkLayout.PROPS, ZkAcls.doorsOnly());
+        ensure(client, ZkLayout.SECRETS, ZkAcls.secrets());
+        if (client.checkExists().forPath(ZkLayout.MACAROON_SECRET) != null
+                && !client.getACL().forPath(ZkLayout.MACAROON_SECRET).equals(ZkAcls.secret())) {
+            // made while the cluster ran open, so anyone who reached it may have read it: the first door makes a new one
+            client.delete().forPath(ZkLayout.MACAROON_SECRET);
+            LOG.warn("deleted the macaroon root keys made while ZooKeeper was open: macaroons issued before are void");
+        }
         for (String child : client.getChildren().forPath(ZkLayout.ORIGINS)) {
             client.setACL().withACL(ZkAcls.shared()).forPath(ZkLayout.origin(child));
         }
         if (client.checkExists().forPath(ZkLayout.CONFIG) != null) {
             client.setACL().withACL(ZkAcls.shared()).forPath(ZkLayout.CONFIG);
         }
-        LOG.info("ZooKeeper tree secured: admins write /origins and /config, members read and register in /pools, doors register in /doors and /writes and share /locks, doors keep /props");
+        LOG.info("ZooKeeper tree secured: admins write /origins and /config, members read and register in /pools, doors register in /doors and /writes and share /locks, doors keep /props and read /secrets");
     }
 
     private static void ensure(CuratorFramework client, String path, List<ACL> acl) throws Exception {

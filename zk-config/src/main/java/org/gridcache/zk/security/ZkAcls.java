@@ -26,7 +26,10 @@ import org.gridcache.zk.ZkLayout;
  * <li>the WebDAV lock table {@code /locks} and its locks: admins everything, members read and write, create and
  * delete ({@link #lockTable()}): a lock taken through one door is refreshed or released through any other;</li>
  * <li>the dead properties {@code /props} and each resource's: admins everything, doors read, write, create and delete
- * ({@link #doorsOnly()}): only doors answer PROPPATCH and PROPFIND, and a pool has no business with them.</li>
+ * ({@link #doorsOnly()}): only doors answer PROPPATCH and PROPFIND, and a pool has no business with them;</li>
+ * <li>the secrets {@code /secrets}: admins everything, doors read and create ({@link #secrets()}); a secret below it
+ * (the macaroon root keys): admins everything, doors read ({@link #secret()}): a pool or a user's certificate never
+ * reads it, and a door creates it once but cannot replace it (a rotation is an admin's).</li>
  * </ul>
  *
  * Roles are ids of the scheme {@value #SCHEME}, which only the certificate a client presents can grant
@@ -80,6 +83,14 @@ public final class ZkAcls implements ACLProvider {
         return acl(new ACL(Perms.ALL, ADMINS), new ACL(Perms.READ | Perms.WRITE | Perms.CREATE | Perms.DELETE, DOORS));
     }
 
+    public static List<ACL> secrets() {
+        return acl(new ACL(Perms.ALL, ADMINS), new ACL(Perms.READ | Perms.CREATE, DOORS));
+    }
+
+    public static List<ACL> secret() {
+        return acl(new ACL(Perms.ALL, ADMINS), new ACL(Perms.READ, DOORS));
+    }
+
     public static List<ACL> ownRecord(String dn) {
         return acl(new ACL(Perms.ALL, new Id(X509, dn)), new ACL(Perms.READ, MEMBERS), new ACL(Perms.READ, ADMINS));
     }
@@ -129,6 +140,12 @@ public final class ZkAcls implements ACLProvider {
         }
         if (relative.equals(ZkLayout.PROPS) || parent(relative).equals(ZkLayout.PROPS)) {
             return doorsOnly();
+        }
+        if (relative.equals(ZkLayout.SECRETS)) {
+            return secrets();
+        }
+        if (parent(relative).equals(ZkLayout.SECRETS)) {
+            return secret();
         }
         return shared();
     }

@@ -17,6 +17,7 @@ import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.TestPki;
 import org.gridcache.zk.EmbeddedZooKeeper;
+import org.gridcache.zk.MacaroonSecrets;
 import org.gridcache.zk.Zk;
 import org.gridcache.zk.ZkLayout;
 import org.junit.jupiter.api.AfterAll;
@@ -107,6 +108,25 @@ class SecuredDoorRoleTest {
             assertEquals(new String(RECORD, StandardCharsets.UTF_8), new String(pool.zk().getData().forPath(ZkLayout.door("d1")),
                     StandardCharsets.UTF_8), "members read the doors' records (their keys)");
             door.zk().delete().forPath(ZkLayout.door("d1"));
+        }
+    }
+
+    @Test
+    void theMacaroonRootKeyIsMadeAndReadByTheDoorAndReadByNoPoolNorUser() throws Exception {
+        try (Client door = client(door()); Client pool = client(host());
+             Client bob = client(GridCredentials.loadProxy(pki.resolve("proxies/bob.pem")));
+             MacaroonSecrets secrets = new MacaroonSecrets(door.zk()).start(WAIT)) {
+            assertEquals(32, secrets.current().secret().length);
+            assertEquals(ZkAcls.secret(), door.zk().getACL().forPath(ZkLayout.MACAROON_SECRET));
+            for (Client other : List.of(pool, bob)) {
+                assertThrows(KeeperException.NoAuthException.class, () -> other.zk().getData().forPath(ZkLayout.MACAROON_SECRET),
+                        "a pool or a user reads no macaroon key");
+                assertThrows(KeeperException.NoAuthException.class, () -> other.zk().setData().forPath(ZkLayout.MACAROON_SECRET, RECORD));
+            }
+            assertThrows(KeeperException.NoAuthException.class, () -> new MacaroonSecrets(pool.zk()).start(WAIT),
+                    "a pool cannot start as a door would");
+            assertThrows(KeeperException.NoAuthException.class, () -> door.zk().setData().forPath(ZkLayout.MACAROON_SECRET, RECORD),
+                    "a door made the key but cannot replace it: a rotation is an admin's");
         }
     }
 

@@ -50,6 +50,18 @@ class ZkAclsTest {
     }
 
     @Test
+    void secretsAreReadByDoorsOnlyAndReplacedByAdminsOnly() {
+        assertEquals(List.of(new ACL(Perms.ALL, new Id("gridcache", "admin")), new ACL(Perms.READ | Perms.CREATE, new Id("gridcache", "door"))),
+                acls.getAclForPath("/gridcache/secrets"));
+        List<ACL> secret = List.of(new ACL(Perms.ALL, new Id("gridcache", "admin")), new ACL(Perms.READ, new Id("gridcache", "door")));
+        for (String path : List.of("/gridcache/secrets/macaroon", "/secrets/macaroon")) {
+            assertEquals(secret, acls.getAclForPath(path), path);
+        }
+        assertFalse(acls.getAclForPath("/gridcache/secrets/macaroon").stream().anyMatch(a -> a.getId().getId().equals("member")),
+                "a pool, a member but no door, reads no secret");
+    }
+
+    @Test
     void aNodesOwnRecordIsItsAloneAndReadByTheCluster() {
         List<ACL> own = List.of(new ACL(Perms.ALL, new Id("x509", POOL1)), new ACL(Perms.READ, new Id("gridcache", "member")),
                 new ACL(Perms.READ, new Id("gridcache", "admin")));

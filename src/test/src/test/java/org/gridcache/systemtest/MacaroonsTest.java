@@ -1,0 +1,173 @@
+package org.gridcache.systemtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.nitram509.jmacaroons.MacaroonsBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Macaroons as dCache issues them (issue 13 item 3): the distribution's zk, pool and two doors as HTTPS processes with
+ * gridenv's host credential, an nginx WebDAV origin at {@code /data}. Alice (her atlas VOMS proxy, curl) asks a door
+ * for a macaroon; curl without any certificate reads with it through the pool redirect, at either door; what its
+ * caveats do not allow (an upload, even with a caveat appended that names it) is 403, an expired one 401.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class MacaroonsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    static Path tmp;
+    static Path pkiParent;
+    static Path pki;
+    static NginxOrigin origin;
+    static HttpsCluster cluster;
+    static Gridcache door2;
+    static String doorUrl;
+    static String door2Url;
+    static Path file;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Tools.require("curl", "nginx", "openssl", "grid-proxy-init", "voms-proxy-fake", "davix-get");
+        pkiParent = GridEnv.worldReadableDir("gridcache-test-pki");
+        pki = GridEnv.pki(pkiParent.resolve("pki"));
+        Path data = Files.createDirectories(tmp.resolve("data/sub"));
+        file = Tools.randomFile(data.resolve("file.bin"), 3_000_000, 13);
+        Files.writeString(tmp.resolve("data/other.txt"), "not for the macaroon");
+        origin = NginxOrigin.start(tmp.resolve("nginx"), tmp.resolve("data"));
+        cluster = HttpsCluster.start(tmp.resolve("cluster"), pki, "vo:atlas /data list,read,write\n", "data", "--prefix", "/data",
+                "--url", origin.url());
+        doorUrl = cluster.doorUrl();
+        int port2 = Tools.freePort();
+        door2Url = "https://localhost:" + port2;
+        Path dir = tmp.resolve("cluster");
+        door2 = Gridcache.start(dir.resolve("door2.out"), "door", "--config", dir.resolve("gridcache.properties").toString(),
+                "--log-dir", dir.resolve("logs").toString(), "--port", String.valueOf(port2), "--public-url", door2Url,
+                "--authz", dir.resolve("authz.conf").toString(), "--pool-identity", HttpsCluster.HOST_DN).awaitOutput("is up");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Tools.closeAll(door2, cluster, origin);
+        if (pkiParent != null) {
+            Tools.run(Duration.ofMinutes(1), "rm", "-rf", pkiParent.toString());
+        }
+    }
+
+    /** Alice's POST for a macaroon at {@code path}; the answer's JSON. */
+    static JsonNode request(String path, String body) throws IOException {
+        Path answer = tmp.resolve("answer.json");
+        Tools.Result r = GridEnv.curlAs(pki, "alice-atlas", "-X", "POST", "-H", "Content-Type: application/macaroon-request",
+                "--data-binary", body, "-o", answer.toString(), doorUrl + path);
+        assertEquals(200, GridEnv.lastStatus(r), r.out() + r.err());
+        return JSON.readTree(Files.readString(answer));
+    }
+
+    static String macaroon(String path, String body) throws IOException {
+        return request(path, body).get("macaroon").asText();
+    }
+
+    /** curl with no certificate at all, {@code more} before the URL. */
+    static Tools.Result anonymousCurl(String... more) {
+        List<String> args = new ArrayList<>(List.of("--capath", pki.resolve("certificates").toString(), "-D", "-"));
+        args.addAll(List.of(more));
+        return Tools.curl(args.toArray(String[]::new));
+    }
+
+    static String downloadOnly() throws IOException {
+        return macaroon("/data", "{\"caveats\": [\"activity:DOWNLOAD,LIST\", \"path:/sub\"], \"validity\": \"PT30M\"}");
+    }
+
+    @Test
+    void aCertificatelessClientReadsWithAliceMacaroonThroughThePoolByteExact() throws Exception {
+        JsonNode answer = request("/data", "{\"caveats\": [\"activity:DOWNLOAD,LIST\", \"path:/sub\"], \"validity\": \"PT30M\"}");
+        String m = answer.get("macaroon").asText();
+        assertEquals(doorUrl + "/data?authz=" + m, answer.get("uri").get("targetWithMacaroon").asText());
+        assertEquals(doorUrl + "/?authz=" + m, answer.get("uri").get("baseWithMacaroon").asText());
+
+        Path viaHeader = tmp.resolve("via-header.bin");
+        Tools.Result r = anonymousCurl("-L", "-H", "Authorization: Bearer " + m, "-o", viaHeader.toString(), doorUrl + "/data/sub/file.bin");
+        assertTrue(r.out().contains("HTTP/1.1 302"), "redirected to the pool: " + r.out());
+        assertEquals(200, GridEnv.lastStatus(r), r.out() + r.err());
+        assertEquals(Tools.sha256(file), Tools.sha256(viaHeader));
+
+        Path viaQuery = tmp.resolve("via-query.bin");
+        r = anonymousCurl("-L", "-o", viaQuery.toString(), doorUrl + "/data/sub/file.bin?authz=" + m);
+        assertEquals(200, GridEnv.lastStatus(r), r.out() + r.err());
+        assertEquals(Tools.sha256(file), Tools.sha256(viaQuery));
+
+        assertEquals(403, GridEnv.lastStatus(anonymousCurl("-H", "Authorization: Bearer " + m, doorUrl + "/data/other.txt")),
+                "outside the macaroon's path");
+        assertEquals(401, GridEnv.lastStatus(anonymousCurl(doorUrl + "/data/sub/file.bin")), "without it");
+    }
+
+    @Test
+    void aMacaroonMintedAtOneDoorIsAcceptedAtTheOther() throws Exception {
+        Path out = tmp.resolve("door2.bin");
+        Tools.Result r = anonymousCurl("-L", "-H", "Authorization: Bearer " + downloadOnly(), "-o", out.toString(), door2Url + "/data/sub/file.bin");
+        assertEquals(200, GridEnv.lastStatus(r), r.out() + r.err());
+        assertEquals(Tools.sha256(file), Tools.sha256(out));
+    }
+
+    @Test
+    void davixReadsWithTheMacaroonInAHeader() throws Exception {
+        Path out = tmp.resolve("davix.bin");
+        Tools.Result r = Tools.run(Duration.ofMinutes(2), "davix-get", "--capath", pki.resolve("certificates").toString(),
+                "-H", "Authorization: Bearer " + downloadOnly(), door2Url + "/data/sub/file.bin", out.toString());
+        r.assertOk();
+        assertEquals(Tools.sha256(file), Tools.sha256(out));
+    }
+
+    @Test
+    void anUploadWithADownloadMacaroonIsRefusedEvenWithTheActivityAppended() throws Exception {
+        String m = downloadOnly();
+        Path up = Files.writeString(tmp.resolve("up.txt"), "upload");
+        assertEquals(403, GridEnv.lastStatus(anonymousCurl("-T", up.toString(), "-H", "Authorization: Bearer " + m,
+                doorUrl + "/data/sub/new.txt")));
+        String widened = MacaroonsBuilder.modify(MacaroonsBuilder.deserialize(m)).add_first_party_caveat("activity:DOWNLOAD,UPLOAD,DELETE")
+                .getMacaroon().serialize();
+        Tools.Result r = anonymousCurl("-T", up.toString(), "-H", "Authorization: Bearer " + widened, doorUrl + "/data/sub/new.txt");
+        assertEquals(403, GridEnv.lastStatus(r), r.out());
+        assertTrue(r.out().contains("macaroon's caveats do not allow it"), r.out());
+        assertEquals(403, GridEnv.lastStatus(anonymousCurl("-X", "DELETE", "-H", "Authorization: Bearer " + widened,
+                doorUrl + "/data/sub/file.bin")));
+        assertTrue(Files.exists(file) && !Files.exists(tmp.resolve("data/sub/new.txt")), "nothing changed at the origin");
+        assertEquals(302, GridEnv.lastStatus(anonymousCurl("-H", "Authorization: Bearer " + widened, doorUrl + "/data/sub/file.bin")),
+                "still a download macaroon");
+    }
+
+    @Test
+    void anExpiredMacaroonIsRefused() throws Exception {
+        String m = macaroon("/data", "{\"validity\": \"PT1S\"}");
+        Tools.await("the macaroon to expire", Duration.ofSeconds(20),
+                () -> GridEnv.lastStatus(anonymousCurl("-H", "Authorization: Bearer " + m, doorUrl + "/data/sub/file.bin")) == 401);
+        Tools.Result r = anonymousCurl("-H", "Authorization: Bearer " + m, doorUrl + "/data/sub/file.bin");
+        assertTrue(r.out().contains("macaroon expired at"), r.out());
+    }
+
+    @Test
+    void refusedRequests() {
+        Tools.Result anonymous = anonymousCurl("-X", "POST", "-H", "Content-Type: application/macaroon-request", "--data-binary", "{}",
+                doorUrl + "/data");
+        assertEquals(401, GridEnv.lastStatus(anonymous), anonymous.out());
+        Tools.Result bad = GridEnv.curlAs(pki, "alice-atlas", "-X", "POST", "-H", "Content-Type: application/macaroon-request",
+                "--data-binary", "{\"caveats\": [\"home:/x\"]}", doorUrl + "/data");
+        assertEquals(400, GridEnv.lastStatus(bad), bad.out());
+        assertTrue(bad.out().contains("unknown caveat 'home'"), bad.out());
+        Tools.Result tampered = anonymousCurl("-H", "Authorization: Bearer " + "MDAx" + "A".repeat(40), doorUrl + "/data/sub/file.bin");
+        assertEquals(401, GridEnv.lastStatus(tampered), tampered.out());
+    }
+}
