@@ -232,7 +232,7 @@ class MacaroonsTest {
         DoorException clear = assertThrows(DoorException.class,
                 () -> resolver.resolve(Exchanges.request("GET", false, LOCAL, Map.of("?", "authz=" + m), "")));
         assertEquals(401, clear.status());
-        assertEquals("bearer tokens are accepted over HTTPS only", clear.reason());
+        assertTrue(clear.reason().startsWith("bearer tokens are accepted over HTTPS only"), clear.reason());
         DoorException unknown = assertThrows(DoorException.class,
                 () -> resolver.resolve(Exchanges.request("GET", true, LOCAL, Map.of("Authorization", "Bearer nonsense"), "")));
         assertEquals(401, unknown.status());
