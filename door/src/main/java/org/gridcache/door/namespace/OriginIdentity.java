@@ -54,6 +54,11 @@ public final class OriginIdentity {
         return credential != null;
     }
 
+    /** Whether the origin judges a user here (a delegation or a bearer token), not the door: whom a refusal names. */
+    public boolean actsAsUser() {
+        return credential != null || bearerToken != null;
+    }
+
     /** The user's bearer token for a token origin (null otherwise): for the {@code Authorization} header only. */
     public String bearerToken() {
         return bearerToken;

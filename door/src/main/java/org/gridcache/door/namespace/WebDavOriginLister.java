@@ -196,9 +196,9 @@ public final class WebDavOriginLister implements OriginLister {
                 + max + " bytes, door.listing-max-bytes)");
     }
 
-    /** 403 with the origin's word: who was refused (the user, as with their delegation, or the door itself). */
+    /** 403 with the origin's word: who was refused (the user, as with their delegation or token, or the door itself). */
     private static DoorException refused(GridSubject subject, OriginIdentity as, OriginEntry origin, String path, int status) {
-        String who = as.delegated() ? subject.name() : "this door";
+        String who = as.actsAsUser() ? subject.name() : "this door";
         return new DoorException(403, "the origin refuses " + who + " access to " + path + " (origin " + origin.name() + ", " + status + ")");
     }
 

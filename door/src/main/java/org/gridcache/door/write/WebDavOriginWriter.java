@@ -154,7 +154,7 @@ public final class WebDavOriginWriter implements OriginWriter {
 
     private static DoorException refused(GridSubject subject, OriginIdentity as, OriginEntry origin, String method, String path,
                                          int status) {
-        String who = as.delegated() ? subject.name() : "this door";
+        String who = as.actsAsUser() ? subject.name() : "this door";
         return switch (status) {
             case 401, 403 -> new DoorException(403, "the origin refuses " + who + " " + method + " " + path + " (origin "
                     + origin.name() + ", " + status + ")");

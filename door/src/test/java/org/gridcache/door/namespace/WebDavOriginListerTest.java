@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.HttpClient;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 import org.junit.jupiter.api.AfterEach;
@@ -133,6 +134,16 @@ class WebDavOriginListerTest {
         DoorException refused = assertThrows(DoorException.class,
                 () -> lister.list(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/token"));
         assertEquals(403, refused.status());
+    }
+
+    /** The origin refusing a user's token refuses that user, not the door: the reason names the token's subject. */
+    @Test
+    void aRefusedTokenIsTheUsersRefusal() {
+        GridSubject bob = GridSubject.ofToken(new BearerIdentity("https://iss", "bob"), List.of(), null);
+        OriginIdentity token = OriginIdentity.token("ref", bob.name(), java.time.Instant.now().plusSeconds(60), "bob-token");
+        DoorException refused = assertThrows(DoorException.class, () -> lister.list(bob, token, origin, "/o/token"));
+        assertEquals(403, refused.status());
+        assertEquals("the origin refuses " + bob.name() + " access to /o/token (origin o, 403)", refused.reason());
     }
 
     /** A malformed Content-Length never reaches the door's parsing: Jetty's client refuses the answer (502, not 500). */
