@@ -21,10 +21,14 @@ import java.util.List;
  * given for this read; with it the peer can tell that the door let this subject read this path through that pool,
  * which a pool's own signature cannot say. In a door's ticket as a pool verified it, the ticket's own signed form
  * ({@link #withGrant}), so that {@link #forPool} passes it on; never a claim of a door's ticket.
+ *
+ * <p>{@code remote} and {@code remoteCredential}: in a third-party copy's ticket ({@link #TPC_PULL}, {@link #TPC_PUSH})
+ * the other side's URL, so a stolen ticket cannot be aimed elsewhere, and what the pool presents to it
+ * ({@link #REMOTE_NONE} or {@link #REMOTE_GRIDSITE}: the user's proxy from {@code credentialUrl}); null otherwise.
  */
 public record Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                      String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
-                     String credentialUrl, List<String> peers, String grant) {
+                     String credentialUrl, List<String> peers, String grant, String remote, String remoteCredential) {
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
     public static final String READ = "read";
@@ -33,6 +37,14 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
      * {@code size} is the length the client announced.
      */
     public static final String WRITE = "write";
+    /** A third-party copy into the ticket's path from {@link #remote()} (HTTP-TPC pull): a write, signed by a door only. */
+    public static final String TPC_PULL = "tpc-pull";
+    /** A third-party copy of the ticket's path to {@link #remote()} (HTTP-TPC push): a read, signed by a door only. */
+    public static final String TPC_PUSH = "tpc-push";
+    /** {@link #remoteCredential()}: the pool presents nothing of the user's to the remote side. */
+    public static final String REMOTE_NONE = "none";
+    /** {@link #remoteCredential()}: the pool presents a proxy of the user's delegation to the remote side. */
+    public static final String REMOTE_GRIDSITE = "gridsite";
     /** The prefix of {@link #door()} in the tickets a pool signs for its peers. */
     public static final String POOL_ISSUER = "pool:";
     /**
@@ -46,6 +58,14 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
         credential = credential == null ? CredentialMode.NONE : credential;
         peers = peers == null ? List.of() : List.copyOf(peers);
+    }
+
+    /** A ticket that is not a third-party copy's. */
+    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
+                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
+                  String credentialUrl, List<String> peers, String grant) {
+        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
+                credentialUrl, peers, grant, null, null);
     }
 
     /** A door's ticket. */
@@ -66,19 +86,19 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
     /** This ticket naming {@code peers} to consult on a miss. */
     public Ticket withPeers(List<String> peers) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, grant);
+                credential, credentialUrl, peers, grant, remote, remoteCredential);
     }
 
     /** This ticket with the origin URL the pool resolved for its path. */
     public Ticket withOrigin(String url) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, url, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, grant);
+                credential, credentialUrl, peers, grant, remote, remoteCredential);
     }
 
     /** This ticket carrying {@code signed}, the door's ticket it rests on (see {@link #grant()}). */
     public Ticket withGrant(String signed) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, signed);
+                credential, credentialUrl, peers, signed, remote, remoteCredential);
     }
 
     /**
@@ -93,6 +113,16 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
     /** True for a ticket a pool signed for a peer: it admits peer questions and pulls only. */
     public boolean issuedByPool() {
         return door != null && door.startsWith(POOL_ISSUER);
+    }
+
+    /** True for a third-party copy's ticket ({@link #TPC_PULL} or {@link #TPC_PUSH}). */
+    public boolean thirdPartyCopy() {
+        return TPC_PULL.equals(operation) || TPC_PUSH.equals(operation);
+    }
+
+    /** True when the pool presents the user's proxy to a third-party copy's remote side. */
+    public boolean presentsUserProxyToRemote() {
+        return REMOTE_GRIDSITE.equals(remoteCredential);
     }
 
     public boolean needsUserCredential() {

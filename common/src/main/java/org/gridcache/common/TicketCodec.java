@@ -82,6 +82,10 @@ public final class TicketCodec {
         if (!ticket.peers().isEmpty()) {
             claims.put("peers", ticket.peers());
         }
+        if (ticket.remote() != null) {
+            claims.put("remote", ticket.remote());
+            claims.put("rcred", ticket.remoteCredential());
+        }
         if (ticket.issuedByPool() && ticket.needsUserCredential() && ticket.grant() != null) {
             claims.put("grant", ticket.grant());
         }
@@ -112,7 +116,8 @@ public final class TicketCodec {
                     ((Number) c.get("iat")).longValue(), ((Number) c.get("exp")).longValue(), (String) c.get("sub"),
                     (String) c.get("door"), null, ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
                     (String) c.get("vo"), strings(c.get("fqans")), CredentialMode.parse((String) c.get("cred")),
-                    (String) c.get("credurl"), strings(c.get("peers")), (String) c.get("grant"));
+                    (String) c.get("credurl"), strings(c.get("peers")), (String) c.get("grant"),
+                    (String) c.get("remote"), (String) c.get("rcred"));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");
         }
