@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
     private static final Logger LOG = LoggerFactory.getLogger(CopyRedirects.class);
+    /** The header davix sends with every COPY (its stream count): a client that delegates and follows a redirect. */
+    static final String DAVIX_STREAMS = "X-Number-Of-Streams";
     private final Namespace namespace;
     private final Supplier<AuthzPolicy> policy;
     private final PoolDirectory pools;
@@ -82,7 +84,7 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
             mtime = entry.mtimeSeconds();
         }
         if (Ticket.REMOTE_GRIDSITE.equals(copy.credential()) || origin.credentialMode() == CredentialMode.USER) {
-            requireDelegation(subject, copy);
+            requireDelegation(request, subject, copy);
         }
         PoolRecord pool = choose(path, copy.kind()).orElseThrow(() -> new DoorException(503,
                 "no pool available for a third-party copy of " + path));
@@ -100,16 +102,27 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
                 copy.kind() == CopyRequest.Kind.PULL ? "pull from" : "push to", hostOf(copy.remote()), copy.credential(), pool.id());
     }
 
-    /** 401 with {@code X-Delegate-To} unless the session has a delegation the pool can be given a proxy of. */
-    private void requireDelegation(GridSubject subject, CopyRequest copy) {
-        String endpoint = delegations.delegationEndpoint();
-        if (endpoint == null) {
+    /**
+     * Unless the session has a delegation the pool can be given a proxy of: 401 with {@code X-Delegate-To}, the
+     * delegation endpoint at the host and port the client reached (its certificate names that host). davix (gfal2,
+     * FTS) delegates on that header but repeats the COPY only when sent back with a redirect, as dCache does: a client
+     * that sends {@code X-Number-Of-Streams}, which davix adds to every COPY, gets 307 to the same URL instead.
+     */
+    private void requireDelegation(HttpServletRequest request, GridSubject subject, CopyRequest copy) {
+        if (delegations.delegationEndpoint() == null) {
             throw new DoorException(400, "Credential " + copy.credential() + " needs an HTTPS door with delegation: use Credential: none");
         }
-        if (subject.anonymous() || delegations.delegationOf(subject).isEmpty()) {
-            throw new DoorException(401, "this third-party copy acts with your credential: delegate a proxy to " + endpoint
-                    + " first", Map.of(DoorException.DELEGATE_TO, endpoint));
+        if (!subject.anonymous() && delegations.delegationOf(subject).isPresent()) {
+            return;
         }
+        String endpoint = request.getScheme() + "://" + request.getServerName() + ":" + request.getServerPort()
+                + org.gridcache.door.delegation.DelegationService.PATH;
+        String reason = "this third-party copy acts with your credential: delegate a proxy to " + endpoint + " first";
+        if (request.getHeader(DAVIX_STREAMS) != null && !subject.anonymous()) {
+            throw new DoorException(307, reason, Map.of(DoorException.DELEGATE_TO, endpoint, "Location",
+                    request.getRequestURL().toString()));
+        }
+        throw new DoorException(401, reason, Map.of(DoorException.DELEGATE_TO, endpoint));
     }
 
     /** Pull: an enabled pool (it writes); push: the policy's first choice that is not draining. */

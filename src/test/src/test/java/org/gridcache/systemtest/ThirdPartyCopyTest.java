@@ -132,6 +132,24 @@ class ThirdPartyCopyTest {
         assertEquals(List.of(), leftovers());
     }
 
+    /** A client that leaves mid-pull cancels it: the origin's upload is aborted, the pool's copy dropped. */
+    @Test
+    void aClientThatLeavesCancelsThePullAndNothingStays() throws Exception {
+        Tools.randomFile(remoteData.resolve("slow/left.bin"), 8_000_000, 51);
+        Process curl = new ProcessBuilder("curl", "-sS", "-L", "-X", "COPY", "-H", "Source: " + remote("/slow/left.bin"),
+                "-H", "RequireChecksumVerification: false", door + "/left.bin")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Tools.await("part of the file in the pool", Duration.ofSeconds(60), () -> leftoverBytes() > 0);
+        } finally {
+            curl.destroyForcibly().waitFor();
+        }
+        Tools.await("the pool to drop its copy", Duration.ofSeconds(30), () -> leftoverBytes() == 0);
+        Tools.await("the origin to see the PUT end", Duration.ofSeconds(30)).until(() -> origin.count("PUT", "/left.bin") == 1);
+        assertFalse(Files.exists(data.resolve("left.bin")), "nothing at the origin");
+        assertTrue(gridcache.output().contains("COPY /left.bin (pull from"), "the copy ended");
+    }
+
     @Test
     void aPullVerifiesTheRemotesDigestByDefault() throws Exception {
         Tools.Result ok = Tools.curl("-sS", "-L", "-X", "COPY", "-H", "Source: " + remote("/digest/good.bin"),
@@ -237,6 +255,15 @@ class ThirdPartyCopyTest {
         try (Stream<Path> files = Files.walk(store)) {
             return files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".upload") && !p.toString().endsWith(".part"))
                     .collect(Collectors.toSet());
+        }
+    }
+
+    /** Bytes in upload and part files in the pool's store now. */
+    private static long leftoverBytes() {
+        try {
+            return leftovers().stream().mapToLong(p -> p.toFile().length()).sum();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return -1; // a directory vanished under the walk: ask again
         }
     }
 
