@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumComputation;
@@ -75,8 +76,8 @@ final class Pull implements Copy {
             Set<ChecksumType> types = new java.util.HashSet<>(service.kept());
             types.add(check.type());
             ChecksumComputation computation = new ChecksumComputation(types);
-            byte[][] held = new byte[1][];
-            long received = stream(upload, copy, computation, length, moved, held);
+            Pending pending = new Pending();
+            long received = stream(upload, copy, computation, length, moved, pending);
             if (received != length) {
                 throw new CopyFailure("the remote sent " + received + " of " + length + " bytes");
             }
@@ -86,9 +87,7 @@ final class Pull implements Copy {
             if (mismatch != null) {
                 throw new CopyFailure(mismatch); // its last chunk held back: the origin never has the whole file
             }
-            if (held[0] != null) {
-                CopyService.await(upload.write(Unpooled.wrappedBuffer(held[0])), "the origin");
-            }
+            pending.release(upload);
             OriginUploader.Result result = CopyService.await(upload.finish(), "the origin");
             if (!result.success()) {
                 throw new CopyFailure("the origin answered PUT " + ticket.path() + " with " + result.status() + ": " + result.reason());
@@ -128,12 +127,13 @@ final class Pull implements Copy {
     }
 
     /**
-     * Reads the remote's body into the origin and the copy, one chunk at a time; returns the bytes read. The last
-     * chunk read is held back from the origin ({@code held}) until the next arrives or the checksum agrees, so that a
-     * copy failing verification never completes the origin's upload.
+     * Reads the remote's body into the origin and the copy, one chunk at a time; returns the bytes read. One chunk is
+     * on its way to the origin while the next is read from the remote (a round trip per chunk held a pull to a third
+     * of a direct copy), and the last chunk read is held back from the origin ({@code pending.held}) until the
+     * checksum agrees, so that a copy failing verification never completes the origin's upload.
      */
     private long stream(OriginUploader.Upload upload, StoreCopy copy, ChecksumComputation computation, long length,
-                        AtomicLong moved, byte[][] held) throws CopyFailure {
+                        AtomicLong moved, Pending pending) throws CopyFailure {
         long received = 0;
         while (true) {
             byte[] buffer = new byte[CHUNK];
@@ -147,6 +147,7 @@ final class Pull implements Copy {
                 throw new CopyFailure("the client left");
             }
             if (n <= 0) {
+                pending.drain();
                 return received;
             }
             received += n;
@@ -155,11 +156,37 @@ final class Pull implements Copy {
             }
             computation.update(buffer, 0, n);
             copy.write(ByteBuffer.wrap(buffer, 0, n));
-            if (held[0] != null) {
-                CopyService.await(upload.write(Unpooled.wrappedBuffer(held[0])), "the origin");
-            }
-            held[0] = n == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, n);
+            pending.hold(upload, n == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, n));
             moved.set(received);
+        }
+    }
+
+    /** The chunk on its way to the origin, and the one held back behind it. */
+    private static final class Pending {
+        private CompletableFuture<Void> sending = CompletableFuture.completedFuture(null);
+        private byte[] held;
+
+        /** Sends what was held (once the origin took the chunk before it) and holds {@code chunk}. */
+        void hold(OriginUploader.Upload upload, byte[] chunk) throws CopyFailure {
+            if (held != null) {
+                CopyService.await(sending, "the origin");
+                sending = upload.write(Unpooled.wrappedBuffer(held));
+            }
+            held = chunk;
+        }
+
+        /** Waits until the origin took everything sent. */
+        void drain() throws CopyFailure {
+            CopyService.await(sending, "the origin");
+        }
+
+        /** Sends the held chunk, the last, and waits until the origin took it. */
+        void release(OriginUploader.Upload upload) throws CopyFailure {
+            drain();
+            if (held != null) {
+                CopyService.await(upload.write(Unpooled.wrappedBuffer(held)), "the origin");
+                held = null;
+            }
         }
     }
 
