@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * WebDAV origin, and a second, independent nginx WebDAV server as the remote side, whose {@code /slow/} location is
  * rate-limited (markers show while a pull runs), whose {@code /refuse/} location refuses writes (403), and whose
  * {@code /digest/} location answers with a fixed {@code Digest} (nginx computes none), right for one file and wrong
- * for another. The door answers 307 to the pool, which does the copy and streams performance markers. Checked at both
+ * for another, and whose {@code /token/} location wants {@code Authorization: Bearer s3cret} (passed on from
+ * {@code TransferHeaderAuthorization}). The door answers 307 to the pool, which does the copy and streams performance markers. Checked at both
  * servers' directories (byte-exact, or nothing) and in the pool's store.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -49,6 +50,7 @@ class ThirdPartyCopyTest {
         Files.createDirectories(remoteData.resolve("slow"));
         Files.createDirectories(remoteData.resolve("refuse"));
         Files.createDirectories(remoteData.resolve("digest"));
+        Files.createDirectories(remoteData.resolve("token"));
         good = Tools.randomFile(remoteData.resolve("digest/good.bin"), 1_000_000, 41);
         bad = Tools.randomFile(remoteData.resolve("digest/bad.bin"), 1_000_000, 42);
         origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data);
@@ -58,6 +60,7 @@ class ThirdPartyCopyTest {
                 client_max_body_size 0;
                 location /slow/ { limit_rate 1m; }
                 location /refuse/ { limit_except GET HEAD { deny all; } }
+                location /token/ { if ($http_authorization != "Bearer s3cret") { return 403; } }
                 location = /digest/good.bin { add_header Digest "adler32=%s"; }
                 location = /digest/bad.bin { add_header Digest "adler32=00000001"; }
                 """.formatted(adler32(good)), "");
@@ -99,12 +102,10 @@ class ThirdPartyCopyTest {
     @Test
     void curlPushLandsByteExactAtTheRemoteAndSaysItWasAHitTheSecondTime() throws Exception {
         Path file = Tools.randomFile(data.resolve("push.bin"), 2_000_000, 44);
-        Tools.Result first = Tools.curl("-sS", "-L", "-X", "COPY", "-H", "Destination: " + remote("/slow/pushed.bin"),
-                "-H", "RequireChecksumVerification: false", door + "/push.bin").assertOk();
+        Tools.Result first = unverified("Destination: " + remote("/slow/pushed.bin"), door + "/push.bin");
         assertEquals("success: Created", lastLine(first.out()), first.out());
         assertEquals(Tools.sha256(file), Tools.sha256(remoteData.resolve("slow/pushed.bin")), "byte-exact at the remote");
-        Tools.Result second = Tools.curl("-sS", "-L", "-X", "COPY", "-H", "Destination: " + remote("/slow/pushed2.bin"),
-                "-H", "RequireChecksumVerification: false", door + "/push.bin").assertOk();
+        Tools.Result second = unverified("Destination: " + remote("/slow/pushed2.bin"), door + "/push.bin");
         assertEquals("success: Created", lastLine(second.out()), second.out());
         assertEquals(Tools.sha256(file), Tools.sha256(remoteData.resolve("slow/pushed2.bin")));
         assertEquals(1, origin.count("GET", "/push.bin"), "the second push is served from the pool's store");
@@ -114,8 +115,7 @@ class ThirdPartyCopyTest {
     @Test
     void aPushTheRemoteRefusesFailsAndLeavesNothing() throws Exception {
         Tools.randomFile(data.resolve("refused.bin"), 1_500_000, 45);
-        Tools.Result copy = Tools.curl("-sS", "-L", "-X", "COPY", "-H", "Destination: " + remote("/refuse/refused.bin"),
-                "-H", "RequireChecksumVerification: false", door + "/refused.bin").assertOk();
+        Tools.Result copy = unverified("Destination: " + remote("/refuse/refused.bin"), door + "/refused.bin");
         assertEquals("failure: the remote answered PUT with 403", lastLine(copy.out()), copy.out());
         assertFalse(Files.exists(remoteData.resolve("refuse/refused.bin")), "nothing at the remote");
         assertEquals(List.of(), leftovers(), "no part or upload file in the pool");
@@ -191,12 +191,81 @@ class ThirdPartyCopyTest {
         Tools.randomFile(remoteData.resolve("slow/a.bin"), 1000, 48);
         Tools.Result redirect = Tools.curl("-sS", "-D", "-", "-o", "/dev/null", "-X", "COPY", "-H", "Source: " + remote("/slow/a.bin"),
                 door + "/a.bin").assertOk();
-        String location = redirect.out().lines().filter(l -> l.regionMatches(true, 0, "Location:", 0, 9))
-                .map(l -> l.substring(9).strip()).findFirst().orElseThrow(() -> new AssertionError(redirect.out()));
+        String location = location(redirect);
         Tools.Result elsewhere = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/other.bin"),
                 location).assertOk();
         assertTrue(elsewhere.out().strip().endsWith("403"), elsewhere.out());
         assertTrue(elsewhere.out().contains("the Source is not the remote the ticket was issued for"), elsewhere.out());
+    }
+
+    @Test
+    void transferHeadersAreSentOnToTheRemote() throws Exception {
+        Path file = Tools.randomFile(remoteData.resolve("token/t.bin"), 300_000, 52);
+        Tools.Result without = unverified("Source: " + remote("/token/t.bin"), door + "/t.bin");
+        assertEquals("failure: the remote answered GET with 403", lastLine(without.out()), without.out());
+        Tools.Result pull = Tools.curl("-sS", "-L", "-X", "COPY", "-H", "Source: " + remote("/token/t.bin"),
+                "-H", "TransferHeaderAuthorization: Bearer s3cret", "-H", "RequireChecksumVerification: false",
+                door + "/t.bin").assertOk();
+        assertEquals("success: Created", lastLine(pull.out()), pull.out());
+        assertEquals(Tools.sha256(file), Tools.sha256(data.resolve("t.bin")));
+        Tools.Result push = Tools.curl("-sS", "-L", "-X", "COPY", "-H", "Destination: " + remote("/token/t-back.bin"),
+                "-H", "TransferHeaderAuthorization: Bearer s3cret", "-H", "RequireChecksumVerification: false",
+                door + "/t.bin").assertOk();
+        assertEquals("success: Created", lastLine(push.out()), push.out());
+        assertEquals(Tools.sha256(file), Tools.sha256(remoteData.resolve("token/t-back.bin")));
+        assertFalse(gridcache.output().contains("s3cret"), "the token is never logged");
+    }
+
+    /** What the pool refuses before it answers 202: each with its status and one line. */
+    @Test
+    void thePoolRefusesATicketForTheOtherDirectionBadHeadersAndNoTicket() throws Exception {
+        Tools.randomFile(remoteData.resolve("slow/r.bin"), 1000, 53);
+        String location = location(Tools.curl("-sS", "-D", "-", "-o", "/dev/null", "-X", "COPY",
+                "-H", "Source: " + remote("/slow/r.bin"), door + "/r.bin").assertOk());
+        Tools.Result push = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Destination: " + remote("/slow/r.bin"),
+                location).assertOk();
+        assertTrue(push.out().strip().endsWith("403") && push.out().contains("ticket does not allow tpc-push"), push.out());
+        Tools.Result flag = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/r.bin"),
+                "-H", "RequireChecksumVerification: maybe", location).assertOk();
+        assertTrue(flag.out().strip().endsWith("400") && flag.out().contains("bad RequireChecksumVerification"), flag.out());
+        Tools.Result host = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/r.bin"),
+                "-H", "TransferHeaderHost: elsewhere", location).assertOk();
+        assertTrue(host.out().strip().endsWith("400") && host.out().contains("TransferHeaderHost cannot be passed on"), host.out());
+        Tools.Result none = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/r.bin"),
+                location.substring(0, location.indexOf('?'))).assertOk();
+        assertTrue(none.out().strip().endsWith("403") && none.out().contains("missing ticket"), none.out());
+        assertFalse(Files.exists(data.resolve("r.bin")), "nothing was copied");
+    }
+
+    @Test
+    void theDoorRefusesAPushOfACollectionOrMissingFileAndAPullOntoACollectionOrAKeptFile() throws Exception {
+        Files.createDirectories(data.resolve("dir"));
+        Tools.Result dir = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Destination: " + remote("/slow/dir"),
+                door + "/dir").assertOk();
+        assertTrue(dir.out().strip().endsWith("403") && dir.out().contains("is a collection"), dir.out());
+        Tools.Result missing = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Destination: " + remote("/slow/m.bin"),
+                door + "/no-such.bin").assertOk();
+        assertTrue(missing.out().strip().endsWith("404"), missing.out());
+        Tools.Result intoCollection = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/r.bin"),
+                door + "/dir").assertOk();
+        assertTrue(intoCollection.out().strip().endsWith("409"), "a pull onto a collection, as a PUT: " + intoCollection.out());
+        Tools.Result noParent = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/r.bin"),
+                door + "/no/parent.bin").assertOk();
+        assertTrue(noParent.out().strip().endsWith("409"), noParent.out());
+        Tools.randomFile(data.resolve("kept.bin"), 1000, 54);
+        Tools.Result keep = Tools.curl("-sS", "-w", "\n%{http_code}", "-X", "COPY", "-H", "Source: " + remote("/slow/r.bin"),
+                "-H", "Overwrite: F", door + "/kept.bin").assertOk();
+        assertTrue(keep.out().strip().endsWith("412"), "Overwrite: F onto an existing file: " + keep.out());
+    }
+
+    /** curl's COPY following the door's 307, with {@code header} (Source or Destination), no checksum required. */
+    private static Tools.Result unverified(String header, String target) {
+        return Tools.curl("-sS", "-L", "-X", "COPY", "-H", header, "-H", "RequireChecksumVerification: false", target).assertOk();
+    }
+
+    private static String location(Tools.Result redirect) {
+        return redirect.out().lines().filter(l -> l.regionMatches(true, 0, "Location:", 0, 9))
+                .map(l -> l.substring(9).strip()).findFirst().orElseThrow(() -> new AssertionError(redirect.out()));
     }
 
     @Test
