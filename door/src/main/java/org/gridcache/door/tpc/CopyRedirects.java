@@ -73,9 +73,6 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
         long mtime = -1;
         if (copy.kind() == CopyRequest.Kind.PULL) {
             origin = writes.requirePuttable(request, subject, path);
-            if ("F".equalsIgnoreCase(String.valueOf(request.getHeader("Overwrite")).trim()) && exists(subject, path)) {
-                throw new DoorException(412, "precondition failed: " + path + " exists and Overwrite is F");
-            }
         } else {
             AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.READ);
             NamespaceEntry entry = namespace.stat(subject, path);
@@ -126,18 +123,6 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
                     request.getRequestURL().toString()));
         }
         throw new DoorException(401, reason, Map.of(DoorException.DELEGATE_TO, endpoint));
-    }
-
-    private boolean exists(GridSubject subject, String path) {
-        try {
-            namespace.stat(subject, path);
-            return true;
-        } catch (DoorException e) {
-            if (e.status() == 404) {
-                return false;
-            }
-            throw e;
-        }
     }
 
     /** Pull: an enabled pool (it writes); push: the policy's first choice that is not draining. */

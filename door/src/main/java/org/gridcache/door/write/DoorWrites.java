@@ -178,12 +178,14 @@ public final class DoorWrites {
     /**
      * What a PUT of {@code path} must pass before any byte is written, for a write that is not a PUT (a third-party
      * copy's pull): the {@code write} right, an origin that takes writes there, a parent collection, no collection in
-     * the way, the locks. Returns the origin.
+     * the way, the locks, and no file in the way when the request says {@code Overwrite: F} (412). Returns the origin.
      */
     public OriginEntry requirePuttable(HttpServletRequest request, GridSubject subject, String path) {
         AccessCheck.require(policy.get(), subject, path, AuthzPolicy.Right.WRITE);
         OriginEntry origin = writable(path, "PUT");
-        requireFileTarget(request, subject, path);
+        if (requireFileTarget(request, subject, path) != null && !overwrite(request)) {
+            throw new DoorException(412, "precondition failed: " + path + " exists and Overwrite is F");
+        }
         return origin;
     }
 
