@@ -151,7 +151,7 @@ public final class Pool implements Closeable {
                 new FileOriginUploader(mounts::entries, settings.fileOriginRoots()), gridftp.uploader()), staleCopies,
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         copies = new CopyService(settings.name(), tickets, mounts, operations, store, downloads, access,
-                security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats,
+                security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,

@@ -98,6 +98,7 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         Ticket ticket = admitted.ticket();
         Copy copy = admitted.pull() ? new Pull(service, admitted) : new Push(service, admitted);
         running = copy;
+        service.movers().otherTransferStarted();
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED);
         head.headers().set(HttpHeaderNames.CONTENT_TYPE, PerfMarkers.CONTENT_TYPE)
                 .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED)
@@ -132,6 +133,7 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
                      String client) {
         ended = true;
         cancelMarkers();
+        service.movers().otherTransferEnded();
         Ticket ticket = admitted.ticket();
         long ms = (System.nanoTime() - start) / 1_000_000;
         service.stats().thirdPartyCopy(admitted.pull(), failure == null, bytes);

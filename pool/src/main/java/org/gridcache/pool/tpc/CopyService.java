@@ -23,6 +23,7 @@ import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.fetch.StaleCopies;
+import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolOperations;
 import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.origin.OriginUploader;
@@ -45,6 +46,7 @@ public final class CopyService implements AutoCloseable {
     private final List<OriginUploader> uploaders;
     private final StaleCopies staleCopies;
     private final PoolStats stats;
+    private final Movers movers;
     private final Supplier<Set<ChecksumType>> kept;
     private final Supplier<Duration> markerInterval;
     private final RemoteHttp remote;
@@ -53,8 +55,9 @@ public final class CopyService implements AutoCloseable {
     /** {@code access} and {@code trust} null: a pool without grid security (no user credentials, JDK trust for https). */
     public CopyService(String poolName, TicketCodec tickets, MountTable mounts, PoolOperations operations, Store store,
                        Downloads downloads, OriginAccess access, GridTrust trust, List<OriginUploader> uploaders,
-                       StaleCopies staleCopies, PoolStats stats, Supplier<Set<ChecksumType>> kept,
+                       StaleCopies staleCopies, PoolStats stats, Movers movers, Supplier<Set<ChecksumType>> kept,
                        Supplier<Duration> markerInterval) {
+        this.movers = movers;
         this.poolName = poolName;
         this.tickets = tickets;
         this.mounts = mounts;
@@ -115,6 +118,11 @@ public final class CopyService implements AutoCloseable {
 
     PoolStats stats() {
         return stats;
+    }
+
+    /** Where a copy counts as an active transfer (the pool's load, a drain's wait). */
+    Movers movers() {
+        return movers;
     }
 
     Set<ChecksumType> kept() {

@@ -136,11 +136,16 @@ class ThirdPartyCopyTest {
     @Test
     void aClientThatLeavesCancelsThePullAndNothingStays() throws Exception {
         Tools.randomFile(remoteData.resolve("slow/left.bin"), 8_000_000, 51);
+        String location = location(Tools.curl("-sS", "-D", "-", "-o", "/dev/null", "-X", "COPY",
+                "-H", "Source: " + remote("/slow/left.bin"), door + "/left.bin").assertOk());
+        String metrics = location.substring(0, location.indexOf("/left.bin")) + "/.gridcache/metrics";
         Process curl = new ProcessBuilder("curl", "-sS", "-L", "-X", "COPY", "-H", "Source: " + remote("/slow/left.bin"),
                 "-H", "RequireChecksumVerification: false", door + "/left.bin")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             Tools.await("part of the file in the pool", Duration.ofSeconds(60), () -> leftoverBytes() > 0);
+            assertTrue(Tools.curl("-sS", metrics).assertOk().out().contains("gridcache_pool_active_transfers{pool=\"pool1\"} 1.0"),
+                    "a copy counts as an active transfer of the pool");
         } finally {
             curl.destroyForcibly().waitFor();
         }
@@ -148,6 +153,8 @@ class ThirdPartyCopyTest {
         Tools.await("the origin to see the PUT end", Duration.ofSeconds(30)).until(() -> origin.count("PUT", "/left.bin") == 1);
         assertFalse(Files.exists(data.resolve("left.bin")), "nothing at the origin");
         assertTrue(gridcache.output().contains("COPY /left.bin (pull from"), "the copy ended");
+        Tools.await("the copy to leave the active transfers", Duration.ofSeconds(10), () -> Tools.curl("-sS", metrics).out()
+                .contains("gridcache_pool_active_transfers{pool=\"pool1\"} 0.0"));
     }
 
     @Test
