@@ -217,10 +217,15 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         if (entry.get().credentialMode() != ticket.credential()) {
             throw new Refusal(HttpResponseStatus.FORBIDDEN, "the mount table changed since the ticket was issued: ask the door again");
         }
+        Ticket resolved = ticket.withOrigin(entry.get().urlOf(path));
         String state = service.operations().state();
-        if (pull ? !state.equals(PoolRecord.ENABLED) : state.equals(PoolRecord.DRAINING)) {
+        if (pull && !state.equals(PoolRecord.ENABLED)) {
             throw new Refusal(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool " + service.poolName() + " is " + state
-                    + " and takes no third-party " + (pull ? "pull" : "push") + ": ask the door again");
+                    + " and takes no third-party pull: ask the door again");
+        }
+        String refusal = pull ? null : service.operations().refusal(resolved); // a push reads, as a GET: drained or a read-only miss
+        if (refusal != null) {
+            throw new Refusal(HttpResponseStatus.SERVICE_UNAVAILABLE, refusal);
         }
         ChecksumCheck check;
         Map<String, String> headers;
@@ -230,7 +235,7 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         } catch (IllegalArgumentException e) {
             throw new Refusal(HttpResponseStatus.BAD_REQUEST, e.getMessage());
         }
-        return new CopyOrder(ticket.withOrigin(entry.get().urlOf(path)), token, pull, check, headers);
+        return new CopyOrder(resolved, token, pull, check, headers);
     }
 
     /** The remote URL as the door wrote it into the ticket. */

@@ -152,6 +152,19 @@ public final class CopyService implements AutoCloseable {
         return remote.client(ticket.presentsUserProxyToRemote() ? user : null);
     }
 
+    /**
+     * For a push of a file of an origin read as the user: the origin's permission for that user, as a GET's
+     * ({@link OriginAccess#check}: fresh for a file this pool holds, else asked of the origin as the user).
+     */
+    void requireReadPermission(Ticket ticket, String token) throws CopyFailure {
+        if (ticket.needsUserCredential()) {
+            if (access == null) {
+                throw new CopyFailure("this pool has no grid security: it cannot read origins as the user");
+            }
+            await(access.check(ticket, token, downloads.holds(ticket)), "the origin");
+        }
+    }
+
     /** Waits for {@code future}; a failure becomes a {@link CopyFailure} with the reason the pool's parts give. */
     static <T> T await(CompletableFuture<T> future, String who) throws CopyFailure {
         try {

@@ -52,6 +52,7 @@ final class Push implements Copy {
     @Override
     public String run(AtomicLong moved) throws CopyFailure {
         HttpClient client = service.remoteClient(ticket, token);
+        service.requireReadPermission(ticket, token); // as the user's GET would be checked
         Downloads.Source source;
         try {
             source = service.downloads().open(ticket);

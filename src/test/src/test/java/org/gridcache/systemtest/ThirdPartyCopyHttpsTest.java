@@ -51,6 +51,7 @@ class ThirdPartyCopyHttpsTest {
         Files.writeString(w.resolve(".gacl"), GACL);
         Tools.randomFile(w.resolve("src.bin"), 1_200_000, 61);
         Tools.randomFile(w.resolve("gfal-src.bin"), 1_300_000, 62);
+        Tools.randomFile(w.resolve("push-src.bin"), 900_000, 63);
         Tools.run(Duration.ofMinutes(1), "chmod", "-R", "a+rX", remoteData.toString()).assertOk();
         Tools.run(Duration.ofMinutes(1), "chmod", "a+rwx", w.toString()).assertOk(); // Apache's workers write there
         remote = GridEnv.Origin.start(pki, remoteData);
@@ -59,6 +60,11 @@ class ThirdPartyCopyHttpsTest {
         Path policy = Files.writeString(tmp.resolve("authz.conf"), "authenticated / list,read,write\n");
         gridcache = Standalone.startHttps(Files.createDirectories(tmp.resolve("gc")), origin.url(), pki, "--authz", policy.toString());
         door = gridcache.door();
+        // Apache's w/ also mounted as an origin read with the user's own credential
+        Gridcache.admin("origins", "add", "grid", "--prefix", "/grid", "--url", remote.url() + "/w", "--credential", "user",
+                "--zk", gridcache.zkConnect()).assertOk();
+        Tools.await("the door to show /grid", Duration.ofSeconds(30), () -> GridEnv.curlAs(pki, "alice", "-sS", "-X", "PROPFIND",
+                "-H", "Depth: 1", door + "/").out().contains("/grid"));
     }
 
     @AfterAll
@@ -99,6 +105,18 @@ class ThirdPartyCopyHttpsTest {
                 "-H", "Credential: none", "-H", "RequireChecksumVerification: false", door + "/anon.bin");
         assertTrue(lastLine(none.out()).startsWith("failure: cannot GET from the remote " + remote.url()), none.out());
         assertFalse(Files.exists(data.resolve("anon.bin")));
+    }
+
+    /** A push from an origin read as the user: the pool reads it as Alice (her permission first), then PUTs it. */
+    @Test
+    void aPushFromAnOriginReadAsAliceIsFetchedAsHer() throws Exception {
+        GridEnv.delegated(pki, door, "alice");
+        Tools.Result r = GridEnv.curlAs(pki, "alice", "-sS", "-L", "-X", "COPY", "-H", "Destination: " + origin.url() + "from-grid.bin",
+                "-H", "Credential: none", "-H", "RequireChecksumVerification: false", door + "/grid/push-src.bin");
+        assertEquals("success: Created", lastLine(r.out()), r.out());
+        assertEquals(Tools.sha256(remoteData.resolve("w/push-src.bin")), Tools.sha256(data.resolve("from-grid.bin")), "byte-exact");
+        assertTrue(remote.accessLog().lines().anyMatch(l -> l.contains("GET /w/push-src.bin") && l.contains("CN=Alice")),
+                "the pool read the origin as Alice: " + remote.accessLog());
     }
 
     @Test
