@@ -114,6 +114,9 @@ public final class ClusterSettings {
         public static final Setting<Duration> GRIDFTP_TIMEOUT = define("gridftp.timeout", SettingTypes.DURATION, "60s", LIVE,
                 "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
                 + "before the pool gives the fetch up (502)");
+        public static final Setting<Duration> TPC_MARKER_INTERVAL = define("tpc.marker-interval", SettingTypes.POSITIVE_DURATION,
+                "5s", LIVE, "how often a pool doing an HTTP third-party copy sends the client a performance marker "
+                + "(WLCG asks for at least one every 30 s; dCache sends one every 5 s)");
 
         public static final Setting<Duration> MACAROON_MAX_VALIDITY = define("macaroon.max-validity", SettingTypes.POSITIVE_DURATION,
                 "168h", LIVE, "the longest a door-issued macaroon lives (dCache's default, 7 days); a longer validity asked "

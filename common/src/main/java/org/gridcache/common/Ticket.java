@@ -28,10 +28,15 @@ import org.gridcache.common.authz.TokenGrant;
  * {@code --credential token}, the reference under which the issuing door hands the token itself to the ticket's pool
  * ({@link TokenGrant}); {@link TokenGrant#NONE} for an X.509 or anonymous subject. A pool enforces its bounds
  * ({@link TicketCodec#verify(String, String, String, String)}) and passes them on unchanged to its peers.
+ *
+ * <p>{@code remote} and {@code remoteCredential}: in a third-party copy's ticket ({@link #TPC_PULL}, {@link #TPC_PUSH})
+ * the other side's URL, so a stolen ticket cannot be aimed elsewhere, and what the pool presents to it
+ * ({@link #REMOTE_NONE} or {@link #REMOTE_GRIDSITE}: the user's proxy from {@code credentialUrl}); null otherwise.
  */
 public record Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                      String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
-                     String credentialUrl, List<String> peers, String grant, TokenGrant token) {
+                     String credentialUrl, List<String> peers, String grant, TokenGrant token, String remote,
+                     String remoteCredential) {
 
     public static final String QUERY_PARAMETER = "gridcache-ticket";
     public static final String READ = "read";
@@ -40,6 +45,14 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
      * {@code size} is the length the client announced.
      */
     public static final String WRITE = "write";
+    /** A third-party copy into the ticket's path from {@link #remote()} (HTTP-TPC pull): a write, signed by a door only. */
+    public static final String TPC_PULL = "tpc-pull";
+    /** A third-party copy of the ticket's path to {@link #remote()} (HTTP-TPC push): a read, signed by a door only. */
+    public static final String TPC_PUSH = "tpc-push";
+    /** {@link #remoteCredential()}: the pool presents nothing of the user's to the remote side. */
+    public static final String REMOTE_NONE = "none";
+    /** {@link #remoteCredential()}: the pool presents a proxy of the user's delegation to the remote side. */
+    public static final String REMOTE_GRIDSITE = "gridsite";
     /** The prefix of {@link #door()} in the tickets a pool signs for its peers. */
     public static final String POOL_ISSUER = "pool:";
     /**
@@ -56,12 +69,28 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
         token = token == null ? TokenGrant.NONE : token;
     }
 
-    /** A ticket of a subject without a bearer token. */
+    /** A ticket of a subject without a bearer token, not a third-party copy's. */
     public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                   String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
                   String credentialUrl, List<String> peers, String grant) {
         this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
                 credentialUrl, peers, grant, TokenGrant.NONE);
+    }
+
+    /** A ticket that is not a third-party copy's. */
+    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
+                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
+                  String credentialUrl, List<String> peers, String grant, TokenGrant token) {
+        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
+                credentialUrl, peers, grant, token, null, null);
+    }
+
+    /** A third-party copy's ticket of a subject without a bearer token. */
+    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
+                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
+                  String credentialUrl, List<String> peers, String grant, String remote, String remoteCredential) {
+        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
+                credentialUrl, peers, grant, TokenGrant.NONE, remote, remoteCredential);
     }
 
     /** A door's ticket. */
@@ -82,19 +111,19 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
     /** This ticket naming {@code peers} to consult on a miss. */
     public Ticket withPeers(List<String> peers) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, grant, token);
+                credential, credentialUrl, peers, grant, token, remote, remoteCredential);
     }
 
     /** This ticket with the origin URL the pool resolved for its path. */
     public Ticket withOrigin(String url) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, url, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, grant, token);
+                credential, credentialUrl, peers, grant, token, remote, remoteCredential);
     }
 
     /** This ticket carrying {@code signed}, the door's ticket it rests on (see {@link #grant()}). */
     public Ticket withGrant(String signed) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, signed, token);
+                credential, credentialUrl, peers, signed, token, remote, remoteCredential);
     }
 
     /**
@@ -109,17 +138,17 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
     /** This ticket carrying what the subject's bearer token granted. */
     public Ticket withToken(TokenGrant grant) {
         return new Ticket(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans,
-                credential, credentialUrl, peers, this.grant, grant);
+                credential, credentialUrl, peers, this.grant, grant, remote, remoteCredential);
     }
 
     /**
-     * What the ticket's operation does to its path, in the words of token scopes and caveats: a read downloads, a
-     * write uploads; null for an operation that has no such word yet (a bounded ticket for it is refused).
+     * What the ticket's operation does to its path, in the words of token scopes and caveats: a read or a third-party
+     * push downloads, a write or a third-party pull uploads; null for an operation that has no such word yet (a bounded ticket for it is refused).
      */
     public Activity activity() {
         return switch (operation == null ? "" : operation) {
-            case READ -> Activity.DOWNLOAD;
-            case WRITE -> Activity.UPLOAD;
+            case READ, TPC_PUSH -> Activity.DOWNLOAD;
+            case WRITE, TPC_PULL -> Activity.UPLOAD;
             default -> null;
         };
     }
@@ -127,6 +156,16 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
     /** True for a ticket a pool signed for a peer: it admits peer questions and pulls only. */
     public boolean issuedByPool() {
         return door != null && door.startsWith(POOL_ISSUER);
+    }
+
+    /** True for a third-party copy's ticket ({@link #TPC_PULL} or {@link #TPC_PUSH}). */
+    public boolean thirdPartyCopy() {
+        return TPC_PULL.equals(operation) || TPC_PUSH.equals(operation);
+    }
+
+    /** True when the pool presents the user's proxy to a third-party copy's remote side. */
+    public boolean presentsUserProxyToRemote() {
+        return REMOTE_GRIDSITE.equals(remoteCredential);
     }
 
     /**

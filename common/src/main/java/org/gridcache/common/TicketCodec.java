@@ -96,6 +96,10 @@ public final class TicketCodec {
         if (!ticket.peers().isEmpty()) {
             claims.put("peers", ticket.peers());
         }
+        if (ticket.remote() != null) {
+            claims.put("remote", ticket.remote());
+            claims.put("rcred", ticket.remoteCredential());
+        }
         if (ticket.issuedByPool() && ticket.needsDoorGrant() && ticket.grant() != null) {
             claims.put("grant", ticket.grant());
         }
@@ -127,7 +131,7 @@ public final class TicketCodec {
                     (String) c.get("door"), null, ((Number) c.get("size")).longValue(), ((Number) c.get("mtime")).longValue(),
                     (String) c.get("vo"), strings(c.get(c.containsKey("vo") ? "fqans" : "groups")),
                     CredentialMode.parse((String) c.get("cred")), (String) c.get("credurl"), strings(c.get("peers")),
-                    (String) c.get("grant"), token(c));
+                    (String) c.get("grant"), token(c), (String) c.get("remote"), (String) c.get("rcred"));
         } catch (RuntimeException e) {
             throw new TicketException("malformed ticket claims");
         }

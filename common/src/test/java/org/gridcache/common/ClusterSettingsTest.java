@@ -78,7 +78,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(28, ClusterSettings.known().size());
+        assertEquals(29, ClusterSettings.known().size());
         ClusterSettings.known().forEach((key, setting) -> {
             assertEquals(key, setting.key());
             assertTrue(setting.apply() != null && !setting.description().isBlank(), key);

@@ -69,6 +69,19 @@ class TicketCodecTest {
     }
 
     @Test
+    void roundTripsAThirdPartyCopysRemoteAndItsCredential() throws Exception {
+        Ticket t = new Ticket("/data/f.bin", "pool1", Ticket.TPC_PULL, NOW_S, NOW_S + 60, "/DC=org/CN=Alice", "door1", null, -1, -1,
+                null, List.of(), CredentialMode.NONE, null, List.of(), null, "https://remote.example.org:2880/f.bin", Ticket.REMOTE_GRIDSITE);
+        Ticket back = pool.verify(door.sign(t), "/data/f.bin", "pool1", Ticket.TPC_PULL);
+        assertEquals(t, back);
+        assertTrue(back.thirdPartyCopy());
+        assertTrue(back.presentsUserProxyToRemote());
+        assertNull(pool.verify(door.sign(ticket(NOW_S + 60))).remote(), "a read names no remote");
+        assertFalse(pool.verify(door.sign(ticket(NOW_S + 60))).thirdPartyCopy());
+        assertThrows(TicketException.class, () -> pool.verify(door.sign(t), "/data/f.bin", "pool1", Ticket.TPC_PUSH));
+    }
+
+    @Test
     void roundTripsThePeersToAskOnAMiss() throws Exception {
         Ticket ranked = ticket(NOW_S + 60).withPeers(List.of("pool1", "pool2"));
         Ticket back = pool.verify(door.sign(ranked), "/data/f.bin", "pool1", Ticket.READ);

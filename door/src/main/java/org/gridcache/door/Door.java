@@ -42,6 +42,7 @@ import org.gridcache.door.read.PoolProxy;
 import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.SelectionPolicies;
 import org.gridcache.door.webdav.MiltonDavServlet;
+import org.gridcache.door.tpc.CopyRedirects;
 import org.gridcache.door.write.DoorWrites;
 import org.gridcache.door.write.GridFtpOriginWriter;
 import org.gridcache.door.write.LocalOriginWriter;
@@ -132,7 +133,8 @@ public final class Door implements Closeable {
                 new WebDavOriginWriter(http), new GridFtpOriginWriter(gridftpSessions)), grid.originIdentities(), grid.policy(),
                 notices::wrote, deadProperties,
                 lockChecks, new PutRedirects(pools, policies::selector, tickets, config::current,
-                        () -> grid.delegations().credentialEndpoint()));
+                        () -> grid.delegations().credentialEndpoint()),
+                new CopyRedirects(namespace, grid.policy(), pools, policies::selector, tickets, config::current, grid.delegations()));
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
                 new PropPatch(namespace, grid.policy(), deadProperties, lockChecks),

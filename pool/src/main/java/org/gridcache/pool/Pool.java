@@ -32,6 +32,7 @@ import org.gridcache.pool.origin.RedirectPolicy;
 import org.gridcache.pool.peer.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.serve.PoolChannelInitializer;
+import org.gridcache.pool.tpc.CopyService;
 import org.gridcache.pool.serve.PoolServer;
 import org.gridcache.pool.serve.PoolTls;
 import org.gridcache.pool.store.Store;
@@ -72,6 +73,7 @@ public final class Pool implements Closeable {
     private final AtomicBoolean publishQueued = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private Downloads downloads;
+    private CopyService copies;
     private Origins origins;
     private EphemeralRegistration registration;
     private MountTable mounts;
@@ -148,9 +150,12 @@ public final class Pool implements Closeable {
         PoolChannelInitializer.Uploads uploads = new PoolChannelInitializer.Uploads(List.of(new HttpOriginUploader(http),
                 new FileOriginUploader(mounts::entries, settings.fileOriginRoots()), gridftp.uploader()), staleCopies,
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
+        copies = new CopyService(settings.name(), tickets, mounts, operations, store, downloads, access,
+                security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
+                () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
-                        peers, origins, ORIGIN_READ_TIMEOUT), uploads,
+                        peers, origins, ORIGIN_READ_TIMEOUT), uploads, copies::newHandler,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
@@ -229,6 +234,9 @@ public final class Pool implements Closeable {
             registration.close();
         }
         server.stopAccepting();
+        if (copies != null) {
+            copies.close();
+        }
         if (downloads != null) {
             downloads.close();
         }

@@ -113,8 +113,9 @@ public final class CredentialService {
         }
         // the codec verifies with this door's keys only, so another issuer fails above; kept so that a change of
         // codec cannot widen who is served, together with the operations tickets grant: a read, and an upload the
-        // door redirected to the pool (which writes the origin as the user, as it reads)
-        if (!doorId.equals(ticket.door()) || !(Ticket.READ.equals(ticket.operation()) || Ticket.WRITE.equals(ticket.operation()))) {
+        // door redirected to the pool (which writes the origin as the user, as it reads), and a third-party copy
+        if (!doorId.equals(ticket.door()) || !(Ticket.READ.equals(ticket.operation()) || Ticket.WRITE.equals(ticket.operation())
+                || ticket.thirdPartyCopy())) {
             throw new DoorException(403, "ticket was issued by another door, or for another operation");
         }
         String issuedTo = pools.get().stream().filter(p -> p.id().equals(ticket.pool())).map(PoolRecord::hostDn)
@@ -124,7 +125,8 @@ public final class CredentialService {
                     issuedTo == null ? "not registered with a host DN" : issuedTo);
             throw new DoorException(403, "ticket was issued to another pool");
         }
-        if (!ticket.needsUserCredential() || ticket.subject() == null) {
+        // a third-party copy may present the user's proxy to the remote side only (Credential: gridsite)
+        if (!(ticket.needsUserCredential() || ticket.presentsUserProxyToRemote()) || ticket.subject() == null) {
             throw new DoorException(400, "ticket names no user credential");
         }
         if (ticket.credential() == CredentialMode.TOKEN) {

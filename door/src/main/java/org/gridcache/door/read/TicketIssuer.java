@@ -94,4 +94,21 @@ public final class TicketIssuer {
     private static TokenGrant tokenOf(GridSubject subject, CredentialMode mode) {
         return TokenGrant.of(subject, mode == CredentialMode.TOKEN);
     }
+
+    /**
+     * The pool URL for one third-party copy ({@link Ticket#TPC_PULL} into {@code path}, {@link Ticket#TPC_PUSH} of it)
+     * with {@code remote}, the other side, bound in the ticket: signed anew every time, naming no peers. The credential
+     * URL is given when the origin is read or written as the user (a proxy or a token), or when the pool presents the user's proxy to the
+     * remote ({@code remoteCredential} {@link Ticket#REMOTE_GRIDSITE}).
+     */
+    public String copyUrl(PoolRecord pool, OriginEntry origin, String operation, String path, long size, long mtime,
+                          GridSubject subject, Duration lifetime, String credentialUrl, String remote, String remoteCredential) {
+        CredentialMode mode = origin.credentialMode();
+        boolean user = mode == CredentialMode.USER || mode == CredentialMode.TOKEN || Ticket.REMOTE_GRIDSITE.equals(remoteCredential);
+        long now = clock.instant().getEpochSecond();
+        Ticket ticket = new Ticket(path, pool.id(), operation, now, now + lifetime.toSeconds(), subject.name(), doorId,
+                null, size, mtime, subject.vo(), subject.fqans(), mode, user ? credentialUrl : null, List.of(), null,
+                tokenOf(subject, mode), remote, remoteCredential);
+        return pool.ticketedUrl(path, codec.sign(ticket));
+    }
 }

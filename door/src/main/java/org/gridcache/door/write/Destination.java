@@ -11,7 +11,7 @@ import org.gridcache.door.http.DoorReadFilter;
  * (scheme, host and port of the request; else 502, as Apache's mod_dav answers a copy to another server); its path is
  * decoded and normalised like the request's (400 for {@code ..}, an encoded slash, bad escapes).
  */
-final class Destination {
+public final class Destination {
     private Destination() {
     }
 
@@ -47,13 +47,21 @@ final class Destination {
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new DoorException(400, "bad Destination: not an http(s) URL");
         }
-        int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
-        String host = uri.getHost();
-        if (host == null || !stripBrackets(host).equalsIgnoreCase(stripBrackets(request.getServerName())) || port != request.getServerPort()
-                || !scheme.equalsIgnoreCase(request.getScheme())) {
+        if (!namesThisDoor(request, uri)) {
+            int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+            String host = uri.getHost();
             throw DoorException.badGateway("the Destination is on another server (" + (host == null ? "?" : host) + ":" + port
                     + "): this door moves and copies only within its own namespace");
         }
+    }
+
+    /** Whether the absolute http(s) {@code uri} names this door: the request's scheme, host and port. */
+    public static boolean namesThisDoor(HttpServletRequest request, URI uri) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+        String host = uri.getHost();
+        return host != null && stripBrackets(host).equalsIgnoreCase(stripBrackets(request.getServerName()))
+                && port == request.getServerPort() && scheme.equalsIgnoreCase(request.getScheme());
     }
 
     private static String stripBrackets(String host) {

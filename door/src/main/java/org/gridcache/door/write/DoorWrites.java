@@ -56,6 +56,20 @@ public final class DoorWrites {
     private final DeadPropertyStore properties;
     private final LockChecks locks;
     private final PutRedirects redirects;
+    private final ThirdPartyCopies copies;
+
+    /**
+     * The COPYs that are third-party copies (HTTP-TPC: a {@code Source} header, or a {@code Destination} on another
+     * server), answered by {@code door.tpc}; every other COPY stays within the namespace.
+     */
+    public interface ThirdPartyCopies {
+        /** Whether {@code request}, a COPY, is a third-party copy this handles. */
+        boolean takes(HttpServletRequest request);
+
+        /** Answers it; {@code writes} checks a pull's target as a PUT's ({@link #requirePuttable}). */
+        void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject,
+                    DoorWrites writes) throws IOException;
+    }
 
     /**
      * {@code notices}: told the paths of every write that reached an origin (the other doors' notice, see WriteNotices);
@@ -65,6 +79,14 @@ public final class DoorWrites {
      */
     public DoorWrites(Namespace namespace, OriginWriters writers, OriginIdentities identities, Supplier<AuthzPolicy> policy,
                       Consumer<List<String>> notices, DeadPropertyStore properties, LockChecks locks, PutRedirects redirects) {
+        this(namespace, writers, identities, policy, notices, properties, locks, redirects, null);
+    }
+
+    /** As above; {@code copies}: the third-party copies (null: a COPY to another server is 502). */
+    public DoorWrites(Namespace namespace, OriginWriters writers, OriginIdentities identities, Supplier<AuthzPolicy> policy,
+                      Consumer<List<String>> notices, DeadPropertyStore properties, LockChecks locks, PutRedirects redirects,
+                      ThirdPartyCopies copies) {
+        this.copies = copies;
         this.redirects = redirects;
         this.namespace = namespace;
         this.writers = writers;
@@ -99,6 +121,10 @@ public final class DoorWrites {
             // a client that sends "#…" means another resource than the one the fragment-less path names: never write that
             throw new DoorException(400, "a request URI with a fragment (#) names no resource to " + method);
         }
+        if (method.equals("COPY") && copies != null && copies.takes(request)) {
+            copies.handle(request, response, path, subject, this);
+            return;
+        }
         AccessCheck.require(policy.get(), subject, path, activityOn(method));
         OriginEntry origin = writable(path, method);
         // a PUT that goes to a pool needs no writer here: pools write origins the door cannot (yet)
@@ -107,15 +133,7 @@ public final class DoorWrites {
         OriginWriter.Written written;
         switch (method) {
             case "PUT" -> {
-                requireParentCollection(subject, path);
-                NamespaceEntry existing = existing(subject, path);
-                if (existing != null && existing.collection()) {
-                    throw new DoorException(409, "conflict: " + path + " is a collection");
-                }
-                if (existing != null) {
-                    AccessCheck.require(policy.get(), subject, path, Activity.DELETE); // a replaced file is a removed one
-                }
-                locks.requireWritable(subject, path, existing == null ? Reach.NEW_MEMBER : Reach.RESOURCE, request);
+                NamespaceEntry existing = requireFileTarget(request, subject, path);
                 UploadDigest digest = uploadDigest(request);
                 OriginIdentity as = identities.of(subject, origin);
                 Optional<String> pool = redirects == null ? Optional.empty() : redirects.location(request, subject, origin, path);
@@ -169,6 +187,45 @@ public final class DoorWrites {
             case "COPY" -> Activity.DOWNLOAD;
             default -> Activity.DELETE; // DELETE, MOVE
         };
+    }
+
+    /**
+     * What a PUT of {@code path} must pass before any byte is written, for a write that is not a PUT (a third-party
+     * copy's pull): the {@code write} right, an origin that takes writes there, a parent collection, no collection in
+     * the way, the locks, and no file in the way when the request says {@code Overwrite: F} (412). Returns the origin.
+     */
+    public OriginEntry requirePuttable(HttpServletRequest request, GridSubject subject, String path) {
+        AccessCheck.require(policy.get(), subject, path, Activity.UPLOAD);
+        OriginEntry origin = writable(path, "PUT");
+        if (requireFileTarget(request, subject, path) != null && !overwrite(request)) {
+            throw new DoorException(412, "precondition failed: " + path + " exists and Overwrite is F");
+        }
+        return origin;
+    }
+
+    /**
+     * The parent a collection, no collection at {@code path}, the right to remove a file there, the locks passed; what
+     * is there now, or null.
+     */
+    private NamespaceEntry requireFileTarget(HttpServletRequest request, GridSubject subject, String path) {
+        requireParentCollection(subject, path);
+        NamespaceEntry existing = existing(subject, path);
+        if (existing != null && existing.collection()) {
+            throw new DoorException(409, "conflict: " + path + " is a collection");
+        }
+        if (existing != null) {
+            AccessCheck.require(policy.get(), subject, path, Activity.DELETE); // a replaced file is a removed one
+        }
+        locks.requireWritable(subject, path, existing == null ? Reach.NEW_MEMBER : Reach.RESOURCE, request);
+        return existing;
+    }
+
+    /**
+     * {@code path} is being written by a pool (a third-party copy's pull): the cached views of it are dropped here and
+     * at the other doors, and the pools drop their copies, as for a redirected PUT.
+     */
+    public void writingElsewhere(String path) {
+        changed(List.of(path));
     }
 
     /**

@@ -151,6 +151,22 @@ class CredentialServiceTest {
         assertEquals(403, e.status());
     }
 
+    /** A third-party copy presenting the user's proxy to the remote (Credential: gridsite) gets it; one with none does not. */
+    @Test
+    void aThirdPartyCopyGetsTheUsersCredentialOnlyForGridsite() throws Exception {
+        long now = Instant.now().getEpochSecond();
+        String gridsite = door.sign(new Ticket("/atlas/f.bin", "p1", Ticket.TPC_PULL, now, now + 60, ALICE, "door1", null, -1, -1,
+                null, List.of(), CredentialMode.NONE, "https://door:2880/.gridcache/credential", List.of(), null,
+                "https://remote.example.org/f.bin", Ticket.REMOTE_GRIDSITE));
+        X509Credential handed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, gridsite));
+        assertEquals(ProxyUtils.getOriginalUserDN(alice.getCertificateChain()), ProxyUtils.getOriginalUserDN(handed.getCertificateChain()));
+        String none = door.sign(new Ticket("/atlas/f.bin", "p1", Ticket.TPC_PUSH, now, now + 60, ALICE, "door1", null, 10, 5,
+                null, List.of(), CredentialMode.NONE, "https://door:2880/.gridcache/credential", List.of(), null,
+                "https://remote.example.org/f.bin", Ticket.REMOTE_NONE));
+        DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(POOL_DN), hostChain, none));
+        assertEquals(400, e.status());
+    }
+
     @Test
     void refusesAProxyOfTheHostCertificate() throws Exception {
         // the host credential as a client would hand it on: a proxy certificate below it

@@ -56,6 +56,18 @@ public final class Movers {
         }
     }
 
+    /**
+     * A transfer that is no mover's (a third-party copy) began: it counts in the active transfers and the load, so a
+     * drain waits for it and the doors see it. {@link #otherTransferEnded} when it ends.
+     */
+    public void otherTransferStarted() {
+        started();
+    }
+
+    public void otherTransferEnded() {
+        ended();
+    }
+
     void sent(long bytes) {
         bytesOut.add(bytes);
     }

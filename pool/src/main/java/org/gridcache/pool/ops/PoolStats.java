@@ -20,6 +20,9 @@ public final class PoolStats {
     private final LongAdder hitBytes = new LongAdder();
     private final LongAdder missBytes = new LongAdder();
     private final LongAdder pipeliningLimits = new LongAdder();
+    private final LongAdder tpcPullBytes = new LongAdder();
+    private final LongAdder tpcPushBytes = new LongAdder();
+    private final LongAdder tpcFailures = new LongAdder();
     private final Map<Integer, LongAdder> responses = new ConcurrentHashMap<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -31,6 +34,11 @@ public final class PoolStats {
         counter("gridcache.pool.miss.bytes", "bytes", missBytes, "bytes sent to clients while or after fetching them");
         counter("gridcache.pool.pipelining.limits", null, pipeliningLimits,
                 "connections that pipelined more requests than may wait (answered 503 and closed)");
+        FunctionCounter.builder("gridcache.pool.tpc.bytes", tpcPullBytes, LongAdder::sum).baseUnit("bytes").tag("direction", "pull")
+                .description("bytes moved by third-party copies").register(registry);
+        FunctionCounter.builder("gridcache.pool.tpc.bytes", tpcPushBytes, LongAdder::sum).baseUnit("bytes").tag("direction", "push")
+                .description("bytes moved by third-party copies").register(registry);
+        counter("gridcache.pool.tpc.failures", null, tpcFailures, "third-party copies that ended with a failure line");
     }
 
     private void counter(String name, String unit, LongAdder value, String description) {
@@ -45,6 +53,14 @@ public final class PoolStats {
     public void transfer(boolean hit, long bytes) {
         (hit ? hits : misses).increment();
         (hit ? hitBytes : missBytes).add(bytes);
+    }
+
+    /** A third-party copy ended: its direction, outcome and the bytes it moved. */
+    public void thirdPartyCopy(boolean pull, boolean succeeded, long bytes) {
+        (pull ? tpcPullBytes : tpcPushBytes).add(bytes);
+        if (!succeeded) {
+            tpcFailures.increment();
+        }
     }
 
     /** Any answer the pool sent, by status (0: the connection ended before a status went out). */

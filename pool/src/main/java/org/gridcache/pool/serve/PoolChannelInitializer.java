@@ -1,5 +1,6 @@
 package org.gridcache.pool.serve;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
@@ -64,6 +65,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
 
     private final Parts parts;
     private final Uploads uploads;
+    private final Supplier<ChannelHandler> copies;
     private final SslContext tls;
     private final RequestCheck requestCheck = new RequestCheck();
     private final PoolServices services;
@@ -77,6 +79,12 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
     }
 
     public PoolChannelInitializer(Parts parts, Uploads uploads, SslContext tls) {
+        this(parts, uploads, null, tls);
+    }
+
+    /** {@code copies}: a connection's third-party COPY handler (null: COPY is 405). */
+    public PoolChannelInitializer(Parts parts, Uploads uploads, Supplier<ChannelHandler> copies, SslContext tls) {
+        this.copies = copies;
         this.uploads = uploads;
         this.parts = parts;
         this.tls = tls;
@@ -101,6 +109,9 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
             p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),
                     parts.store(), parts.access(), uploads.uploaders(), uploads.staleCopies(), parts.stats(),
                     uploads.checksums().get()));
+        }
+        if (copies != null) {
+            p.addLast("tpc", copies.get()); // before the aggregator: a third-party COPY outlives its request
         }
         p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
         p.addLast("pipelining", new PipeliningGate(parts.stats()));    // one request at a time; the rest wait

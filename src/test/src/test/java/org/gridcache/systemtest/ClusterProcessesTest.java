@@ -168,6 +168,10 @@ class ClusterProcessesTest {
                     Tools.curl("-o", "/dev/null", "-w", "%{http_code}", doorUrl + "/atlas/data/one.bin").out().equals("503"));
             Tools.Result r = Tools.curl(doorUrl + "/atlas/data/one.bin").assertOk();
             assertTrue(r.out().contains("no pool"), r.out());
+            Tools.Result copy = Tools.curl("-w", "\n%{http_code}", "-X", "COPY", "-H", "Destination: http://127.0.0.1:9/one.bin",
+                    doorUrl + "/atlas/data/one.bin").assertOk();
+            assertTrue(copy.out().strip().endsWith("503") && copy.out().contains("no pool available for a third-party copy"),
+                    "a third-party copy needs a pool too: " + copy.out());
         } finally {
             pool = Gridcache.start(tmp.resolve("pool2.out"), "pool", "--config", tmp.resolve("gridcache.properties").toString(),
                     "--name", "p1", "--store", tmp.resolve("store").toString(), "--capacity", "1G",

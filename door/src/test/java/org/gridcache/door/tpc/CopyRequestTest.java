@@ -1,0 +1,71 @@
+package org.gridcache.door.tpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.lang.reflect.Proxy;
+import java.util.Map;
+import org.gridcache.common.Ticket;
+import org.gridcache.door.http.DoorException;
+import org.junit.jupiter.api.Test;
+
+/** Which COPYs are third-party copies, and what a bad remote URL or credential gets. */
+class CopyRequestTest {
+
+    /** A COPY to http://door.example.org:2880 with these headers. */
+    private static HttpServletRequest copy(Map<String, String> headers) {
+        return (HttpServletRequest) Proxy.newProxyInstance(CopyRequestTest.class.getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class}, (p, m, args) -> switch (m.getName()) {
+                    case "getMethod" -> "COPY";
+                    case "getHeader" -> headers.get((String) args[0]);
+                    case "getServerName" -> "door.example.org";
+                    case "getServerPort" -> 2880;
+                    case "getScheme" -> "http";
+                    default -> null;
+                });
+    }
+
+    @Test
+    void aSourceIsAPullAForeignDestinationAPushAndTheDoorsOwnANamespaceCopy() {
+        assertTrue(CopyRequest.isThirdParty(copy(Map.of("Source", "https://se.example.org/f"))));
+        assertTrue(CopyRequest.isThirdParty(copy(Map.of("Destination", "https://se.example.org/f"))));
+        assertFalse(CopyRequest.isThirdParty(copy(Map.of("Destination", "http://door.example.org:2880/g"))));
+        assertFalse(CopyRequest.isThirdParty(copy(Map.of("Destination", "/g"))));
+        assertFalse(CopyRequest.isThirdParty(copy(Map.of())));
+        CopyRequest pull = CopyRequest.of(copy(Map.of("Source", "https://se.example.org/f")), false);
+        assertEquals(CopyRequest.Kind.PULL, pull.kind());
+        assertEquals("https://se.example.org/f", pull.remote());
+        CopyRequest push = CopyRequest.of(copy(Map.of("Destination", "http://se.example.org:8080/d/f")), false);
+        assertEquals(CopyRequest.Kind.PUSH, push.kind());
+        assertEquals("http://se.example.org:8080/d/f", push.remote());
+    }
+
+    @Test
+    void badRemoteUrlsAre400WithoutEchoingSecrets() {
+        for (String bad : new String[] {"/relative", "ftp://se.example.org/f", "https://user:secret@se.example.org/f",
+                "https:///nohost", "https://se.example.org/f#frag", "not a uri"}) {
+            DoorException e = assertThrows(DoorException.class, () -> CopyRequest.of(copy(Map.of("Source", bad)), false), bad);
+            assertEquals(400, e.status(), bad);
+            assertFalse(e.reason().contains("secret"), e.reason());
+        }
+        DoorException both = assertThrows(DoorException.class, () -> CopyRequest.of(copy(Map.of("Source", "https://a/f",
+                "Destination", "https://b/f")), false));
+        assertEquals(400, both.status());
+    }
+
+    @Test
+    void credentialNoneGridsiteOrTheDefaultAnythingElse400() {
+        assertEquals(Ticket.REMOTE_NONE, CopyRequest.credential("none", true, false));
+        assertEquals(Ticket.REMOTE_GRIDSITE, CopyRequest.credential("GridSite", false, false));
+        assertEquals(Ticket.REMOTE_GRIDSITE, CopyRequest.credential(null, true, false), "a certificate client: as dCache");
+        assertEquals(Ticket.REMOTE_NONE, CopyRequest.credential(null, true, true), "a token for the remote: none");
+        assertEquals(Ticket.REMOTE_NONE, CopyRequest.credential(null, false, false), "anonymous: none");
+        DoorException oidc = assertThrows(DoorException.class, () -> CopyRequest.credential("oidc", true, false));
+        assertEquals(400, oidc.status());
+        assertTrue(oidc.reason().startsWith("Credential oidc is not supported"), oidc.reason());
+        assertEquals(400, assertThrows(DoorException.class, () -> CopyRequest.credential("x509", true, false)).status());
+    }
+}

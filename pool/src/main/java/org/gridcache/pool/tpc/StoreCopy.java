@@ -1,0 +1,100 @@
+package org.gridcache.pool.tpc;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.store.Sidecar;
+import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreEntry;
+import org.gridcache.pool.store.StoreKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cached copy of a file a pull writes to the origin, kept as an upload's is: room reserved, written beside the
+ * store as an upload file, made a hit only by {@link #commit} (fsync'ed, sidecar first). A full store or a failing
+ * disk loses the copy, never the copy to the origin.
+ */
+final class StoreCopy {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreCopy.class);
+    private final Store store;
+    private final StoreKey key;
+    private final String path;
+    private long reserved;
+    private FileChannel file;
+
+    private StoreCopy(Store store, StoreKey key, String path) {
+        this.store = store;
+        this.key = key;
+        this.path = path;
+    }
+
+    static StoreCopy open(Store store, StoreKey key, long length, String path) {
+        StoreCopy copy = new StoreCopy(store, key, path);
+        try {
+            store.reserve(length);
+            copy.reserved = length;
+            copy.file = store.createUpload(key);
+        } catch (FetchException | IOException e) {
+            LOG.info("store: no copy of the third-party copy of {} is kept: {}", path, e.getMessage());
+            copy.discard();
+        }
+        return copy;
+    }
+
+    void write(ByteBuffer data) {
+        if (file == null) {
+            return;
+        }
+        try {
+            while (data.hasRemaining()) {
+                file.write(data);
+            }
+        } catch (IOException e) {
+            LOG.warn("store: the copy of {} is lost: {}", path, e.toString());
+            discard();
+        }
+    }
+
+    /** Makes the copy a hit; false when there is none to keep. */
+    boolean commit(Sidecar sidecar, StoreEntry entry) {
+        if (file == null) {
+            discard();
+            return false;
+        }
+        try {
+            file.force(true);
+            closeFile();
+            store.writeSidecar(key, sidecar);
+            store.commitUpload(key, entry, reserved);
+            reserved = 0;
+            return true;
+        } catch (IOException e) {
+            LOG.warn("store: the copy of {} could not be kept: {}", path, e.toString());
+            discard();
+            return false;
+        }
+    }
+
+    /** Nothing of it stays: the file deleted, the room returned. */
+    void discard() {
+        closeFile();
+        store.deleteUpload(key);
+        if (reserved > 0) {
+            store.release(reserved);
+            reserved = 0;
+        }
+    }
+
+    private void closeFile() {
+        if (file != null) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                // nothing more to keep
+            }
+            file = null;
+        }
+    }
+}
