@@ -1,6 +1,7 @@
 package org.gridcache.systemtest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JOSEException;
@@ -46,6 +47,9 @@ class BearerTokensTest {
     static Path pki;
     static Path data;
     static NginxOrigin origin;
+    /** The other side of third-party copies: its /token/ location wants {@code Authorization: Bearer s3cret}. */
+    static NginxOrigin remote;
+    static Path remoteData;
     static Standalone gridcache;
     static String door;
     /** The door's audience: standalone publishes its bind address (https://127.0.0.1:PORT), which clients call localhost. */
@@ -66,7 +70,12 @@ class BearerTokensTest {
         Files.writeString(Files.createDirectories(data.resolve("foo")).resolve("a.txt"), "a\n");
         Files.writeString(Files.createDirectories(data.resolve("foobar")).resolve("b.txt"), "b\n");
         Files.writeString(Files.createDirectories(data.resolve("up")).resolve("existing.txt"), "keep me\n");
+        Files.writeString(data.resolve("up/tpc-existing.txt"), "keep me too\n");
         origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data);
+        remoteData = Files.createDirectories(tmp.resolve("remote"));
+        Files.createDirectories(remoteData.resolve("open"));
+        Files.createDirectories(remoteData.resolve("token"));
+        remote = NginxOrigin.startWritable(tmp.resolve("remote-nginx"), remoteData, NginxOrigin.TOKEN_LOCATION);
 
         key = new RSAKeyGenerator(2048).keyID("k1").generate();
         Files.writeString(tmp.resolve("jwks.json"), new JWKSet(key).toPublicJWKSet().toString());
@@ -83,7 +92,7 @@ class BearerTokensTest {
 
     @AfterAll
     static void stop() throws Exception {
-        Tools.closeAll(origin, gridcache);
+        Tools.closeAll(remote, origin, gridcache);
         if (pkiParent != null) {
             Tools.run(Duration.ofMinutes(1), "rm", "-rf", pkiParent.toString());
         }
@@ -305,6 +314,97 @@ class BearerTokensTest {
         curl(modify, "-f", "-H", "Expect:", "-T", up.toString(), door + "/up/existing.txt").assertOk();
         assertSameFile(up, data.resolve("up/existing.txt"));
         curl(groups, "-f", "-L", "-o", "/dev/null", file).assertOk();
+    }
+
+    // --- third-party copy as a token's subject ---
+
+    static String remote(String path) {
+        return "http://127.0.0.1:" + remote.port() + path;
+    }
+
+    /** A token client's COPY, following the door's 307 to the pool, no checksum required (nginx gives no Digest). */
+    static Tools.Result copy(String token, String... headersAndUrl) {
+        List<String> args = new ArrayList<>(List.of("-sS", "-L", "-D", "-", "-X", "COPY", "-H", "RequireChecksumVerification: false"));
+        args.addAll(List.of(headersAndUrl));
+        return curl(token, args.toArray(String[]::new)).assertOk();
+    }
+
+    static String lastLine(Tools.Result r) {
+        List<String> lines = r.out().strip().lines().toList();
+        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    }
+
+    /** The first status line's code (the door's answer). */
+    static int firstStatus(Tools.Result r) {
+        String head = r.out();
+        return head.startsWith("HTTP/") ? Integer.parseInt(head.substring(9, 12)) : -1;
+    }
+
+    @Test
+    void aCreateTokenPullsIntoItsDirectoryAndNotOntoAFileNorWithReadScopes() throws Exception {
+        Path file = Tools.randomFile(remoteData.resolve("open/pull.bin"), 1_200_000, 61);
+        Tools.Result pull = copy(token("storage.create:/up"), "-H", "Credential: none", "-H", "Source: " + remote("/open/pull.bin"),
+                door + "/up/tpc-pulled.bin");
+        assertTrue(pull.out().startsWith("HTTP/1.1 307"), "the door sends the copy to a pool: " + pull.out());
+        assertEquals("success: Created", lastLine(pull), pull.out());
+        assertSameFile(file, data.resolve("up/tpc-pulled.bin"));
+        assertDoorLogged("COPY", "/up/tpc-pulled.bin", "-> 307 to pool");
+
+        Tools.Result readOnly = copy(token("storage.read:/"), "-H", "Credential: none", "-H", "Source: " + remote("/open/pull.bin"),
+                door + "/up/tpc-read-only.bin");
+        assertEquals(403, firstStatus(readOnly), readOnly.out());
+        assertTrue(readOnly.out().contains("WWW-Authenticate: Bearer error=\"insufficient_scope\""), readOnly.out());
+        assertTrue(readOnly.out().contains("may not upload /up/tpc-read-only.bin"), readOnly.out());
+        assertTrue(Files.notExists(data.resolve("up/tpc-read-only.bin")), "nothing written");
+
+        Tools.Result replace = copy(token("storage.create:/up"), "-H", "Credential: none", "-H", "Source: " + remote("/open/pull.bin"),
+                door + "/up/tpc-existing.txt");
+        assertEquals(403, firstStatus(replace), replace.out());
+        assertTrue(replace.out().contains("may not delete /up/tpc-existing.txt"), "create may not replace: " + replace.out());
+        assertEquals("keep me too\n", Files.readString(data.resolve("up/tpc-existing.txt")));
+    }
+
+    /** As FTS and gfal2 send it: no Credential header; a token's client has no certificate the pool could act with. */
+    @Test
+    void aTokenPullWithoutACredentialHeaderPresentsNone() throws Exception {
+        Path file = Tools.randomFile(remoteData.resolve("open/nocred.bin"), 300_000, 62);
+        Tools.Result pull = copy(token("storage.create:/up"), "-H", "Source: " + remote("/open/nocred.bin"), door + "/up/tpc-nocred.bin");
+        assertEquals("success: Created", lastLine(pull), pull.out());
+        assertSameFile(file, data.resolve("up/tpc-nocred.bin"));
+    }
+
+    @Test
+    void aReadTokenPushesWithTheRemotesTokenAndAnotherPathsTokenIsRefused() throws Exception {
+        Tools.Result push = copy(token("storage.read:/data"), "-H", "TransferHeaderAuthorization: Bearer s3cret",
+                "-H", "Destination: " + remote("/token/pushed.bin"), door + "/data/curl.bin");
+        assertTrue(push.out().startsWith("HTTP/1.1 307"), push.out());
+        assertEquals("success: Created", lastLine(push), push.out());
+        assertSameFile(data.resolve("data/curl.bin"), remoteData.resolve("token/pushed.bin"));
+        assertDoorLogged("COPY", "/data/curl.bin", "push to");
+
+        Tools.Result elsewhere = copy(token("storage.read:/foo"), "-H", "TransferHeaderAuthorization: Bearer s3cret",
+                "-H", "Destination: " + remote("/token/refused.bin"), door + "/data/curl.bin");
+        assertEquals(403, firstStatus(elsewhere), elsewhere.out());
+        assertTrue(elsewhere.out().contains("WWW-Authenticate: Bearer error=\"insufficient_scope\""), elsewhere.out());
+        assertTrue(Files.notExists(remoteData.resolve("token/refused.bin")), "nothing at the remote");
+        assertFalse(gridcache.output().contains("s3cret"), "the remote's token is never logged");
+    }
+
+    @Test
+    void gfalCopyWithBearerTokenPullsAndPushes() throws Exception {
+        Tools.require("gfal-copy");
+        String[] env = {"env", "GFAL_PYTHONBIN=/usr/bin/python3", "X509_CERT_DIR=" + certificates(),
+                "BEARER_TOKEN=" + token("storage.read:/data storage.create:/up")};
+        Path file = Tools.randomFile(remoteData.resolve("open/gfal-pull.bin"), 800_000, 63);
+        Tools.Result pull = run(concat(env, "gfal-copy", "-v", "--copy-mode", "pull", remote("/open/gfal-pull.bin"), door + "/up/gfal-pulled.bin"));
+        assertEquals(0, pull.exit(), pull.out() + pull.err());
+        assertSameFile(file, data.resolve("up/gfal-pulled.bin"));
+        assertDoorLogged("COPY", "/up/gfal-pulled.bin", "-> 307 to pool");
+
+        Tools.Result push = run(concat(env, "gfal-copy", "-v", "--copy-mode", "push", door + "/data/gfal2.bin", remote("/open/gfal-pushed.bin")));
+        assertEquals(0, push.exit(), push.out() + push.err());
+        assertSameFile(data.resolve("data/gfal2.bin"), remoteData.resolve("open/gfal-pushed.bin"));
+        assertDoorLogged("COPY", "/data/gfal2.bin", "push to");
     }
 
     /** curl's arguments for a token in the header. */

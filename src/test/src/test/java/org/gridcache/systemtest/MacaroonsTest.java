@@ -33,6 +33,9 @@ class MacaroonsTest {
     static Path pkiParent;
     static Path pki;
     static NginxOrigin origin;
+    /** The other side of third-party copies (its /token/ location wants Bearer s3cret). */
+    static NginxOrigin remote;
+    static Path remoteData;
     static HttpsCluster cluster;
     static Gridcache door2;
     static String doorUrl;
@@ -47,7 +50,12 @@ class MacaroonsTest {
         Path data = Files.createDirectories(tmp.resolve("data/sub"));
         file = Tools.randomFile(data.resolve("file.bin"), 3_000_000, 13);
         Files.writeString(tmp.resolve("data/other.txt"), "not for the macaroon");
-        origin = NginxOrigin.start(tmp.resolve("nginx"), tmp.resolve("data"));
+        Files.createDirectories(tmp.resolve("data/tpc"));
+        origin = NginxOrigin.startWritable(tmp.resolve("nginx"), tmp.resolve("data"));
+        remoteData = Files.createDirectories(tmp.resolve("remote"));
+        Files.createDirectories(remoteData.resolve("open"));
+        Files.createDirectories(remoteData.resolve("token"));
+        remote = NginxOrigin.startWritable(tmp.resolve("remote-nginx"), remoteData, NginxOrigin.TOKEN_LOCATION);
         cluster = HttpsCluster.start(tmp.resolve("cluster"), pki, "vo:atlas /data list,read,write\n", "data", "--prefix", "/data",
                 "--url", origin.url());
         doorUrl = cluster.doorUrl();
@@ -61,7 +69,7 @@ class MacaroonsTest {
 
     @AfterAll
     static void stop() throws Exception {
-        Tools.closeAll(door2, cluster, origin);
+        Tools.closeAll(door2, cluster, origin, remote);
         if (pkiParent != null) {
             Tools.run(Duration.ofMinutes(1), "rm", "-rf", pkiParent.toString());
         }
@@ -169,5 +177,40 @@ class MacaroonsTest {
         assertTrue(bad.out().contains("unknown caveat 'home'"), bad.out());
         Tools.Result tampered = anonymousCurl("-H", "Authorization: Bearer " + "MDAx" + "A".repeat(40), doorUrl + "/data/sub/file.bin");
         assertEquals(401, GridEnv.lastStatus(tampered), tampered.out());
+    }
+
+    /**
+     * The DOMA smoke test's third-party copies: Alice asks for a macaroon on a directory; a client holding only that
+     * (no certificate, no Credential header) pulls into the directory and pushes from it with a token for the remote,
+     * byte-exact at both ends; a download-only macaroon's pull is 403 and writes nothing.
+     */
+    @Test
+    void aMacaroonClientPullsIntoItsDirectoryAndPushesFromIt() throws Exception {
+        String m = macaroon("/data/tpc", "{\"caveats\": [\"activity:DOWNLOAD,UPLOAD,LIST\"], \"validity\": \"PT30M\"}");
+        Path source = Tools.randomFile(remoteData.resolve("open/src.bin"), 1_500_000, 71);
+        String remoteUrl = "http://127.0.0.1:" + remote.port();
+        Tools.Result pull = anonymousCurl("-sS", "-L", "-X", "COPY", "-H", "Authorization: Bearer " + m, "-H", "Source: " + remoteUrl + "/open/src.bin",
+                "-H", "RequireChecksumVerification: false", doorUrl + "/data/tpc/pulled.bin");
+        assertTrue(pull.out().contains("HTTP/1.1 307"), "the door sends the copy to the pool: " + pull.out());
+        assertEquals("success: Created", lastLine(pull), pull.out());
+        assertEquals(Tools.sha256(source), Tools.sha256(tmp.resolve("data/tpc/pulled.bin")), "byte-exact at the origin");
+
+        Tools.Result push = anonymousCurl("-sS", "-L", "-X", "COPY", "-H", "Authorization: Bearer " + m,
+                "-H", "TransferHeaderAuthorization: Bearer s3cret", "-H", "Destination: " + remoteUrl + "/token/pushed.bin",
+                "-H", "RequireChecksumVerification: false", doorUrl + "/data/tpc/pulled.bin");
+        assertEquals("success: Created", lastLine(push), push.out());
+        assertEquals(Tools.sha256(source), Tools.sha256(remoteData.resolve("token/pushed.bin")), "byte-exact at the remote");
+
+        String downloadOnly = macaroon("/data/tpc", "{\"caveats\": [\"activity:DOWNLOAD,LIST\"], \"validity\": \"PT30M\"}");
+        Tools.Result refused = anonymousCurl("-sS", "-L", "-X", "COPY", "-H", "Authorization: Bearer " + downloadOnly,
+                "-H", "Source: " + remoteUrl + "/open/src.bin", "-H", "RequireChecksumVerification: false", doorUrl + "/data/tpc/refused.bin");
+        assertEquals(403, GridEnv.lastStatus(refused), refused.out());
+        assertTrue(refused.out().contains("macaroon's caveats do not allow it"), refused.out());
+        assertTrue(Files.notExists(tmp.resolve("data/tpc/refused.bin")), "nothing written");
+    }
+
+    private static String lastLine(Tools.Result r) {
+        List<String> lines = r.out().strip().lines().toList();
+        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
     }
 }

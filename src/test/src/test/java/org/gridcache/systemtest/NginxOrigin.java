@@ -11,6 +11,8 @@ import java.util.List;
  * port, with an access log that the tests count to prove what reached the origin.
  */
 final class NginxOrigin implements AutoCloseable {
+    /** A third-party copy's remote location that wants {@code Authorization: Bearer s3cret}, as a site's token would be checked. */
+    static final String TOKEN_LOCATION = "location /token/ { if ($http_authorization != \"Bearer s3cret\") { return 403; } }\n";
     private final Path dir;
     private final Path data;
     private final int port;
@@ -54,12 +56,17 @@ final class NginxOrigin implements AutoCloseable {
 
     /** A WebDAV origin that takes writes: nginx's dav module (PUT, DELETE, MKCOL, COPY, MOVE) besides dav-ext's PROPFIND. */
     static NginxOrigin startWritable(Path dir, Path data) throws IOException {
+        return startWritable(dir, data, "");
+    }
+
+    /** As {@link #startWritable(Path, Path)}, with more directives of the server ({@code location}s, say). */
+    static NginxOrigin startWritable(Path dir, Path data, String serverExtra) throws IOException {
         Tools.require("nginx", "curl");
         NginxOrigin origin = new NginxOrigin(dir, data, "0", true, """
                 dav_methods PUT DELETE MKCOL COPY MOVE;
                 dav_access user:rw group:r all:r;
                 client_max_body_size 0;
-                """, "");
+                """ + serverExtra, "");
         origin.start();
         return origin;
     }
