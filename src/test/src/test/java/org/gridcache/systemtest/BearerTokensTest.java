@@ -36,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code BEARER_TOKEN} variable) and rclone ({@code --webdav-bearer-token}) — which read through the pool redirect,
  * list and write (curl both through the door and through a pool, davix and gfal2 through a pool as they send {@code
  * Expect}, rclone through the door; the door's log tells which). Then the refusals over HTTPS with curl, each asserted by status and reason line.
+ * Third-party copies as the token's subject (curl and gfal2) against a second nginx, the remote: a pull by
+ * {@code storage.create}, a push by {@code storage.read}, and their refusals.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class BearerTokensTest {
@@ -75,7 +77,10 @@ class BearerTokensTest {
         remoteData = Files.createDirectories(tmp.resolve("remote"));
         Files.createDirectories(remoteData.resolve("open"));
         Files.createDirectories(remoteData.resolve("token"));
-        remote = NginxOrigin.startWritable(tmp.resolve("remote-nginx"), remoteData, NginxOrigin.TOKEN_LOCATION);
+        Files.createDirectories(remoteData.resolve("bearer"));
+        // /bearer/ wants some JWT: what gfal2 sends the remote when it passes its BEARER_TOKEN on (TransferHeaderAuthorization)
+        remote = NginxOrigin.startWritable(tmp.resolve("remote-nginx"), remoteData, NginxOrigin.TOKEN_LOCATION
+                + "location /bearer/ { if ($http_authorization !~ \"^Bearer ey\") { return 403; } }\n");
 
         key = new RSAKeyGenerator(2048).keyID("k1").generate();
         Files.writeString(tmp.resolve("jwks.json"), new JWKSet(key).toPublicJWKSet().toString());
@@ -390,20 +395,25 @@ class BearerTokensTest {
         assertFalse(gridcache.output().contains("s3cret"), "the remote's token is never logged");
     }
 
+    /**
+     * gfal2 sends no Credential header and passes its {@code BEARER_TOKEN} on to the remote side itself (as
+     * {@code TransferHeaderAuthorization}, which the pool sends on as {@code Authorization}): the remote's /bearer/
+     * location answers 403 to a request without a JWT.
+     */
     @Test
     void gfalCopyWithBearerTokenPullsAndPushes() throws Exception {
         Tools.require("gfal-copy");
         String[] env = {"env", "GFAL_PYTHONBIN=/usr/bin/python3", "X509_CERT_DIR=" + certificates(),
                 "BEARER_TOKEN=" + token("storage.read:/data storage.create:/up")};
-        Path file = Tools.randomFile(remoteData.resolve("open/gfal-pull.bin"), 800_000, 63);
-        Tools.Result pull = run(concat(env, "gfal-copy", "-v", "--copy-mode", "pull", remote("/open/gfal-pull.bin"), door + "/up/gfal-pulled.bin"));
+        Path file = Tools.randomFile(remoteData.resolve("bearer/gfal-pull.bin"), 800_000, 63);
+        Tools.Result pull = run(concat(env, "gfal-copy", "-v", "--copy-mode", "pull", remote("/bearer/gfal-pull.bin"), door + "/up/gfal-pulled.bin"));
         assertEquals(0, pull.exit(), pull.out() + pull.err());
         assertSameFile(file, data.resolve("up/gfal-pulled.bin"));
         assertDoorLogged("COPY", "/up/gfal-pulled.bin", "-> 307 to pool");
 
-        Tools.Result push = run(concat(env, "gfal-copy", "-v", "--copy-mode", "push", door + "/data/gfal2.bin", remote("/open/gfal-pushed.bin")));
+        Tools.Result push = run(concat(env, "gfal-copy", "-v", "--copy-mode", "push", door + "/data/gfal2.bin", remote("/bearer/gfal-pushed.bin")));
         assertEquals(0, push.exit(), push.out() + push.err());
-        assertSameFile(data.resolve("data/gfal2.bin"), remoteData.resolve("open/gfal-pushed.bin"));
+        assertSameFile(data.resolve("data/gfal2.bin"), remoteData.resolve("bearer/gfal-pushed.bin"));
         assertDoorLogged("COPY", "/data/gfal2.bin", "push to");
     }
 

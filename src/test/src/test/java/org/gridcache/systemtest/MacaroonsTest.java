@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * gridenv's host credential, an nginx WebDAV origin at {@code /data}. Alice (her atlas VOMS proxy, curl) asks a door
  * for a macaroon; curl without any certificate reads with it through the pool redirect, at either door; what its
  * caveats do not allow (an upload, even with a caveat appended that names it) is 403, an expired one 401.
+ * The origin is writable and a second nginx is a third-party copy's remote: the DOMA smoke test's pull and push
+ * with a macaroon alone.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class MacaroonsTest {
