@@ -68,7 +68,7 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject,
                        DoorWrites writes) throws IOException {
-        CopyRequest copy = CopyRequest.of(request, !subject.anonymous());
+        CopyRequest copy = CopyRequest.of(request, subject);
         OriginEntry origin;
         long size = -1;
         long mtime = -1;
