@@ -69,14 +69,6 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
         token = token == null ? TokenGrant.NONE : token;
     }
 
-    /** A ticket of a subject without a bearer token, not a third-party copy's. */
-    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
-                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
-                  String credentialUrl, List<String> peers, String grant) {
-        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
-                credentialUrl, peers, grant, TokenGrant.NONE);
-    }
-
     /** A ticket that is not a third-party copy's. */
     public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                   String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
@@ -85,20 +77,12 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
                 credentialUrl, peers, grant, token, null, null);
     }
 
-    /** A third-party copy's ticket of a subject without a bearer token. */
-    public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
-                  String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
-                  String credentialUrl, List<String> peers, String grant, String remote, String remoteCredential) {
-        this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
-                credentialUrl, peers, grant, TokenGrant.NONE, remote, remoteCredential);
-    }
-
-    /** A door's ticket. */
+    /** A door's ticket of a subject without a bearer token, not a third-party copy's. */
     public Ticket(String path, String pool, String operation, long issuedAt, long expiresAt, String subject, String door,
                   String originUrl, long size, long mtime, String vo, List<String> fqans, CredentialMode credential,
                   String credentialUrl, List<String> peers) {
         this(path, pool, operation, issuedAt, expiresAt, subject, door, originUrl, size, mtime, vo, fqans, credential,
-                credentialUrl, peers, null);
+                credentialUrl, peers, null, TokenGrant.NONE, null, null);
     }
 
     /** A ticket of an anonymous subject issued now for an origin read without credential, with no peers. */

@@ -71,7 +71,7 @@ class TicketCodecTest {
     @Test
     void roundTripsAThirdPartyCopysRemoteAndItsCredential() throws Exception {
         Ticket t = new Ticket("/data/f.bin", "pool1", Ticket.TPC_PULL, NOW_S, NOW_S + 60, "/DC=org/CN=Alice", "door1", null, -1, -1,
-                null, List.of(), CredentialMode.NONE, null, List.of(), null, "https://remote.example.org:2880/f.bin", Ticket.REMOTE_GRIDSITE);
+                null, List.of(), CredentialMode.NONE, null, List.of(), null, null, "https://remote.example.org:2880/f.bin", Ticket.REMOTE_GRIDSITE);
         Ticket back = pool.verify(door.sign(t), "/data/f.bin", "pool1", Ticket.TPC_PULL);
         assertEquals(t, back);
         assertTrue(back.thirdPartyCopy());

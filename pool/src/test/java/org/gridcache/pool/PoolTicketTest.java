@@ -178,7 +178,7 @@ class PoolTicketTest extends PoolTestSupport {
             // the same pull naming peers, as no pool signs it: refused, so a pool cannot fan its peers' misses out
             Ticket fanOut = new Ticket(pull.path(), pull.pool(), pull.operation(), pull.issuedAt(), pull.expiresAt(),
                     pull.subject(), pull.door(), null, pull.size(), pull.mtime(), null, List.of(), pull.credential(), null,
-                    List.of(Ticket.ALL_PEERS), null);
+                    List.of(Ticket.ALL_PEERS));
             HttpResponse<byte[]> refused = get("/f", peer.sign(fanOut));
             assertEquals(403, refused.statusCode());
             assertEquals("a pool's ticket names no peers", body(refused).trim());

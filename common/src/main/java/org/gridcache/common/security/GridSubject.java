@@ -71,6 +71,15 @@ public record GridSubject(String dn, String vo, List<String> fqans, boolean limi
     }
 
     /**
+     * True when the client presented its certificate or proxy itself: a DN and no bearer token. A macaroon issued to
+     * an X.509 user carries that user's DN too, bounded by its caveats (at least its path), so a DN alone does not say
+     * that the request holds the user's key.
+     */
+    public boolean presentedCertificate() {
+        return dn != null && caveats.isEmpty() && tokenRef == null;
+    }
+
+    /**
      * Whether this subject may do {@code activity} on {@code path}: by its token's scopes when it has any, else by
      * {@code policy} (the door's policy file's verdict, asked only then); and by every caveat.
      */

@@ -45,14 +45,6 @@ public final class BearerSubjectResolver implements SubjectResolver {
                 : "the bearer token is of no kind this door accepts (a JWT of a configured issuer)");
     }
 
-    /**
-     * Whether the request carries a bearer token (a JWT or a macaroon), which then decides its subject even beside a
-     * client certificate.
-     */
-    public static boolean carriesToken(HttpServletRequest request) {
-        return token(request).isPresent();
-    }
-
     /** The request's bearer token: the {@code Authorization} header's, else the {@code authz} query parameter's. */
     static Optional<String> token(HttpServletRequest request) {
         String header = request.getHeader("Authorization");

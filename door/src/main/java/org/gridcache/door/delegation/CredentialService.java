@@ -94,7 +94,7 @@ public final class CredentialService {
         if (!request.getMethod().equals("GET")) {
             throw new DoorException(405, "the credential service only answers GET");
         }
-        if (caller.dn() == null) { // anonymous, or a bearer token: neither is a pool's host certificate
+        if (!caller.presentedCertificate()) { // anonymous, or a bearer token (a macaroon's may name a DN): no host certificate
             throw new DoorException(401, "the credential service needs a pool's host certificate");
         }
         if (!poolIdentities.contains(caller.dn())) {

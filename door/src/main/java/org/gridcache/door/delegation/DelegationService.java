@@ -57,7 +57,7 @@ public final class DelegationService {
         if (subject.anonymous()) {
             throw new DoorException(401, "delegation needs a client certificate or proxy");
         }
-        if (subject.dn() == null) {
+        if (!subject.presentedCertificate()) { // a token's subject, or a macaroon's that names the user's DN
             throw new DoorException(403, "delegation needs a client certificate or proxy, not a bearer token");
         }
         String rest = path.equals(PATH) ? "" : path.substring(PATH.length() + 1);

@@ -17,7 +17,6 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
-import org.gridcache.door.auth.BearerSubjectResolver;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.NamespaceEntry;
@@ -69,8 +68,7 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject,
                        DoorWrites writes) throws IOException {
-        // a token's or a macaroon's client has no proxy to delegate: only a certificate's subject defaults to gridsite
-        CopyRequest copy = CopyRequest.of(request, !subject.anonymous() && !BearerSubjectResolver.carriesToken(request));
+        CopyRequest copy = CopyRequest.of(request, subject);
         OriginEntry origin;
         long size = -1;
         long mtime = -1;

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.write.Destination;
 
@@ -42,10 +43,10 @@ record CopyRequest(Kind kind, String remote, String credential) {
     }
 
     /**
-     * The copy {@code request} asks for; a 400 with the reason for a bad remote URL or credential.
-     * {@code authenticated}: the client presented a certificate.
+     * The copy {@code request} of {@code subject} asks for; a 400 with the reason for a bad remote URL or credential,
+     * a 403 for {@code Credential: gridsite} asked by a bearer token's subject, which has no delegation to present.
      */
-    static CopyRequest of(HttpServletRequest request, boolean authenticated) {
+    static CopyRequest of(HttpServletRequest request, GridSubject subject) {
         String source = request.getHeader(SOURCE);
         Kind kind = source != null ? Kind.PULL : Kind.PUSH;
         if (source != null && request.getHeader("Destination") != null) {
@@ -53,8 +54,13 @@ record CopyRequest(Kind kind, String remote, String credential) {
         }
         String remote = remoteUrl(kind == Kind.PULL ? source : request.getHeader("Destination"),
                 kind == Kind.PULL ? SOURCE : "Destination");
-        return new CopyRequest(kind, remote, credential(request.getHeader(CREDENTIAL), authenticated,
-                request.getHeader(TRANSFER_AUTHORIZATION) != null));
+        String credential = credential(request.getHeader(CREDENTIAL), subject.presentedCertificate(),
+                request.getHeader(TRANSFER_AUTHORIZATION) != null);
+        if (Ticket.REMOTE_GRIDSITE.equals(credential) && !subject.anonymous() && subject.dn() == null) {
+            throw new DoorException(403, "Credential gridsite presents a proxy of your delegation, which a bearer token cannot make: "
+                    + "use Credential: none (and TransferHeaderAuthorization for the remote)");
+        }
+        return new CopyRequest(kind, remote, credential);
     }
 
     /** The remote side's URL: absolute http or https, a host, no user information (a password in a URL leaks into logs). */

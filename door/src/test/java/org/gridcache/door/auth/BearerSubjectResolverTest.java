@@ -44,15 +44,6 @@ class BearerSubjectResolverTest {
         assertSame(ALICE, resolver.resolve(request(true, Map.of("Authorization", "Basic YTpi"), "x=1")));
     }
 
-    /** A third-party copy defaults to acting with a delegated proxy only for a certificate's subject, never a token's. */
-    @Test
-    void carriesTokenTellsATokensRequestFromACertificatesOne() {
-        assertEquals(true, BearerSubjectResolver.carriesToken(request(true, Map.of("Authorization", "Bearer jwt.a.b"), null)));
-        assertEquals(true, BearerSubjectResolver.carriesToken(request(true, Map.of(), "authz=MDAx")));
-        assertEquals(false, BearerSubjectResolver.carriesToken(request(true, Map.of(), null)));
-        assertEquals(false, BearerSubjectResolver.carriesToken(request(true, Map.of("Authorization", "Basic YTpi"), "x=1")));
-    }
-
     @Test
     void theAuthzQueryParameterCarriesATokenForClientsWithoutHeaders() {
         assertSame(TOKEN, resolver.resolve(request(true, Map.of(), "x=1&authz=jwt.a%2Eb")));

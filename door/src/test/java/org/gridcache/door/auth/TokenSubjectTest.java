@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import java.util.Set;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.authz.Activity;
 import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.authz.Grants;
+import org.gridcache.common.authz.PathGrant;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.delegation.DelegationService;
 import org.gridcache.door.http.DoorException;
@@ -33,6 +37,16 @@ class TokenSubjectTest {
     void aTokenCannotDelegate() {
         DoorException e = assertThrows(DoorException.class,
                 () -> new DelegationService(null).handle(null, null, DelegationService.PATH, TOKEN));
+        assertEquals(403, e.status());
+        assertEquals("delegation needs a client certificate or proxy, not a bearer token", e.reason());
+    }
+
+    /** A macaroon names its X.509 issuer's DN, bounded by caveats: its holder may not manage that user's delegations. */
+    @Test
+    void aMacaroonOfAnX509UserCannotDelegate() {
+        GridSubject macaroon = GridSubject.of("/DC=org/CN=Alice").withCaveats(Grants.of(new PathGrant(Set.of(Activity.DOWNLOAD), "/atlas")));
+        DoorException e = assertThrows(DoorException.class,
+                () -> new DelegationService(null).handle(null, null, DelegationService.PATH, macaroon));
         assertEquals(403, e.status());
         assertEquals("delegation needs a client certificate or proxy, not a bearer token", e.reason());
     }

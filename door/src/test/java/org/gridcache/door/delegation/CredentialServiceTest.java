@@ -156,12 +156,12 @@ class CredentialServiceTest {
     void aThirdPartyCopyGetsTheUsersCredentialOnlyForGridsite() throws Exception {
         long now = Instant.now().getEpochSecond();
         String gridsite = door.sign(new Ticket("/atlas/f.bin", "p1", Ticket.TPC_PULL, now, now + 60, ALICE, "door1", null, -1, -1,
-                null, List.of(), CredentialMode.NONE, "https://door:2880/.gridcache/credential", List.of(), null,
+                null, List.of(), CredentialMode.NONE, "https://door:2880/.gridcache/credential", List.of(), null, null,
                 "https://remote.example.org/f.bin", Ticket.REMOTE_GRIDSITE));
         X509Credential handed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, gridsite));
         assertEquals(ProxyUtils.getOriginalUserDN(alice.getCertificateChain()), ProxyUtils.getOriginalUserDN(handed.getCertificateChain()));
         String none = door.sign(new Ticket("/atlas/f.bin", "p1", Ticket.TPC_PUSH, now, now + 60, ALICE, "door1", null, 10, 5,
-                null, List.of(), CredentialMode.NONE, "https://door:2880/.gridcache/credential", List.of(), null,
+                null, List.of(), CredentialMode.NONE, "https://door:2880/.gridcache/credential", List.of(), null, null,
                 "https://remote.example.org/f.bin", Ticket.REMOTE_NONE));
         DoorException e = assertThrows(DoorException.class, () -> call(GridSubject.of(POOL_DN), hostChain, none));
         assertEquals(400, e.status());
@@ -218,6 +218,16 @@ class CredentialServiceTest {
     void refusesABearerTokensSubject() {
         GridSubject token = GridSubject.ofToken(new org.gridcache.common.authz.BearerIdentity("https://iss", "p1"), java.util.List.of(), null);
         DoorException e = assertThrows(DoorException.class, () -> call(token, hostChain, ticket("p1")));
+        assertEquals(401, e.status());
+        assertEquals("the credential service needs a pool's host certificate", e.reason());
+    }
+
+    /** A macaroon minted by a pool's identity names the pool's DN, but whoever holds it is not the pool. */
+    @Test
+    void refusesAMacaroonNamingAPoolsDn() {
+        GridSubject macaroon = GridSubject.of(POOL_DN).withCaveats(org.gridcache.common.authz.Grants.of(
+                new org.gridcache.common.authz.PathGrant(java.util.Set.of(org.gridcache.common.authz.Activity.DOWNLOAD), "/")));
+        DoorException e = assertThrows(DoorException.class, () -> call(macaroon, hostChain, ticket("p1")));
         assertEquals(401, e.status());
         assertEquals("the credential service needs a pool's host certificate", e.reason());
     }

@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Proxy;
+import java.util.List;
 import java.util.Map;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 import org.junit.jupiter.api.Test;
 
 /** Which COPYs are third-party copies, and what a bad remote URL or credential gets. */
 class CopyRequestTest {
+    private static final GridSubject ALICE = GridSubject.of("/DC=org/CN=Alice");
 
     /** A COPY to http://door.example.org:2880 with these headers. */
     private static HttpServletRequest copy(Map<String, String> headers) {
@@ -35,10 +39,10 @@ class CopyRequestTest {
         assertFalse(CopyRequest.isThirdParty(copy(Map.of("Destination", "http://door.example.org:2880/g"))));
         assertFalse(CopyRequest.isThirdParty(copy(Map.of("Destination", "/g"))));
         assertFalse(CopyRequest.isThirdParty(copy(Map.of())));
-        CopyRequest pull = CopyRequest.of(copy(Map.of("Source", "https://se.example.org/f")), false);
+        CopyRequest pull = CopyRequest.of(copy(Map.of("Source", "https://se.example.org/f")), GridSubject.ANONYMOUS);
         assertEquals(CopyRequest.Kind.PULL, pull.kind());
         assertEquals("https://se.example.org/f", pull.remote());
-        CopyRequest push = CopyRequest.of(copy(Map.of("Destination", "http://se.example.org:8080/d/f")), false);
+        CopyRequest push = CopyRequest.of(copy(Map.of("Destination", "http://se.example.org:8080/d/f")), GridSubject.ANONYMOUS);
         assertEquals(CopyRequest.Kind.PUSH, push.kind());
         assertEquals("http://se.example.org:8080/d/f", push.remote());
     }
@@ -47,12 +51,12 @@ class CopyRequestTest {
     void badRemoteUrlsAre400WithoutEchoingSecrets() {
         for (String bad : new String[] {"/relative", "ftp://se.example.org/f", "https://user:secret@se.example.org/f",
                 "https:///nohost", "https://se.example.org/f#frag", "not a uri"}) {
-            DoorException e = assertThrows(DoorException.class, () -> CopyRequest.of(copy(Map.of("Source", bad)), false), bad);
+            DoorException e = assertThrows(DoorException.class, () -> CopyRequest.of(copy(Map.of("Source", bad)), GridSubject.ANONYMOUS), bad);
             assertEquals(400, e.status(), bad);
             assertFalse(e.reason().contains("secret"), e.reason());
         }
         DoorException both = assertThrows(DoorException.class, () -> CopyRequest.of(copy(Map.of("Source", "https://a/f",
-                "Destination", "https://b/f")), false));
+                "Destination", "https://b/f")), GridSubject.ANONYMOUS));
         assertEquals(400, both.status());
     }
 
@@ -67,5 +71,17 @@ class CopyRequestTest {
         assertEquals(400, oidc.status());
         assertTrue(oidc.reason().startsWith("Credential oidc is not supported"), oidc.reason());
         assertEquals(400, assertThrows(DoorException.class, () -> CopyRequest.credential("x509", true, false)).status());
+    }
+
+    /** A token client defaults to Credential: none (it presented no certificate), and cannot ask for gridsite. */
+    @Test
+    void aBearerTokensSubjectPresentsNothingAndCannotAskForGridsite() {
+        GridSubject token = GridSubject.ofToken(new BearerIdentity("https://iss", "42"), List.of(), null);
+        assertEquals(Ticket.REMOTE_NONE, CopyRequest.of(copy(Map.of("Source", "https://a/f")), token).credential());
+        assertEquals(Ticket.REMOTE_GRIDSITE, CopyRequest.of(copy(Map.of("Source", "https://a/f")), ALICE).credential());
+        DoorException e = assertThrows(DoorException.class,
+                () -> CopyRequest.of(copy(Map.of("Source", "https://a/f", "Credential", "gridsite")), token));
+        assertEquals(403, e.status());
+        assertTrue(e.reason().startsWith("Credential gridsite presents a proxy of your delegation"), e.reason());
     }
 }

@@ -369,13 +369,19 @@ class BearerTokensTest {
         assertEquals("keep me too\n", Files.readString(data.resolve("up/tpc-existing.txt")));
     }
 
-    /** As FTS and gfal2 send it: no Credential header; a token's client has no certificate the pool could act with. */
+    /** As FTS and gfal2 send it: no Credential header, which for a token's client means none; asking gridsite is 403. */
     @Test
     void aTokenPullWithoutACredentialHeaderPresentsNone() throws Exception {
         Path file = Tools.randomFile(remoteData.resolve("open/nocred.bin"), 300_000, 62);
         Tools.Result pull = copy(token("storage.create:/up"), "-H", "Source: " + remote("/open/nocred.bin"), door + "/up/tpc-nocred.bin");
         assertEquals("success: Created", lastLine(pull), pull.out());
         assertSameFile(file, data.resolve("up/tpc-nocred.bin"));
+
+        Tools.Result gridsite = copy(token("storage.create:/up"), "-H", "Credential: gridsite", "-H", "Source: " + remote("/open/nocred.bin"),
+                door + "/up/tpc-gridsite.bin");
+        assertEquals(403, firstStatus(gridsite), "a token has no delegation to present: " + gridsite.out());
+        assertTrue(gridsite.out().contains("use Credential: none"), gridsite.out());
+        assertTrue(Files.notExists(data.resolve("up/tpc-gridsite.bin")));
     }
 
     @Test
