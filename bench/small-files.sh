@@ -17,9 +17,9 @@ gridcache=$(ls -d dist/target/gridcache-*/bin/gridcache | head -1)
 work=$(mktemp -d)
 nginx_port=$(free_port)
 export ANCHORS_RUN=$work/anchors
-cleanup() {
-  [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+cleanup() { # set -e holds here too: a killed process's status must not end the cleanup early
   "$anchors/origin.sh" stop "$nginx_port" >/dev/null 2>&1 || true
+  if [ -n "${pid:-}" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
   [ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
