@@ -11,21 +11,12 @@ command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; 
 gridcache=$(ls -d dist/target/gridcache-*/bin/gridcache | head -1)
 before=$(cut -d' ' -f1 /proc/loadavg)
 work=$(mktemp -d)
+. bench/lib.sh
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/origin"
 head -c 1M /dev/urandom >"$work/origin/a.bin"
 head -c 1M /dev/urandom >"$work/origin/b.bin"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-zkport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$gridcache" standalone --home "$work/home" --origin "$work/origin" --port "$port" --zk-port "$zkport" \
-  >"$work/standalone.out" 2>&1 &
-pid=$!
-for _ in $(seq 120); do
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/a.bin")" = 302 ] && break
-  sleep 0.5
-done
-[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/a.bin")" = 302 ] \
-  || { echo "the door does not redirect; see $work/standalone.out" >&2; cat "$work/standalone.out" >&2; exit 1; }
+start_standalone "$gridcache" "$work" "$work/origin" a.bin
 cat >"$work/two-files.lua" <<'EOF'
 local n = 0
 request = function()

@@ -13,10 +13,12 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.common.authz.BearerIdentity;
@@ -50,6 +52,8 @@ public final class TicketCodec {
     private final TicketKeys keys;
     private final long maxLifetimeSeconds;
     private final Clock clock;
+    private final VerifiedTickets verified = new VerifiedTickets();
+    private final LongAdder signaturesChecked = new LongAdder();
 
     /**
      * {@code key}: this node's signing key (null: verify only). {@code keys}: the keys it trusts.
@@ -112,11 +116,41 @@ public final class TicketCodec {
         return jws.serialize();
     }
 
-    /** Parses and checks the signature, the lifetime cap and expiry only. */
+    /**
+     * Parses and checks the signature, the lifetime cap and expiry only. A ticket seen before ({@link VerifiedTickets},
+     * the same signed string) skips the parse and the signature check; that its key is still published and its times
+     * are checked on every call.
+     */
     public Ticket verify(String token) throws TicketException {
         if (token == null || token.isEmpty()) {
             throw new TicketException("missing ticket: read through the door, which redirects with one");
         }
+        VerifiedTickets.Entry known = verified.get(token);
+        if (known != null && !Arrays.equals(keys.publicKey(known.ticket().door(), known.kid()), known.publicKey())) {
+            verified.forget(token);
+            throw unpublished(known.ticket());
+        }
+        VerifiedTickets.Entry entry = known != null ? known : checkSignature(token);
+        long now = clock.instant().getEpochSecond();
+        try {
+            checkTimes(entry.ticket(), now);
+        } catch (TicketException e) {
+            verified.forget(token);
+            throw e;
+        }
+        if (known == null) {
+            verified.put(token, entry, now);
+        }
+        return entry.ticket();
+    }
+
+    /** How many signatures this codec has checked (a cached ticket's is not checked again); for tests. */
+    long signaturesChecked() {
+        return signaturesChecked.sum();
+    }
+
+    /** Parses the ticket and checks its signature with a key its issuer publishes now. */
+    private VerifiedTickets.Entry checkSignature(String token) throws TicketException {
         JWSObject jws;
         try {
             jws = JWSObject.parse(token);
@@ -141,8 +175,9 @@ public final class TicketCodec {
         }
         byte[] publicKey = keys.publicKey(ticket.door(), kid);
         if (publicKey == null) {
-            throw new TicketException("ticket signed with a key that " + ticket.door() + " does not publish (unknown or retired key)");
+            throw unpublished(ticket);
         }
+        signaturesChecked.increment();
         try {
             if (!jws.verify(new Verifier(publicKey))) {
                 throw new TicketException("ticket signature invalid (forged)");
@@ -150,17 +185,23 @@ public final class TicketCodec {
         } catch (JOSEException e) {
             throw new TicketException("ticket signature invalid");
         }
+        return new VerifiedTickets.Entry(ticket, kid, publicKey);
+    }
+
+    private static TicketException unpublished(Ticket ticket) {
+        return new TicketException("ticket signed with a key that " + ticket.door() + " does not publish (unknown or retired key)");
+    }
+
+    private void checkTimes(Ticket ticket, long now) throws TicketException {
         if (ticket.expiresAt() - ticket.issuedAt() > maxLifetimeSeconds) {
             throw new TicketException("ticket lifetime exceeds this pool's limit of " + maxLifetimeSeconds + " s");
         }
-        long now = clock.instant().getEpochSecond();
         if (ticket.issuedAt() > now + SKEW_SECONDS) {
             throw new TicketException("ticket issued in the future: the issuer's clock is wrong");
         }
         if (now >= ticket.expiresAt()) {
             throw new TicketException("ticket expired: ask the door again");
         }
-        return ticket;
     }
 
     private static void putToken(Map<String, Object> claims, TokenGrant token) {

@@ -160,6 +160,77 @@ class TicketCodecTest {
     }
 
     @Test
+    void aReusedTicketsSignatureIsCheckedOnce() throws Exception {
+        TicketCodec verifier = new TicketCodec(null, TRUSTED, TicketCodec.DEFAULT_MAX_LIFETIME, NOW);
+        String token = door.sign(ticket(NOW_S + 60));
+        Ticket first = verifier.verify(token, "/data/f.bin", "pool1", Ticket.READ);
+        assertEquals(first, verifier.verify(token, "/data/f.bin", "pool1", Ticket.READ));
+        assertEquals(first, verifier.verify(token));
+        assertEquals(1, verifier.signaturesChecked());
+        verifier.verify(door.sign(ticket(NOW_S + 61)));
+        assertEquals(2, verifier.signaturesChecked(), "another ticket is checked afresh");
+        // what the cache does not remember is still checked on each use
+        assertThrows(TicketException.class, () -> verifier.verify(token, "/data/g.bin", "pool1", Ticket.READ));
+        assertThrows(TicketException.class, () -> verifier.verify(token, "/data/f.bin", "pool2", Ticket.READ));
+    }
+
+    @Test
+    void aReusedTicketStillExpires() throws Exception {
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.ofEpochSecond(NOW_S));
+        TicketCodec verifier = new TicketCodec(null, TRUSTED, TicketCodec.DEFAULT_MAX_LIFETIME, new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                return now.get();
+            }
+        });
+        String token = door.sign(ticket(NOW_S + 60));
+        verifier.verify(token);
+        now.set(Instant.ofEpochSecond(NOW_S + 59));
+        verifier.verify(token);
+        now.set(Instant.ofEpochSecond(NOW_S + 60));
+        assertEquals(1, verifier.signaturesChecked());
+        assertTrue(assertThrows(TicketException.class, () -> verifier.verify(token)).getMessage().contains("expired"));
+        assertTrue(assertThrows(TicketException.class, () -> verifier.verify(token)).getMessage().contains("expired"),
+                "forgotten, and refused again after a fresh check");
+    }
+
+    @Test
+    void aReusedTicketStopsVerifyingWhenItsKeyIsRetired() throws Exception {
+        TicketSigningKey key = TicketSigningKey.generate();
+        AtomicReference<TicketKeys> published = new AtomicReference<>(TicketKeys.of("door1", List.of(key)));
+        TicketCodec verifier = new TicketCodec(null, (issuer, kid) -> published.get().publicKey(issuer, kid),
+                TicketCodec.DEFAULT_MAX_LIFETIME, NOW);
+        String token = codec(key).sign(ticket(NOW_S + 60));
+        verifier.verify(token);
+        verifier.verify(token);
+        published.set(TicketKeys.of("door1", List.of(TicketSigningKey.generate())));
+        assertTrue(assertThrows(TicketException.class, () -> verifier.verify(token)).getMessage().contains("retired"));
+        published.set(TicketKeys.of("door1", List.of(key))); // published again: verified afresh
+        verifier.verify(token);
+        assertEquals(2, verifier.signaturesChecked());
+    }
+
+    @Test
+    void aTamperedCopyOfAVerifiedTicketIsRefused() throws Exception {
+        String token = door.sign(ticket(NOW_S + 60));
+        pool.verify(token);
+        String forged = withMalloryAsSubject(token);
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(forged)).getMessage().contains("forged"));
+        assertTrue(assertThrows(TicketException.class, () -> pool.verify(forged)).getMessage().contains("forged"),
+                "a refused ticket is not remembered");
+    }
+
+    @Test
     void refusesOtherPathPoolAndOperation() {
         String token = door.sign(ticket(NOW_S + 60));
         assertTrue(assertThrows(TicketException.class, () -> pool.verify(token, "/data/g.bin", "pool1", "read"))
@@ -170,14 +241,19 @@ class TicketCodecTest {
                 .getMessage().contains("write"));
     }
 
-    @Test
-    void refusesForgedAndMalformed() {
-        String token = door.sign(ticket(NOW_S + 60));
+    /** The ticket with another subject in its claims and its original signature. */
+    private static String withMalloryAsSubject(String token) {
         String[] parts = token.split("\\.");
         String otherClaims = Base64.getUrlEncoder().withoutPadding().encodeToString(
                 new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
                         .replace("/DC=org/CN=Alice", "/DC=org/CN=Mallory").getBytes(StandardCharsets.UTF_8));
-        String forged = parts[0] + "." + otherClaims + "." + parts[2];
+        return parts[0] + "." + otherClaims + "." + parts[2];
+    }
+
+    @Test
+    void refusesForgedAndMalformed() {
+        String token = door.sign(ticket(NOW_S + 60));
+        String forged = withMalloryAsSubject(token);
         assertTrue(assertThrows(TicketException.class, () -> pool.verify(forged)).getMessage().contains("forged"));
         assertTrue(assertThrows(TicketException.class, () -> pool.verify("abc")).getMessage().contains("malformed"));
         assertTrue(assertThrows(TicketException.class, () -> pool.verify("")).getMessage().contains("missing"));

@@ -6,9 +6,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Json;
@@ -69,8 +69,8 @@ public final class Pool implements Closeable {
     private final Movers movers;
     private final PoolStats stats;
     private final PoolServer server;
-    private final ExecutorService publisher;
-    private final AtomicBoolean publishQueued = new AtomicBoolean();
+    private final ScheduledExecutorService publisher;
+    private final EarlyPublications earlyPublications;
     private final AtomicBoolean closed = new AtomicBoolean();
     private Downloads downloads;
     private CopyService copies;
@@ -93,11 +93,14 @@ public final class Pool implements Closeable {
         this.stats = new PoolStats(settings.name());
         this.movers = new Movers(this::publishSoon, settings.name(), stats);
         this.server = new PoolServer(settings.name());
-        this.publisher = Executors.newSingleThreadExecutor(r -> {
+        this.publisher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, settings.name() + "-publish");
             t.setDaemon(true);
             return t;
         });
+        this.earlyPublications = new EarlyPublications(() -> registration.publishNow(),
+                (task, delayNanos) -> publisher.schedule(task, delayNanos, TimeUnit.NANOSECONDS), System::nanoTime,
+                EarlyPublications.MIN_INTERVAL);
     }
 
     /** Opens the store (rebuilding the index, dropping partial files), binds the Netty server, registers /pools/<name>, watches /config. */
@@ -209,18 +212,10 @@ public final class Pool implements Closeable {
         return operations;
     }
 
-    /** Publishes off the event loop; bursts of mover changes collapse into one ZooKeeper write. */
+    /** Publishes off the event loop, at most once per {@link EarlyPublications#MIN_INTERVAL}. */
     private void publishSoon() {
-        if (registration == null || !publishQueued.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            publisher.execute(() -> {
-                publishQueued.set(false);
-                registration.publishNow();
-            });
-        } catch (RejectedExecutionException e) {
-            publishQueued.set(false); // closing
+        if (registration != null) {
+            earlyPublications.request();
         }
     }
 

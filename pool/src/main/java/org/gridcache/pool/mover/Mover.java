@@ -12,6 +12,7 @@ import org.gridcache.pool.serve.Responses;
 import org.gridcache.pool.store.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * One client transfer (dCache's word): sends a file, or the part of it a Range selects, to one client. Holds a pin
@@ -110,9 +111,10 @@ public abstract class Mover {
         Download fetch = source instanceof Downloads.Joined joined && !hit() ? joined.download() : null;
         long originBytes = fetch != null && !fetch.fromPeer() ? fetch.received() : 0;
         movers.finished(ex, hit(), fetch != null && fetch.fromPeer(), status == null ? 0 : status.code(), sent, originBytes, complete);
-        String outcome = complete ? "" : " ABORTED";
-        LOG.info("{} {} {} {} {} bytes {} ms {}{}", ex.method, ex.path, status == null ? "-" : status.code(),
-                hit() ? "HIT" : "MISS", sent, ex.millis(), ex.client(), outcome);
+        // a completed transfer's line says what its transfer record says: DEBUG, else two more synchronous writes
+        // (log file, stderr) per small-file hit; one cut short stays INFO, it is news to an operator
+        LOG.atLevel(complete ? Level.DEBUG : Level.INFO).log("{} {} {} {} {} bytes {} ms {}{}", ex.method, ex.path,
+                status == null ? "-" : status.code(), hit() ? "HIT" : "MISS", sent, ex.millis(), ex.client(), complete ? "" : " ABORTED");
         done.moverDone(this, complete);
     }
 
