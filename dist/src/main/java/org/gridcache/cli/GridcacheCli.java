@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 public final class GridcacheCli {
 
     public static void main(String[] args) {
-        LogSetup.beforeFirstLogger(args);
+        LogSetup.beforeFirstLogger(args, configFile(args));
         CommandLine cli = commandLine(args);
         System.exit(cli.execute(args));
     }
@@ -44,7 +44,7 @@ public final class GridcacheCli {
     }
 
     /** The properties file named by {@code --config FILE} (or {@code --config=FILE}), read before parsing. */
-    private static Properties configFile(String[] args) {
+    static Properties configFile(String[] args) {
         for (int i = 0; i < args.length; i++) {
             String file = null;
             if (args[i].equals("--config") && i + 1 < args.length) {

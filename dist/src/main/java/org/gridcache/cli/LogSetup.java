@@ -1,32 +1,35 @@
 package org.gridcache.cli;
 
 import java.nio.file.Path;
+import java.util.Properties;
 
 /**
  * Points Logback at the log directory before the first logger exists: {@code <home>/logs} for standalone and zk,
  * {@code --log-dir} (default {@code <dist>/logs}) for door and pool; one file per process, named after it, and one
- * file of transfer records beside it.
+ * file of transfer records beside it. Options come from the command line or, as for every option, from the
+ * {@code --config} file ({@code log-dir=} or {@code pool.log-dir=}).
  */
 final class LogSetup {
     private LogSetup() {
     }
 
-    static void beforeFirstLogger(String[] args) {
+    /** {@code config}: the {@code --config} file's properties, or null. */
+    static void beforeFirstLogger(String[] args, Properties config) {
         if (args.length == 0 || System.getProperty("gridcache.log.dir") != null) {
             return;
         }
         String command = args[0];
-        String dir = value(args, "--log-dir");
+        String dir = value(args, config, command, "--log-dir");
         if (dir == null && (command.equals("standalone") || command.equals("zk"))) {
-            String home = value(args, "--home");
+            String home = value(args, config, command, "--home");
             dir = Path.of(home != null ? home : StandaloneCommand.DEFAULT_HOME).resolve("logs").toString();
         }
         if (dir == null) {
             dir = Path.of(System.getProperty("gridcache.dist", "."), "logs").toString();
         }
         String name = switch (command) {
-            case "pool" -> "pool-" + orElse(value(args, "--name"), "pool");
-            case "door" -> "door-" + orElse(value(args, "--port"), "2880");
+            case "pool" -> "pool-" + orElse(value(args, config, command, "--name"), "pool");
+            case "door" -> "door-" + orElse(value(args, config, command, "--port"), "2880");
             case "standalone", "zk" -> command;
             default -> "admin";
         };
@@ -50,6 +53,16 @@ final class LogSetup {
 
     private static String orElse(String v, String d) {
         return v != null ? v : d;
+    }
+
+    /** The option's value on the command line, else in the config file as {@code PropertiesDefaults} reads it. */
+    static String value(String[] args, Properties config, String command, String option) {
+        String given = value(args, option);
+        if (given != null || config == null) {
+            return given;
+        }
+        String key = option.substring(2);
+        return config.getProperty(command + "." + key, config.getProperty(key));
     }
 
     private static String value(String[] args, String option) {

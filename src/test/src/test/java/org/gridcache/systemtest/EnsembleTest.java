@@ -177,6 +177,19 @@ class EnsembleTest {
         }
     }
 
+    /** Whether pool i wrote a complete 200 transfer record for the path (its transfers-pool-p<i+1>.jsonl). */
+    private static boolean servedByPool(int i, String path) {
+        Path records = tmp.resolve("logs").resolve("transfers-pool-p" + (i + 1) + ".jsonl");
+        List<String> lines;
+        try {
+            lines = Files.exists(records) ? Files.readAllLines(records) : List.of();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return lines.stream().anyMatch(l -> l.contains("\"path\":\"" + path + "\"")
+                && l.contains("\"status\":200") && l.contains("\"complete\":true"));
+    }
+
     private static String leaderState(int i) {
         try (Socket s = new Socket("127.0.0.1", zkPorts[i][0])) {
             s.setSoTimeout(3000);
@@ -212,9 +225,9 @@ class EnsembleTest {
             Gridcache.admin("config", "set", "selection.spill-load", "1000", "--zk", zkConnect).assertOk();
         }
         assertEquals(1, slowOrigin.count("GET", "/burst-affinity.bin"), "affinity: one origin GET for the whole cluster");
-        long servingPools = java.util.stream.IntStream.range(0, 3)
-                .filter(i -> pools[i].output().contains("GET /slow/burst-affinity.bin 200")).count();
-        assertTrue(servingPools >= 2, "the burst spilled to other pools, which pulled from the owner: " + servingPools);
+        // each pool's transfer records (written off the event loop, so awaited) say whether it served the file
+        Tools.await("the burst to spill to other pools, which pulled from the owner", Duration.ofSeconds(30))
+                .until(() -> java.util.stream.IntStream.range(0, 3).filter(i -> servedByPool(i, "/slow/burst-affinity.bin")).count() >= 2);
 
         Gridcache.admin("config", "set", "selection.policy", "random", "--zk", zkConnect).assertOk();
         try {
