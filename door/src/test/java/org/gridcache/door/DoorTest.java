@@ -203,6 +203,20 @@ class DoorTest {
         assertEquals(403, propfind("/local/", "infinity").statusCode());
     }
 
+    @Test
+    void anInvalidDepthIs400AndAnUnknownMethod501() throws Exception {
+        // issue 15's hostile run: Depth 7 and -1 were 403, as if refused by policy
+        for (String depth : new String[] {"7", "-1", "foo", "1,0"}) {
+            HttpResponse<String> r = propfind("/local/", depth);
+            assertEquals(400, r.statusCode(), depth + ": " + r.body());
+            assertTrue(r.body().contains("invalid Depth"), r.body());
+        }
+        assertEquals(501, rawStatus("FOOBAR /local/hello.txt HTTP/1.1"), "a method no one implements");
+        assertEquals(501, rawStatus("get /local/hello.txt HTTP/1.1"), "methods are case-sensitive");
+        assertEquals(405, rawStatus("TRACE /local/hello.txt HTTP/1.1"), "a method known but not allowed here");
+        assertEquals(400, rawStatus("GET /local/hello.txt http/1.1"), "the door's connector holds request lines to RFC 9112");
+    }
+
     // --- reads ---
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -126,6 +127,15 @@ class PoolServeTest extends PoolTestSupport {
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, post.statusCode());
         assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElseThrow());
+        HttpResponse<String> made = http.send(HttpRequest.newBuilder(uri("/h", token))
+                .method("FOOBAR", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(501, made.statusCode(), "a method no one implements: " + made.body());
+        // issue 15's hostile run: Netty parses these lines; they reached the ticket check (403)
+        URI at = uri("/h", token);
+        for (String version : new String[] {"HTTP/2.0", "HTTP/3.0", "HTXP/1.1"}) {
+            String answer = rawExchange(at, "GET " + at.getRawPath() + "?" + at.getRawQuery() + " " + version);
+            assertTrue(answer.startsWith("HTTP/1.1 400"), version + ": " + answer);
+        }
         awaitCommitted("/h"); // the HEAD started the fetch; it completes in the background
         assertEquals("HIT", cache(fetch("/h", data)));
     }
@@ -262,5 +272,15 @@ class PoolServeTest extends PoolTestSupport {
                 return false;
             }
         });
+    }
+
+    /** One request line (Host and Connection: close added) on a socket of its own; the whole answer. */
+    private static String rawExchange(URI at, String requestLine) throws java.io.IOException {
+        try (java.net.Socket socket = new java.net.Socket(at.getHost(), at.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write((requestLine + "\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
     }
 }

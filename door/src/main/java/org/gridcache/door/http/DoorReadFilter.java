@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
+import org.gridcache.common.HttpMethods;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
@@ -89,6 +90,10 @@ public final class DoorReadFilter extends HttpFilter {
         GridSubject subject = GridSubject.ANONYMOUS;
         boolean resolved = false;
         try {
+            if (!HttpMethods.KNOWN.contains(method)) {
+                // RFC 9110 §15.6.2: a method the server does not recognise is 501, one it knows but refuses here 405
+                throw new DoorException(501, "method not implemented");
+            }
             path = namespacePath(request);
             subject = subjects.resolve(request);
             resolved = true;

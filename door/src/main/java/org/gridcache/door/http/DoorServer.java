@@ -8,7 +8,6 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.LowResourceMonitor;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -40,7 +39,7 @@ public final class DoorServer {
         http.setSendServerVersion(false); // Milton sends a Server header of its own; one is plenty, none is better
         http.setSendXPoweredBy(false);
         if (ssl == null) {
-            connector = new ServerConnector(server, new HttpConnectionFactory(http));
+            connector = new ServerConnector(server, new StrictHttpConnectionFactory(http));
         } else {
             // the client certificate chain becomes the request attribute jakarta.servlet.request.X509Certificate
             SecureRequestCustomizer secure = new SecureRequestCustomizer();
@@ -51,7 +50,7 @@ public final class DoorServer {
             tls.setWantClientAuth(true); // a certificate is asked for, never required: anonymous access may be allowed
             tls.setEndpointIdentificationAlgorithm(null);
             tls.setExcludeProtocols("SSLv3", "TLSv1", "TLSv1.1");
-            connector = new ServerConnector(server, tls, new HttpConnectionFactory(http));
+            connector = new ServerConnector(server, tls, new StrictHttpConnectionFactory(http));
         }
         connector.setHost(host);
         connector.setPort(port);

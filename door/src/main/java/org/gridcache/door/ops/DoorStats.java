@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.gridcache.common.HttpMethods;
 
 /**
  * The door's counters since it started, read by its MXBean and its Prometheus registry (owned here;
@@ -21,9 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #METHODS} count as {@code other}, statuses outside 100–599 as {@code other}, refusals by {@link AuthFailure}.
  */
 public final class DoorStats {
-    /** The methods counted by name: HTTP's and WebDAV's (RFC 9110, 4918, 3253, 5789). */
-    static final Set<String> METHODS = Set.of("GET", "HEAD", "OPTIONS", "PROPFIND", "PROPPATCH", "PUT", "POST", "DELETE",
-            "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "REPORT", "PATCH", "TRACE", "CONNECT");
+    /** The methods counted by name: HTTP's and WebDAV's. */
+    static final Set<String> METHODS = HttpMethods.KNOWN;
     static final String OTHER = "other";
 
     /** Why a request was refused for want of valid credentials: the label values of the authentication failures. */

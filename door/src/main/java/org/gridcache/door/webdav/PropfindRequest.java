@@ -32,9 +32,12 @@ public final class PropfindRequest extends HttpServletRequestWrapper {
     /** The checked request, or a {@link DoorException} 400/403/413 naming what is wrong. */
     public static PropfindRequest check(HttpServletRequest request) throws IOException {
         String depth = request.getHeader("Depth");
+        if (depth != null && depth.trim().equalsIgnoreCase("infinity")) {
+            // RFC 4918 §9.1: a server may refuse infinite depth, with 403 (the propfind-finite-depth precondition)
+            throw new DoorException(403, "PROPFIND with Depth: infinity is not supported (use 0 or 1)");
+        }
         if (depth != null && !depth.equals("0") && !depth.equals("1")) {
-            throw new DoorException(403, "PROPFIND with Depth: " + depth.lines().findFirst().orElse("")
-                    + " is not supported (use 0 or 1)");
+            throw new DoorException(400, "invalid Depth for PROPFIND (0, 1 or infinity)");
         }
         byte[] body = RequestBodies.read(request, MAX_BODY, "PROPFIND");
         if (body.length > 0) {

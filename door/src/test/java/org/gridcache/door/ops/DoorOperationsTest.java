@@ -182,7 +182,7 @@ class DoorOperationsTest {
         String after = get("/.gridcache/metrics").body();
         assertEquals(series(before), series(after), "no new time series");
         assertTrue(Math.abs(after.length() - before.length()) < 100, before.length() + " -> " + after.length() + " bytes");
-        assertTrue(after.contains("gridcache_door_requests_total{door=\"door-ops\",method=\"other\",status=\"405\"} 5050"), after);
+        assertTrue(after.contains("gridcache_door_requests_total{door=\"door-ops\",method=\"other\",status=\"501\"} 5050"), after);
         assertFalse(after.contains("made-up"), "no path in a label");
     }
 
@@ -191,7 +191,7 @@ class DoorOperationsTest {
         String method = i % 2 == 0 ? "MADEUP" + i : "GET";
         HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(door.url() + "/made-up/" + i))
                 .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
-        assertEquals(i % 2 == 0 ? 405 : 404, r.statusCode(), method);
+        assertEquals(i % 2 == 0 ? 501 : 404, r.statusCode(), method);
     }
 
     /** The metrics page's series (name and labels), without their values. */

@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import org.gridcache.common.Ticket;
@@ -38,6 +39,7 @@ public final class Exchange {
     /** The verified ticket, once the request got that far (for the transfer record); null before. */
     public final Ticket ticket;
     final boolean decoded;
+    final HttpVersion version;
     final String uri;
     final HttpHeaders headers;
     /** The signed ticket as the client sent it: the door wants it back when the pool asks for a credential. */
@@ -54,6 +56,7 @@ public final class Exchange {
         this.range = request.headers().get(HttpHeaderNames.RANGE);
         this.digests = DigestRequest.of(request.headers().get(DigestRequest.WANT_DIGEST), request.headers().get(DigestRequest.WANT_REPR_DIGEST));
         this.decoded = request.decoderResult().isSuccess();
+        this.version = request.protocolVersion();
         this.uri = request.uri();
         this.headers = request.headers();
         int q = uri.indexOf('?');
@@ -72,6 +75,7 @@ public final class Exchange {
         this.range = from.range;
         this.digests = from.digests;
         this.decoded = from.decoded;
+        this.version = from.version;
         this.uri = from.uri;
         this.headers = from.headers;
         this.startNanos = from.startNanos;

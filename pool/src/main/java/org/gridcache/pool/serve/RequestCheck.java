@@ -8,9 +8,13 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import org.gridcache.common.GridPath;
+import org.gridcache.common.HttpMethods;
 import org.gridcache.common.UrlCodec;
 
-/** Refuses early what a pool never serves: a malformed request (400), a method but GET and HEAD (405), a bad path (400). */
+/**
+ * Refuses early what a pool never serves: a malformed request or an HTTP version but 1.x (400), a method no one
+ * implements (501), a method but GET and HEAD (405), a bad path (400).
+ */
 @Sharable
 final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
 
@@ -18,6 +22,15 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
         if (!ex.decoded) {
             ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed request");
+            return;
+        }
+        if (!ex.version.protocolName().equals("HTTP") || ex.version.majorVersion() != 1) {
+            // RFC 9112: a malformed or foreign version is the client's error (Netty reads HTTP/2.0 and HTXP/1.1 as lines)
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "HTTP version " + ex.version.text() + " is not spoken here (HTTP/1.1 is)");
+            return;
+        }
+        if (!HttpMethods.KNOWN.contains(ex.method)) {
+            ex.sendError(HttpResponseStatus.NOT_IMPLEMENTED, "method not implemented");
             return;
         }
         if (!ex.head && !ex.method.equals("GET")) {

@@ -1,0 +1,39 @@
+package org.gridcache.door.http;
+
+import org.eclipse.jetty.http.HttpCompliance;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.internal.HttpConnection;
+
+/**
+ * HTTP/1.1 connections whose request lines are held to RFC 9112 ({@link StrictRequestLine}). Jetty 12 offers no
+ * setting for it; its connection class lives in an {@code internal} package but is public and made to be extended
+ * ({@code newHttpParser} is its hook), so an upgrade of Jetty is checked by {@code StrictRequestLineTest}.
+ */
+final class StrictHttpConnectionFactory extends HttpConnectionFactory {
+    StrictHttpConnectionFactory(HttpConfiguration config) {
+        super(config);
+    }
+
+    @Override
+    public Connection newConnection(Connector connector, EndPoint endPoint) {
+        HttpConnection connection = new HttpConnection(getHttpConfiguration(), connector, endPoint) {
+            @Override
+            protected HttpParser newHttpParser(HttpCompliance compliance) {
+                HttpParser lenient = super.newHttpParser(compliance); // carries the connection's request handler
+                HttpParser strict = new StrictRequestLine((HttpParser.RequestHandler) lenient.getHandler(),
+                        getHttpConfiguration().getRequestHeaderSize(), compliance);
+                strict.setHeaderCacheSize(lenient.getHeaderCacheSize());
+                strict.setHeaderCacheCaseSensitive(lenient.isHeaderCacheCaseSensitive());
+                return strict;
+            }
+        };
+        connection.setUseInputDirectByteBuffers(isUseInputDirectByteBuffers());
+        connection.setUseOutputDirectByteBuffers(isUseOutputDirectByteBuffers());
+        return configure(connection, connector, endPoint);
+    }
+}

@@ -1,0 +1,148 @@
+package org.gridcache.door.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The request lines of issue 15's hostile-input run, through a real Jetty connector with the door's factory. */
+class StrictRequestLineTest {
+    private static Server server;
+    private static int port;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server, new StrictHttpConnectionFactory(new HttpConfiguration()));
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        server.setErrorHandler(new PlainErrorHandler());
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                // what Jetty made of the line: method and version
+                response.write(true, StandardCharsets.UTF_8.encode(request.getMethod() + " "
+                        + request.getConnectionMetaData().getHttpVersion().asString()), callback);
+                return true;
+            }
+        });
+        server.start();
+        port = connector.getLocalPort();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.stop();
+    }
+
+    /** Sends the bytes (in pieces of {@code piece} bytes, each flushed) and returns the whole answer. */
+    private static String exchange(byte[] request, int piece) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            // written beside the reading: a refusal may come (and the server stop reading) before all is sent
+            CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+                try {
+                    OutputStream out = socket.getOutputStream();
+                    for (int i = 0; i < request.length; i += piece) {
+                        out.write(request, i, Math.min(piece, request.length - i));
+                        out.flush();
+                    }
+                    socket.shutdownOutput();
+                } catch (IOException e) {
+                    // the server closed first: its answer is what counts
+                }
+            });
+            InputStream in = socket.getInputStream();
+            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            sent.join();
+            return answer;
+        }
+    }
+
+    private static String exchange(String requestLine) throws IOException {
+        return exchange((requestLine + "\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1), 1 << 20);
+    }
+
+    private static int status(String answer) {
+        return Integer.parseInt(answer.substring(9, 12));
+    }
+
+    @Test
+    void aWellFormedLineIsServed() throws IOException {
+        String answer = exchange("GET /a HTTP/1.1");
+        assertEquals(200, status(answer), answer);
+        assertTrue(answer.endsWith("GET HTTP/1.1"), answer);
+        assertEquals(200, status(exchange("GET /a HTTP/1.0")));
+    }
+
+    @Test
+    void malformedLinesAndVersionsAre400WithAReason() throws IOException {
+        String[][] cases = {
+            {"GET  HTTP/1.1", "empty request target"},               // was 505: read as HTTP/0.9
+            {"GET / HTTP/2.0", "HTTP/2.0 is not spoken"},            // was 426
+            {"GET / HTTP/3.0", "HTTP/3.0 is not spoken"},            // was 505
+            {"GET / http/1.1", "malformed HTTP version"},            // was served: the name is case-sensitive
+            {"GET / HTXP/1.1", "malformed HTTP version"},            // was 505
+            {"GET / HTTP/1.10", "malformed HTTP version"},
+            {"GET /", "malformed request line"},                      // HTTP/0.9, was 505
+            {"GET / HTTP/1.1 extra", "malformed"},
+        };
+        for (String[] c : cases) {
+            String answer = exchange(c[0]);
+            assertEquals(400, status(answer), c[0] + ": " + answer);
+            assertTrue(answer.contains(c[1]), c[0] + ": " + answer);
+        }
+    }
+
+    @Test
+    void aHigherMinorVersionOfHttp1IsServedAsHttp11() throws IOException {
+        String answer = exchange("GET /a HTTP/1.2");
+        assertEquals(200, status(answer), answer);
+        assertTrue(answer.endsWith("GET HTTP/1.1"), answer);
+    }
+
+    @Test
+    void anOverlongMethodIs501AndAFloodOfEmptyLines400() throws IOException {
+        String answer = exchange("A".repeat(100_000) + " / HTTP/1.1");
+        assertEquals(501, status(answer), answer);                   // was 431
+        answer = exchange("\r\n".repeat(32_768) + "GET / HTTP/1.1");
+        assertEquals(400, status(answer), answer);                   // was 431
+        assertEquals(200, status(exchange("\r\n\r\nGET / HTTP/1.1")), "an empty line or two before a request is allowed");
+    }
+
+    @Test
+    void aLineArrivingByteByByteIsCheckedAsAWhole() throws IOException {
+        byte[] bad = "GET /a http/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        assertEquals(400, status(exchange(bad, 1)));
+        byte[] good = "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        assertEquals(200, status(exchange(good, 1)));
+    }
+
+    @Test
+    void everyRequestOfAKeptAliveConnectionIsChecked() throws IOException {
+        String two = "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b http/1.1\r\nHost: x\r\n\r\n";
+        String answer = exchange(two.getBytes(StandardCharsets.ISO_8859_1), 1 << 20);
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.contains("HTTP/1.1 400"), "the second request's line is refused: " + answer);
+    }
+
+    @Test
+    void anOverlongTargetStaysJettys414() throws IOException {
+        assertEquals(414, status(exchange("GET /" + "a".repeat(20_000) + " HTTP/1.1")));
+    }
+}
