@@ -1,5 +1,7 @@
 package org.gridcache.pool.store;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -22,7 +24,17 @@ public final class StoreKey {
         this.d = d;
     }
 
+    /**
+     * The keys of the URLs asked for lately: a hit asks once per request, and the SHA-256 (with its provider lookup)
+     * was a visible part of a small file's hit. A pure function's results, so nothing here can be stale.
+     */
+    private static final Cache<String, StoreKey> RECENT = Caffeine.newBuilder().maximumSize(4096).build();
+
     public static StoreKey ofOrigin(String originUrl) {
+        return RECENT.get(originUrl, StoreKey::hash);
+    }
+
+    private static StoreKey hash(String originUrl) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(originUrl.getBytes(StandardCharsets.UTF_8));
             ByteBuffer buf = ByteBuffer.wrap(hash);
