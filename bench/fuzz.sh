@@ -18,7 +18,13 @@ esac
 targets=(
   common:org.gridcache.common.GridPathFuzzTest:normalisedPathsAreCleanOrRefused
   common:org.gridcache.common.TicketFuzzTest:anyTicketIsAdmittedOrRefusedWithAReason
+  common:org.gridcache.common.SettingValuesFuzzTest:everyValueIsParsedOrRefusedWithAReason
   pool:org.gridcache.pool.mover.ByteRangeFuzzTest:rangesStayInsideTheFileAndNeverOverlap
+  door:org.gridcache.door.webdav.PropfindBodyFuzzTest:anyBodyIsAcceptedOrA4xx
+  door:org.gridcache.door.lock.LockBodyFuzzTest:anyLockRequestIsAcceptedOrA4xx
+  door:org.gridcache.door.delegation.SoapBodyFuzzTest:anyBodyNamesAnOperationOrIsRefused
+  door:org.gridcache.door.namespace.MultistatusFuzzTest:anyAnswerIsItemsOrRefused
+  door:org.gridcache.door.auth.AuthzPolicyFuzzTest:anyFileIsAPolicyOrRefusedByLine
 )
 failed=0
 for target in "${targets[@]}"; do

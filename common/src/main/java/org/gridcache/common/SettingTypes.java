@@ -71,6 +71,9 @@ public final class SettingTypes {
     static Duration parseDuration(String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);
         try {
+            if (s.isEmpty()) {
+                throw new NumberFormatException(); // found by SettingValuesFuzzTest: an empty value was a 500
+            }
             if (s.endsWith("ms")) {
                 return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
             }
@@ -91,7 +94,7 @@ public final class SettingTypes {
                     yield Duration.ofSeconds(amount);
                 }
             };
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) { // ArithmeticException: more hours than a Duration holds
             throw new IllegalArgumentException("expected a duration such as 60s, 500ms, 2m");
         }
     }

@@ -51,6 +51,16 @@ class ClusterSettingsTest {
     }
 
     @Test
+    void anEmptyOrOverlongDurationIsRefusedInOneLine() {
+        // found by SettingValuesFuzzTest: "" threw StringIndexOutOfBoundsException, a huge count of hours ArithmeticException
+        for (String bad : new String[] {"", "  ", "9223372036854775807h", "9223372036854775807m"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ClusterSettings.validate(Keys.TICKET_LIFETIME.key(), bad), "'" + bad + "'");
+            assertTrue(e.getMessage().contains("expected a duration"), e.getMessage());
+        }
+    }
+
+    @Test
     void gsiftpOriginsAreReadWithACredential() {
         OriginEntry e = OriginEntry.of("se", "/se", "gsiftp://se.example.org:2811/data/", null);
         assertEquals("gsiftp", e.protocol());

@@ -195,7 +195,7 @@ public final class DelegationService {
         };
     }
 
-    private static Element soapCall(byte[] body) {
+    static Element soapCall(byte[] body) {
         Document doc;
         try {
             doc = safeParser().parse(new ByteArrayInputStream(body));

@@ -50,7 +50,7 @@ public final class PropfindRequest extends HttpServletRequestWrapper {
         return "0".equals(super.getHeader("Depth")) ? 0 : 1;
     }
 
-    private static void checkXml(byte[] body) {
+    static void checkXml(byte[] body) {
         Element root;
         try {
             root = SecureXml.parse(body);

@@ -66,6 +66,9 @@ class MultistatusParserTest {
                 + "<multistatus xmlns=\"DAV:\"><response><href>&e;</href></response></multistatus>";
         assertThrows(IllegalArgumentException.class, () -> MultistatusParser.parse(xxe.getBytes(StandardCharsets.UTF_8)));
         assertThrows(IllegalArgumentException.class, () -> MultistatusParser.parse("<html>".getBytes(StandardCharsets.UTF_8)));
+        // found by MultistatusFuzzTest: the JDK's parser threw MissingResourceException (InvalidCharInDTD), a 500
+        String badDtd = "<!DOCTYPE x[" + "[".repeat(80);
+        assertThrows(IllegalArgumentException.class, () -> MultistatusParser.parse(badDtd.getBytes(StandardCharsets.UTF_8)));
         assertThrows(IllegalArgumentException.class, () -> MultistatusParser.parse("<a xmlns='x'/>".getBytes(StandardCharsets.UTF_8)));
     }
 }
