@@ -69,6 +69,61 @@ class PoolUploadTest extends PoolTestSupport {
         assertEquals(0, filesUnder(dir.resolve("store"), ".upload"));
     }
 
+    /**
+     * The checksums and the copy's writes run on the disk writers, not on the event loop: with both writers held, an
+     * upload cannot complete, yet every event loop (one new connection each, round-robin, twice over) answers its
+     * health check meanwhile; let go, the upload completes with the body's checksums.
+     */
+    @Test
+    void theEventLoopsServeOthersWhileAnUploadWaitsForItsChecksums() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> upload;
+        byte[] data = randomBytes(4_000_000, 7);
+        try {
+            for (int i = 0; i < 2; i++) {
+                pool.diskWriters().execute(() -> {
+                    holding.countDown();
+                    awaitQuietly(release);
+                });
+            }
+            assertTrue(holding.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "both disk writers held");
+            upload = http.sendAsync(HttpRequest.newBuilder(uri("/up/busy.bin", writeTicket("/up/busy.bin", data.length)))
+                    .expectContinue(true).PUT(HttpRequest.BodyPublishers.ofByteArray(data)).build(), HttpResponse.BodyHandlers.ofString());
+            await().atMost(WAIT).until(() -> filesUnder(dir.resolve("store"), ".upload") == 1); // admitted, body on its way
+            int loops = 2 * io.netty.util.NettyRuntime.availableProcessors();
+            for (int i = 0; i < 2 * loops; i++) {
+                assertEquals("HTTP/1.1 200 OK", healthStatusLine());
+            }
+            assertFalse(upload.isDone(), "the upload waits for its checksums, which wait for a disk writer");
+        } finally {
+            release.countDown();
+        }
+        HttpResponse<String> r = upload.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(201, r.statusCode(), r.body());
+        assertArrayEquals(data, Files.readAllBytes(files.resolve("busy.bin")));
+        assertEquals(java.util.HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)),
+                pool.store().checksums(StoreKey.ofOrigin(files.toUri() + "busy.bin")).toHex().get(ChecksumType.MD5.rfc3230Name()));
+    }
+
+    private String healthStatusLine() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", java.net.URI.create(pool.url()).getPort())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write("GET /.gridcache/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1))
+                    .readLine();
+        }
+    }
+
+    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void aReadTicketDoesNotWrite() throws Exception {
         String read = signedTicket("/up/b.bin", poolName, 3, Instant.now().getEpochSecond() + 60);

@@ -84,6 +84,14 @@ public final class Downloads implements AutoCloseable {
         this.budget = new WriteBehindBudget(writeBehindBytes);
     }
 
+    /**
+     * The threads that write and checksum what arrives, off the event loops: a fetch's part file, and an upload's
+     * copy (its checksums too, which at a few hundred MB/s would hold every connection of a loop).
+     */
+    public java.util.concurrent.Executor diskWriters() {
+        return diskWriters;
+    }
+
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
     public Source open(Ticket ticket) throws FetchException, IOException {
         URI origin = parseOrigin(ticket.originUrl());
