@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.gridcache.common.Ticket;
-import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.origin.OriginFetcher;
@@ -209,7 +208,7 @@ public final class Downloads implements AutoCloseable {
             throw e;
         }
         Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out, budget, diskWriters,
-                new ChecksumComputation(checksumTypes.get()));
+                checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;
