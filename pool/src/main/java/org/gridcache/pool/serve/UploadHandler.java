@@ -67,12 +67,15 @@ import org.slf4j.LoggerFactory;
  * {@code Digest} / {@code Content-MD5} aborts the origin upload before its end (nothing committed there) and
  * answers 400. The checksums and the copy's disk writes run on the pool's disk writers, never on the event loop
  * (all four checksums together run at a few hundred MB/s: on the loop they would stall every other connection it
- * serves); a chunk goes to the origin while it is checksummed, and the next is read when both are done. The copy
+ * serves); a chunk goes to the origin while it is checksummed, and the next is read when the origin took it, up to
+ * 16 chunks ahead of the checksums. The copy
  * becomes a hit only when the origin answered 2xx and the sizes agree, with the checksums in its sidecar. A client that breaks off aborts the origin upload and leaves nothing in the store. Every PUT answer
  * closes the connection: a request pipelined behind a body is not worth the bookkeeping.
  */
 final class UploadHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(UploadHandler.class);
+    /** Body chunks (of up to 64 KiB) an upload may read ahead of its checksums. */
+    private static final int DIGESTS_AHEAD = 16;
     private final String poolName;
     private final TicketCodec tickets;
     private final MountTable mounts;
@@ -158,6 +161,12 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         private boolean ended;
         /** The last chunk's checksum update and copy write, on a disk writer; the next starts after it. */
         private CompletableFuture<Void> digesting = CompletableFuture.completedFuture(null);
+        /**
+         * The chunks handed to the disk writer and not yet digested, oldest first: reading goes on while they are
+         * (a hop to the disk writer and back per chunk costs a scheduling delay each on a busy machine), up to
+         * {@link #DIGESTS_AHEAD} chunks, so an upload holds at most that many (1 MiB) beyond the one being sent.
+         */
+        private final ArrayDeque<CompletableFuture<Void>> undigested = new ArrayDeque<>();
 
         Upload(ChannelHandlerContext ctx, HttpRequest request) {
             this.ctx = ctx;
@@ -321,7 +330,13 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                 }));
                 return;
             }
-            afterSent(CompletableFuture.allOf(send(content), digesting), false);
+            undigested.add(digesting);
+            while (!undigested.isEmpty() && undigested.peekFirst().isDone()) {
+                undigested.pollFirst();
+            }
+            CompletableFuture<Void> sent = send(content);
+            // a failed digest shows in the next chunk's wait or, at the latest, the last chunk's
+            afterSent(undigested.size() > DIGESTS_AHEAD ? CompletableFuture.allOf(sent, undigested.pollFirst()) : sent, false);
         }
 
         /** Hands the chunk's bytes to the origin and releases the chunk. */
