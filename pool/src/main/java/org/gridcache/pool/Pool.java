@@ -208,6 +208,11 @@ public final class Pool implements Closeable {
         return store;
     }
 
+    /** Where fills and uploads write and checksum (tests hold it up to show the event loops do not wait on it). */
+    java.util.concurrent.Executor diskWriters() {
+        return downloads.diskWriters();
+    }
+
     PoolMXBean operations() {
         return operations;
     }

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A PUT through a pool with a door's write ticket: streamed to a {@code file://} origin (and an HTTP origin that
- * refuses), the copy kept as a hit only when the origin confirmed it, and every failure path leaving nothing behind.
+ * refuses), the copy kept as a hit only when the origin confirmed it, and every failure path leaving nothing behind;
+ * and that neither an upload's checksums nor a third-party pull hold up the event loops.
  */
 class PoolUploadTest extends PoolTestSupport {
     private Path files;
@@ -67,6 +68,115 @@ class PoolUploadTest extends PoolTestSupport {
         assertEquals("HIT", cache(hit));
         assertArrayEquals(data, hit.body());
         assertEquals(0, filesUnder(dir.resolve("store"), ".upload"));
+    }
+
+    /**
+     * The checksums and the copy's writes run on the disk writers, not on the event loop: with both writers held, an
+     * upload cannot complete, yet every event loop (one new connection each, round-robin, twice over) answers its
+     * health check meanwhile; let go, the upload completes with the body's checksums.
+     */
+    @Test
+    void theEventLoopsServeOthersWhileAnUploadWaitsForItsChecksums() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> upload;
+        byte[] data = randomBytes(4_000_000, 7);
+        try {
+            for (int i = 0; i < 2; i++) {
+                pool.diskWriters().execute(() -> {
+                    holding.countDown();
+                    awaitQuietly(release);
+                });
+            }
+            assertTrue(holding.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "both disk writers held");
+            upload = http.sendAsync(HttpRequest.newBuilder(uri("/up/busy.bin", writeTicket("/up/busy.bin", data.length)))
+                    .expectContinue(true).PUT(HttpRequest.BodyPublishers.ofByteArray(data)).build(), HttpResponse.BodyHandlers.ofString());
+            everyEventLoopAnswersWhileUnderWay(upload, "the upload waits for its checksums, which wait for a disk writer");
+        } finally {
+            release.countDown();
+        }
+        HttpResponse<String> r = upload.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(201, r.statusCode(), r.body());
+        assertArrayEquals(data, Files.readAllBytes(files.resolve("busy.bin")));
+        assertEquals(java.util.HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)),
+                pool.store().checksums(StoreKey.ofOrigin(files.toUri() + "busy.bin")).toHex().get(ChecksumType.MD5.rfc3230Name()));
+    }
+
+    /**
+     * A third-party pull reads its remote and checksums on a copy worker, never on an event loop: while the remote
+     * holds back the second half of the body, every event loop answers its health check and the copy is still under
+     * way; let go, the copy ends with {@code success: Created} and the body's checksums.
+     */
+    @Test
+    void theEventLoopsServeOthersWhileAPullWaitsForItsRemote() throws Exception {
+        byte[] data = randomBytes(2_000_000, 9);
+        java.util.concurrent.CountDownLatch rest = new java.util.concurrent.CountDownLatch(1);
+        HttpServer remote = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        remote.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(200, data.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(data, 0, data.length / 2);
+                out.flush();
+                awaitQuietly(rest);
+                out.write(data, data.length / 2, data.length - data.length / 2);
+            }
+        });
+        remote.start();
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> copy;
+        try {
+            String source = "http://127.0.0.1:" + remote.getAddress().getPort() + "/src.bin";
+            long now = Instant.now().getEpochSecond();
+            String token = tickets.sign(new Ticket("/up/pulled.bin", poolName, Ticket.TPC_PULL, now, now + 60, "/CN=test", DOOR,
+                    null, -1, -1, null, List.of(), CredentialMode.NONE, null, List.of(), null,
+                    org.gridcache.common.authz.TokenGrant.NONE, source, null));
+            try {
+                copy = http.sendAsync(HttpRequest.newBuilder(uri("/up/pulled.bin", token))
+                        .method("COPY", HttpRequest.BodyPublishers.noBody()).header("Source", source)
+                        .header("RequireChecksumVerification", "false").build(), HttpResponse.BodyHandlers.ofString());
+                everyEventLoopAnswersWhileUnderWay(copy, "the pull waits for the rest of its remote's body");
+            } finally {
+                rest.countDown();
+            }
+            HttpResponse<String> r = copy.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(202, r.statusCode(), r.body());
+            assertTrue(r.body().trim().endsWith("success: Created"), r.body());
+        } finally {
+            remote.stop(0);
+        }
+        assertArrayEquals(data, Files.readAllBytes(files.resolve("pulled.bin")));
+        assertEquals(java.util.HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)),
+                pool.store().checksums(StoreKey.ofOrigin(files.toUri() + "pulled.bin")).toHex().get(ChecksumType.MD5.rfc3230Name()));
+    }
+
+    /**
+     * Once the request's copy in the store exists (admitted, bytes on their way), every event loop answers a health
+     * check (one new connection each, round-robin, twice over) while {@code request} is still under way.
+     */
+    private void everyEventLoopAnswersWhileUnderWay(java.util.concurrent.Future<?> request, String why) throws Exception {
+        await().atMost(WAIT).until(() -> filesUnder(dir.resolve("store"), ".upload") == 1);
+        int loops = 2 * io.netty.util.NettyRuntime.availableProcessors();
+        for (int i = 0; i < 2 * loops; i++) {
+            assertEquals("HTTP/1.1 200 OK", healthStatusLine());
+        }
+        assertFalse(request.isDone(), why);
+    }
+
+    private String healthStatusLine() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", java.net.URI.create(pool.url()).getPort())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write("GET /.gridcache/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1))
+                    .readLine();
+        }
+    }
+
+    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

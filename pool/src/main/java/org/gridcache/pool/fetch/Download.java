@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.nio.ByteBuffer;
 import org.gridcache.common.checksum.ChecksumComputation;
+import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.origin.OriginFetcher;
 import org.gridcache.pool.store.Sidecar;
@@ -57,8 +58,20 @@ public final class Download implements DownloadSink {
     private volatile boolean completeRequested;
     private volatile DownloadSink.Verification verification;
     private volatile boolean verifying;
-    /** Every checksum type, fed in file order by whichever thread writes to disk (one at a time). */
-    private final ChecksumComputation computation;
+    /** The types {@code pool.checksums} names (when the fill began). */
+    private final java.util.Set<ChecksumType> types;
+    /**
+     * The types fed in file order while the file fills, by whichever thread writes to disk (one at a time): all of
+     * them when the fill is verified (a mismatch must stop the clients' last byte), else only those that cost little
+     * (adler32 and crc32c are CPU intrinsics at GB/s). Chosen at the first byte ({@link #plan}), null before.
+     */
+    private ChecksumComputation computation;
+    /**
+     * The costly types (md5 and sha-256: a few hundred MB/s together, one core's worth at a cut-through client's rate)
+     * when the fill is not verified: computed from the part file after the last byte reached it, before the commit,
+     * so that while the file fills they take no CPU from the clients being served; null when there are none.
+     */
+    private ChecksumComputation afterwards;
     private volatile Checksums offered = Checksums.NONE;
     /** The file's checksums once complete. */
     private volatile Checksums checksums;
@@ -78,9 +91,9 @@ public final class Download implements DownloadSink {
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, FileChannel out,
-             WriteBehindBudget budget, Executor diskWriter, ChecksumComputation computation) {
+             WriteBehindBudget budget, Executor diskWriter, java.util.Set<ChecksumType> types) {
         this.owner = owner;
-        this.computation = computation;
+        this.types = java.util.Set.copyOf(types);
         this.budget = budget;
         this.diskWriter = diskWriter;
         this.key = key;
@@ -270,6 +283,7 @@ public final class Download implements DownloadSink {
         while (done < length) {
             done += buf.getBytes(index + done, out, chunk.position() + done, length - done);
         }
+        plan();
         for (ByteBuffer b : buf.nioBuffers(index, length)) {
             computation.update(b); // in file order: the window hands chunks out in order, one writer at a time
         }
@@ -277,6 +291,33 @@ public final class Download implements DownloadSink {
 
     /** Bytes the kernel copied file to file never passed through memory: checksummed from the part file (page cache). */
     private void digestBack(long from, long length) throws IOException {
+        plan();
+        digestFromFile(computation, from, length);
+    }
+
+    /**
+     * Which types are computed as the file fills and which once it is complete; runs at the first byte written (the
+     * fetcher has said by then whether it verifies: {@link #originChecksums} and {@link #willVerify} come first).
+     */
+    private void plan() {
+        if (computation != null) {
+            return;
+        }
+        if (verifying) {
+            computation = new ChecksumComputation(types);
+            return;
+        }
+        java.util.Set<ChecksumType> cheap = java.util.EnumSet.noneOf(ChecksumType.class);
+        java.util.Set<ChecksumType> costly = java.util.EnumSet.noneOf(ChecksumType.class);
+        for (ChecksumType type : types) {
+            (type == ChecksumType.ADLER32 || type == ChecksumType.CRC32C ? cheap : costly).add(type);
+        }
+        computation = new ChecksumComputation(cheap);
+        afterwards = costly.isEmpty() ? null : new ChecksumComputation(costly);
+    }
+
+    /** Feeds {@code into} with the part file's bytes from {@code from} (in the page cache: just written). */
+    private void digestFromFile(ChecksumComputation into, long from, long length) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
         long position = from;
         while (position < from + length) {
@@ -286,7 +327,7 @@ public final class Download implements DownloadSink {
                 throw new IOException("part file shorter than what was copied into it");
             }
             buf.flip();
-            computation.update(buf);
+            into.update(buf);
             position += n;
         }
     }
@@ -334,18 +375,25 @@ public final class Download implements DownloadSink {
         complete();
     }
 
-    /** The origin sent everything: finish once the disk writer has caught up (now, if it has). */
+    /**
+     * The origin sent everything: finish once the disk writer has caught up, on a disk writer (the fetcher calls
+     * this on an event loop, which must not wait for an fsync or a checksum pass).
+     */
     @Override
     public void complete() {
         completeRequested = true;
         if (window.isEmpty()) {
-            finish();
+            try {
+                diskWriter.execute(this::finish);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
+            }
         } else {
             scheduleWriter();
         }
     }
 
-    /** Checks the size, fsyncs and commits; runs once, on whichever thread saw the last byte reach the disk. */
+    /** Checks the size, fsyncs and commits; runs once, on the disk writer that saw the last byte reach the disk. */
     private void finish() {
         if (state == State.FAILED || !window.isEmpty() || writerActive.get() || !finishing.compareAndSet(false, true)) {
             return;
@@ -363,7 +411,12 @@ public final class Download implements DownloadSink {
         Checksums computed;
         try {
             out.force(true);
+            plan(); // an empty file has had no first byte
             computed = computation.finish();
+            if (afterwards != null) {
+                digestFromFile(afterwards, 0, total);
+                computed = computed.with(afterwards.finish());
+            }
             java.util.Set<org.gridcache.common.checksum.ChecksumType> differ = computed.disagreements(offered).keySet();
             if (!differ.isEmpty()) {
                 throw FetchException.checksumMismatch("checksum mismatch: origin " + OriginFetcher.describe(origin) + " gave "

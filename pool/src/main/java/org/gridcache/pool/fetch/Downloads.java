@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.gridcache.common.Ticket;
-import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.origin.OriginFetcher;
@@ -82,6 +81,14 @@ public final class Downloads implements AutoCloseable {
         this.fetchers = fetchers;
         this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
+    }
+
+    /**
+     * The threads that write and checksum what arrives, off the event loops: a fetch's part file, and an upload's
+     * copy (its checksums too, which at a few hundred MB/s would hold every connection of a loop).
+     */
+    public java.util.concurrent.Executor diskWriters() {
+        return diskWriters;
     }
 
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
@@ -201,7 +208,7 @@ public final class Downloads implements AutoCloseable {
             throw e;
         }
         Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out, budget, diskWriters,
-                new ChecksumComputation(checksumTypes.get()));
+                checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;

@@ -1,12 +1,16 @@
 package org.gridcache.pool.fetch;
 
 import io.netty.buffer.ByteBuf;
-import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The bytes of one fetch that have been received but not yet written to disk, in order and contiguous: the disk
  * writer takes from the head, movers read slices anywhere inside. The window holds one reference to each buffer;
  * every slice handed out holds its own, so releasing the window never pulls bytes from under a write in flight.
+ * Chunks are found by position in O(log n): the window holds up to {@code pool.write-behind} (1 GiB, 16,384 chunks of
+ * 64 KiB) when the disk writer is behind, and a scan from the head for every slice cost a cut-through client up to a
+ * millisecond per MiB, under the lock the origin's connection needs to add the next chunk ({@code MemoryWindowBenchmark}).
  */
 final class MemoryWindow {
     /** Bytes at a file position. */
@@ -16,7 +20,8 @@ final class MemoryWindow {
         }
     }
 
-    private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    /** By file position; contiguous. */
+    private final TreeMap<Long, ByteBuf> chunks = new TreeMap<>();
     private boolean closed;
 
     /** Appends {@code buf} (whose reference the window now owns) at {@code position}; false (and released) once closed. */
@@ -25,24 +30,24 @@ final class MemoryWindow {
             buf.release();
             return false;
         }
-        chunks.addLast(new Chunk(position, buf));
+        chunks.put(position, buf);
         return true;
     }
 
     /** The head chunk, its buffer with a reference of the caller's own (release it); null when empty or closed. */
     synchronized Chunk head() {
-        Chunk head = chunks.peekFirst();
-        return head == null ? null : new Chunk(head.position(), head.buf().retainedDuplicate());
+        Map.Entry<Long, ByteBuf> head = chunks.firstEntry();
+        return head == null ? null : new Chunk(head.getKey(), head.getValue().retainedDuplicate());
     }
 
     /** Drops the head chunk once it is on disk; returns its size (0 when the window was closed meanwhile). */
     synchronized int removeHead() {
-        Chunk head = chunks.pollFirst();
+        Map.Entry<Long, ByteBuf> head = chunks.pollFirstEntry();
         if (head == null) {
             return 0;
         }
-        int size = head.buf().readableBytes();
-        head.buf().release();
+        int size = head.getValue().readableBytes();
+        head.getValue().release();
         return size;
     }
 
@@ -51,14 +56,17 @@ final class MemoryWindow {
      * reference; null when that position is no longer (or not yet) in memory.
      */
     synchronized ByteBuf slice(long position, long max) {
-        for (Chunk c : chunks) {
-            if (position >= c.position() && position < c.end()) {
-                int offset = (int) (position - c.position());
-                int length = (int) Math.min(max, c.end() - position);
-                return c.buf().retainedSlice(c.buf().readerIndex() + offset, length);
-            }
+        Map.Entry<Long, ByteBuf> holder = chunks.floorEntry(position);
+        if (holder == null) {
+            return null;
         }
-        return null;
+        Chunk c = new Chunk(holder.getKey(), holder.getValue());
+        if (position >= c.end()) {
+            return null;
+        }
+        int offset = (int) (position - c.position());
+        int length = (int) Math.min(max, c.end() - position);
+        return c.buf().retainedSlice(c.buf().readerIndex() + offset, length);
     }
 
     synchronized boolean isEmpty() {
@@ -69,9 +77,9 @@ final class MemoryWindow {
     synchronized long close() {
         closed = true;
         long held = 0;
-        for (Chunk c; (c = chunks.pollFirst()) != null; ) {
-            held += c.buf().readableBytes();
-            c.buf().release();
+        for (Map.Entry<Long, ByteBuf> c; (c = chunks.pollFirstEntry()) != null; ) {
+            held += c.getValue().readableBytes();
+            c.getValue().release();
         }
         return held;
     }

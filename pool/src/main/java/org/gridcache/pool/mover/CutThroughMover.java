@@ -25,7 +25,11 @@ import org.gridcache.pool.store.Store;
  * since this client waited for the origin).
  */
 public final class CutThroughMover extends Mover implements Download.Listener {
-    /** Upper bound of one region, so a fast origin does not make one client's write unboundedly long. */
+    /**
+     * Upper bound of one region while the file fills, so a fast origin does not make one client's write unboundedly
+     * long; once every byte the client wants is on disk the rest goes as one region, as a hit's does (a client that
+     * joins a fill whose checksums are still being computed is served at a hit's rate).
+     */
     private static final long MAX_REGION = 16L << 20;
     /** Upper bound of the memory slices written before one flush. */
     private static final long MAX_MEMORY_BATCH = 1L << 20;
@@ -110,7 +114,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         }
         long onDisk = Math.min(download.written(), sendable);
         if (position < onDisk) {
-            sendRegion(Math.min(onDisk - position, MAX_REGION));
+            sendRegion(onDisk == sendable ? onDisk - position : Math.min(onDisk - position, MAX_REGION));
         } else if (position < Math.min(download.received(), sendable) && sendFromMemory(sendable)) {
             return;
         } else if (state == Download.State.FAILED) {

@@ -90,6 +90,11 @@ public final class FileOriginUploader implements OriginUploader {
 
     private final class FileUpload implements OriginUploader.Upload {
         private final LocalOriginWrites.Upload upload;
+        /**
+         * Aborted once only: a write that fails aborts, and so does the upload's owner when it learns of the failure
+         * or of the client's leaving; a second close of the directory stream would throw.
+         */
+        private final java.util.concurrent.atomic.AtomicBoolean aborted = new java.util.concurrent.atomic.AtomicBoolean();
 
         FileUpload(LocalOriginWrites.Upload upload) {
             this.upload = upload;
@@ -124,6 +129,9 @@ public final class FileOriginUploader implements OriginUploader {
 
         @Override
         public void abort() {
+            if (!aborted.compareAndSet(false, true)) {
+                return;
+            }
             executor.execute(() -> {
                 try {
                     upload.close(); // not committed: the temporary file is deleted

@@ -108,7 +108,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
             // before the aggregator: a PUT's body streams to the origin, never gathered
             p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),
                     parts.store(), parts.access(), uploads.uploaders(), uploads.staleCopies(), parts.stats(),
-                    uploads.checksums().get()));
+                    uploads.checksums().get(), parts.downloads().diskWriters()));
         }
         if (copies != null) {
             p.addLast("tpc", copies.get()); // before the aggregator: a third-party COPY outlives its request

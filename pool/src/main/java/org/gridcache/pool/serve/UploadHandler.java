@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.Ticket;
@@ -64,12 +65,17 @@ import org.slf4j.LoggerFactory;
  * only when the origin took it (auto-read off: TCP pushes back on the client), so an upload of any size holds one
  * chunk. The last chunk is held back until the body's checksums are known: a mismatch with the client's
  * {@code Digest} / {@code Content-MD5} aborts the origin upload before its end (nothing committed there) and
- * answers 400. The copy becomes a hit only when the origin answered 2xx and the sizes agree, with the checksums in
- * its sidecar. A client that breaks off aborts the origin upload and leaves nothing in the store. Every PUT answer
+ * answers 400. The checksums and the copy's disk writes run on the pool's disk writers, never on the event loop
+ * (all four checksums together run at a few hundred MB/s: on the loop they would stall every other connection it
+ * serves); a chunk goes to the origin while it is checksummed, and the next is read when the origin took it, up to
+ * 16 chunks ahead of the checksums. The copy
+ * becomes a hit only when the origin answered 2xx and the sizes agree, with the checksums in its sidecar. A client that breaks off aborts the origin upload and leaves nothing in the store. Every PUT answer
  * closes the connection: a request pipelined behind a body is not worth the bookkeeping.
  */
 final class UploadHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(UploadHandler.class);
+    /** Body chunks (of up to 64 KiB) an upload may read ahead of its checksums. */
+    private static final int DIGESTS_AHEAD = 16;
     private final String poolName;
     private final TicketCodec tickets;
     private final MountTable mounts;
@@ -80,11 +86,12 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
     private final StaleCopies staleCopies;
     private final PoolStats stats;
     private final Set<ChecksumType> kept;
+    private final Executor diskWriters;
     private Upload upload;
 
     UploadHandler(String poolName, TicketCodec tickets, MountTable mounts, PoolOperations operations, Store store,
                   OriginAccess access, List<OriginUploader> uploaders, StaleCopies staleCopies, PoolStats stats,
-                  Set<ChecksumType> kept) {
+                  Set<ChecksumType> kept, Executor diskWriters) {
         this.poolName = poolName;
         this.tickets = tickets;
         this.mounts = mounts;
@@ -95,6 +102,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         this.staleCopies = staleCopies;
         this.stats = stats;
         this.kept = kept;
+        this.diskWriters = diskWriters;
     }
 
     @Override
@@ -124,7 +132,11 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
-    /** One PUT, on the channel's event loop throughout. */
+    /**
+     * One PUT, on the channel's event loop, but for the checksums and the copy's writes: those run on a disk writer,
+     * one chunk at a time ({@link #digesting}), and only they touch {@link #computation} and {@link #copy} while a
+     * chunk is being digested.
+     */
     private final class Upload {
         private final ChannelHandlerContext ctx;
         private final HttpRequest request;
@@ -147,6 +159,14 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         /** A chunk is on its way to the origin (or the origin is being opened): read nothing more. */
         private boolean busy = true;
         private boolean ended;
+        /** The last chunk's checksum update and copy write, on a disk writer; the next starts after it. */
+        private CompletableFuture<Void> digesting = CompletableFuture.completedFuture(null);
+        /**
+         * The chunks handed to the disk writer and not yet digested, oldest first: reading goes on while they are
+         * (a hop to the disk writer and back per chunk costs a scheduling delay each on a busy machine), up to
+         * {@link #DIGESTS_AHEAD} chunks, so an upload holds at most that many (1 MiB) beyond the one being sent.
+         */
+        private final ArrayDeque<CompletableFuture<Void>> undigested = new ArrayDeque<>();
 
         Upload(ChannelHandlerContext ctx, HttpRequest request) {
             this.ctx = ctx;
@@ -282,26 +302,58 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                 fail(new FetchException(HttpResponseStatus.BAD_REQUEST, "the body is longer than its Content-Length"));
                 return;
             }
-            ByteBuffer nio = data.nioBuffer();
-            computation.update(nio.duplicate());
-            keep(nio);
             boolean last = content instanceof LastHttpContent;
-            if (last) {
-                checksums = computation.finish();
-                String mismatch = digest.mismatch(checksums);
-                if (mismatch != null) {
-                    content.release();
-                    // the last bytes never reach the origin: its upload is incomplete, and nothing is committed
-                    fail(new FetchException(HttpResponseStatus.BAD_REQUEST, mismatch));
-                    return;
-                }
-            }
             busy = true;
+            digesting = digest(data.retainedDuplicate());
+            if (last) {
+                // the last bytes reach the origin only once the body's checksums agree with the client's
+                CompletableFuture<Void> digested = digesting;
+                digested.whenComplete((ok, error) -> ctx.executor().execute(() -> {
+                    if (ended) {
+                        content.release();
+                        return;
+                    }
+                    if (error != null) {
+                        content.release();
+                        fail(error);
+                        return;
+                    }
+                    checksums = computation.finish();
+                    String mismatch = digest.mismatch(checksums);
+                    if (mismatch != null) {
+                        content.release();
+                        // the last bytes never reach the origin: its upload is incomplete, and nothing is committed
+                        fail(new FetchException(HttpResponseStatus.BAD_REQUEST, mismatch));
+                        return;
+                    }
+                    afterSent(send(content), true);
+                }));
+                return;
+            }
+            undigested.add(digesting);
+            while (!undigested.isEmpty() && undigested.peekFirst().isDone()) {
+                undigested.pollFirst();
+            }
+            CompletableFuture<Void> sent = send(content);
+            // a failed digest shows in the next chunk's wait or, at the latest, the last chunk's
+            afterSent(undigested.size() > DIGESTS_AHEAD ? CompletableFuture.allOf(sent, undigested.pollFirst()) : sent, false);
+        }
+
+        /** Hands the chunk's bytes to the origin and releases the chunk. */
+        private CompletableFuture<Void> send(HttpContent content) {
+            ByteBuf data = content.content();
             CompletableFuture<Void> sent = data.isReadable() ? origin.write(data.retain()) : CompletableFuture.completedFuture(null);
             content.release();
+            return sent;
+        }
+
+        private void afterSent(CompletableFuture<Void> sent, boolean last) {
             sent.whenComplete((ok, error) -> ctx.executor().execute(() -> {
                 if (error != null) {
                     fail(error);
+                    return;
+                }
+                if (ended) {
                     return;
                 }
                 busy = false;
@@ -311,6 +363,24 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                     next();
                 }
             }));
+        }
+
+        /**
+         * The checksum update and the copy's write of one chunk, on a disk writer after the previous chunk's; takes
+         * over {@code data} (a reference of its own) and releases it.
+         */
+        private CompletableFuture<Void> digest(ByteBuf data) {
+            ChecksumComputation sums = computation;
+            return digesting.thenRunAsync(() -> {
+                try {
+                    for (ByteBuffer nio : data.nioBuffers()) {
+                        sums.update(nio.duplicate());
+                        keep(nio);
+                    }
+                } finally {
+                    data.release();
+                }
+            }, diskWriters);
         }
 
         /** The copy in the store; a failing store disk loses the copy, never the upload. */
@@ -356,12 +426,15 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                     fail(refusal(result));
                     return;
                 }
-                boolean cached = commitCopy(checksums, result.mtimeSeconds());
-                ended = true;
-                staleCopies.uploadEnded(key);
-                LOG.info("PUT {} by {}: {} bytes, origin {}{}", path, ticket.subject(), received, result.status(),
-                        cached ? ", kept as a hit" : ", not kept");
-                answer(HttpResponseStatus.valueOf(result.status()), result.status() == 201 ? "created" : "stored");
+                ended = true; // the origin holds the file: nothing is abandoned from here on
+                // the copy's fsync on a disk writer: it takes as long as the disk needs, and the loop serves others
+                CompletableFuture.supplyAsync(() -> commitCopy(checksums, result.mtimeSeconds()), diskWriters)
+                        .whenComplete((cached, commitError) -> ctx.executor().execute(() -> {
+                            staleCopies.uploadEnded(key);
+                            LOG.info("PUT {} by {}: {} bytes, origin {}{}", path, ticket.subject(), received, result.status(),
+                                    Boolean.TRUE.equals(cached) ? ", kept as a hit" : ", not kept");
+                            answer(HttpResponseStatus.valueOf(result.status()), result.status() == 201 ? "created" : "stored");
+                        }));
             }));
         }
 
@@ -427,6 +500,11 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         }
 
         private void release() {
+            if (!digesting.isDone()) {
+                // a disk writer still writes the copy: drop it once that chunk is done
+                digesting.whenComplete((ok, error) -> ctx.executor().execute(this::release));
+                return;
+            }
             closeCopy();
             if (key != null) {
                 store.deleteUpload(key);

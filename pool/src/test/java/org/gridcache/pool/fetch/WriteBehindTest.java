@@ -50,6 +50,32 @@ class WriteBehindTest {
         assertEquals(0, late.refCnt());
     }
 
+    /** A window as long as a disk writer far behind leaves it: every position is found in its own chunk. */
+    @Test
+    void everyPositionOfAManyChunkWindowIsFoundInItsChunkUntilWritten() {
+        MemoryWindow window = new MemoryWindow();
+        int chunk = 7;
+        int count = 500;
+        for (int i = 0; i < count; i++) {
+            assertTrue(window.add((long) i * chunk, bytes(i * chunk, chunk)));
+        }
+        for (int position = 0; position < count * chunk; position += 3) {
+            ByteBuf slice = window.slice(position, 100);
+            assertEquals(chunk - position % chunk, slice.readableBytes(), "to the end of the chunk holding " + position);
+            assertEquals((byte) position, slice.getByte(slice.readerIndex()));
+            slice.release();
+        }
+        assertNull(window.slice((long) count * chunk, 1), "past the last byte received");
+        for (int i = 0; i < count / 2; i++) {
+            assertEquals(chunk, window.removeHead());
+        }
+        assertNull(window.slice((long) (count / 2) * chunk - 1, 1), "written: no longer in memory");
+        ByteBuf first = window.slice((long) (count / 2) * chunk, 2);
+        assertEquals(2, first.readableBytes(), "at most what was asked");
+        first.release();
+        assertEquals((long) (count - count / 2) * chunk, window.close());
+    }
+
     @Test
     void anExhaustedBudgetPausesAndResumesOnceAtHalf() {
         WriteBehindBudget budget = new WriteBehindBudget(() -> 100);
