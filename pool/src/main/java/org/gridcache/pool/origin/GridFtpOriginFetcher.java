@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches {@code gsiftp://} origins with jGlobus (the shaded {@code gridcache-gridftp} client), presenting the
  * ticket's user's delegated proxy (obtained beforehand by {@link OriginAccess}) or, for service origins, the
- * pool's host certificate. Per fetch: one control connection (the permission check's, when it left one); MLST for
+ * pool's host certificate. Per fetch: one control connection (an idle one of that credential from the
+ * {@link GsiConnectionPool}, usually the permission check's, given back after a fetch without error); MLST for
  * size and mtime; then the bytes, in stream mode or in MODE E over {@code gridftp.streams} parallel streams, into
  * the {@link DownloadSink} in file order; then CKSM and {@link ChecksumVerification}. Blocking I/O, hence its own
  * threads; a full write-behind budget pauses the transfer (the fetcher thread waits, the TCP windows fill).
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class GridFtpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
     private final GridFtpSessions sessions;
-    private final GsiConnectionHandOff handOff = new GsiConnectionHandOff();
+    private final GsiConnectionPool connections = new GsiConnectionPool();
     private final Duration replyTimeout;
     private final RangedReads rangedReads;
     private final PermissionCheck permissionCheck;
@@ -51,8 +52,8 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
                                 Duration replyTimeout) {
         this.sessions = new GridFtpSessions(credentials, host, caDir, settings);
         this.replyTimeout = replyTimeout;
-        this.rangedReads = new GridFtpRangedReads(sessions);
-        this.permissionCheck = new GridFtpPermissionCheck(sessions, handOff);
+        this.rangedReads = new GridFtpRangedReads(sessions, connections);
+        this.permissionCheck = new GridFtpPermissionCheck(sessions, connections);
     }
 
     /** PUTs through this pool to GridFTP origins, on the same threads and with the same credentials as the fetches. */
@@ -99,7 +100,10 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private void transfer(URI origin, Ticket ticket, DownloadSink sink, X509Credential credential, GridFtpOptions options) {
         String path = GridFtpSessions.path(origin);
         FetchException[] refused = new FetchException[1];
-        try (GridFtpConnection conn = reuseOrOpen(origin, credential, options)) {
+        GridFtpConnection conn = null;
+        boolean reusable = false;
+        try {
+            conn = GridFtpSessions.reuseOrOpen(connections, origin, credential, options);
             if (options.dataChannelAuthentication() && !conn.dataChannelAuthentication()) {
                 LOG.info("GridFTP fetch of {} for {}: clear data channels without DCAU (the proxy's path length constraint "
                         + "leaves no room for the server's data channel proxy)", ticket.path(), ticket.subject());
@@ -135,6 +139,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             } else {
                 sink.complete((file, size) -> ChecksumVerification.verify(file, size, expected, origin));
             }
+            reusable = true;
         } catch (GridFtpException e) {
             sink.fail(refused[0] != null ? refused[0] : GridFtpSessions.reason(e, origin, ticket));
         } catch (FetchException e) {
@@ -142,6 +147,12 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         } catch (RuntimeException e) {
             LOG.error("GridFTP fetch of {} failed", ticket.path(), e);
             sink.fail(FetchException.badGateway("GridFTP client failed: " + e));
+        } finally {
+            if (conn != null && reusable) {
+                connections.give(origin, credential, options, conn);
+            } else if (conn != null) {
+                conn.close(); // after any error: its state (a transfer half read, replies out of step) is not worth finding out
+            }
         }
     }
 
@@ -164,14 +175,9 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         }
     }
 
-    private GridFtpConnection reuseOrOpen(URI origin, X509Credential credential, GridFtpOptions options) throws GridFtpException {
-        GridFtpConnection kept = handOff.take(origin, credential, options);
-        return kept != null ? kept : GridFtpSessions.open(origin, credential, options);
-    }
-
     @Override
     public void close() {
-        handOff.close();
+        connections.close();
         sessions.close();
     }
 }

@@ -16,17 +16,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the ticket's subject may read a {@code gsiftp://} file: an MLST as that subject. The authenticated
- * connection is left to the fetch that usually follows ({@link GsiConnectionHandOff}).
+ * Whether the ticket's subject may read a {@code gsiftp://} file: an MLST as that subject, on an idle connection of
+ * that credential when there is one; the connection goes back to the {@link GsiConnectionPool} for the fetch that
+ * usually follows.
  */
 final class GridFtpPermissionCheck implements PermissionCheck {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpPermissionCheck.class);
     private final GridFtpSessions sessions;
-    private final GsiConnectionHandOff handOff;
+    private final GsiConnectionPool connections;
 
-    GridFtpPermissionCheck(GridFtpSessions sessions, GsiConnectionHandOff handOff) {
+    GridFtpPermissionCheck(GridFtpSessions sessions, GsiConnectionPool connections) {
         this.sessions = sessions;
-        this.handOff = handOff;
+        this.connections = connections;
     }
 
     @Override
@@ -43,12 +44,12 @@ final class GridFtpPermissionCheck implements PermissionCheck {
             sessions.execute(() -> {
                 GridFtpConnection conn = null;
                 try {
-                    conn = GridFtpSessions.open(origin, credential, options);
+                    conn = GridFtpSessions.reuseOrOpen(connections, origin, credential, options);
                     RemoteEntry entry = conn.stat(GridFtpSessions.path(origin));
                     if (entry.directory()) {
                         throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");
                     }
-                    handOff.leave(origin, credential, options, conn);
+                    connections.give(origin, credential, options, conn);
                     conn = null;
                     result.complete(null);
                 } catch (GridFtpException e) {
