@@ -6,7 +6,9 @@
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
-# Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification). Ports: 29711 GridFTP (+100..149 data), 29780 door, 29782 pool, 29781 zk.
+# Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
+#   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
+#   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p). Ports: 29711 GridFTP (+100..149 data), 29780 door, 29782 pool, 29781 zk.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
@@ -43,7 +45,7 @@ ca-dir=$PKI/certificates
 vomsdir=$PKI/vomsdir
 END
 gc origins add b --prefix /b --url "gsiftp://localhost:$FTP$DATA/b" --zk 127.0.0.1:$ZK >/dev/null
-"$DIST/bin/gridcache" pool --config "$RUN/gc.properties" --log-dir "$RUN/logs" --name p1 --store "$RUN/store" --capacity 40G --port $POOL > "$RUN/pool.out" 2>&1 & pids+=($!)
+GRIDCACHE_JAVA_OPTS="${GRIDCACHE_JAVA_OPTS:-} ${POOL_JAVA_OPTS:-}" "$DIST/bin/gridcache" pool --config "$RUN/gc.properties" --log-dir "$RUN/logs" --name p1 --store "$RUN/store" --capacity 40G --port $POOL > "$RUN/pool.out" 2>&1 & pids+=($!)
 "$DIST/bin/gridcache" door --config "$RUN/gc.properties" --log-dir "$RUN/logs" --port $DOOR --pool-identity "/DC=org/DC=example/OU=hosts/CN=localhost" \
   > "$RUN/door.out" 2>&1 & pids+=($!)
 for f in pool door; do

@@ -2,6 +2,7 @@ package org.gridcache.pool.origin;
 
 import eu.emi.security.authn.x509.X509Credential;
 import org.gridcache.common.GridFtpChecksum;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.ClusterSettings.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -103,7 +104,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         GridFtpConnection conn = null;
         boolean reusable = false;
         try {
-            conn = GridFtpSessions.reuseOrOpen(connections, origin, credential, options);
+            conn = connections.takeOrOpen(origin, credential, options);
             if (options.dataChannelAuthentication() && !conn.dataChannelAuthentication()) {
                 LOG.info("GridFTP fetch of {} for {}: clear data channels without DCAU (the proxy's path length constraint "
                         + "leaves no room for the server's data channel proxy)", ticket.path(), ticket.subject());
@@ -134,7 +135,11 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
                     options.streams(), (System.nanoTime() - started) / 1_000_000);
             // asked after the data, not before: the server's checksum of the whole file does not delay the first byte
             ChecksumVerification.Expected expected = checksummed ? ChecksumVerification.expected(conn, path, wanted) : null;
+            Checksums offered = expected == null ? null : ChecksumVerification.asOffered(expected, sink);
             if (expected == null) {
+                sink.complete();
+            } else if (offered != null) {
+                sink.originChecksums(offered); // compared with what the pool computed while the file filled: no read-back
                 sink.complete();
             } else {
                 sink.complete((file, size) -> ChecksumVerification.verify(file, size, expected, origin));
@@ -173,6 +178,11 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         } finally {
             buf.release();
         }
+    }
+
+    /** The GSI control connections of reads, kept idle between them: counted in the pool's metrics. */
+    public GsiConnectionPool connections() {
+        return connections;
     }
 
     @Override

@@ -44,7 +44,7 @@ final class GridFtpPermissionCheck implements PermissionCheck {
             sessions.execute(() -> {
                 GridFtpConnection conn = null;
                 try {
-                    conn = GridFtpSessions.reuseOrOpen(connections, origin, credential, options);
+                    conn = connections.takeOrOpen(origin, credential, options);
                     RemoteEntry entry = conn.stat(GridFtpSessions.path(origin));
                     if (entry.directory()) {
                         throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");

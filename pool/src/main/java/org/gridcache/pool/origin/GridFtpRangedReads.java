@@ -40,7 +40,7 @@ final class GridFtpRangedReads implements RangedReads {
                 GridFtpConnection conn = null;
                 boolean reusable = false;
                 try {
-                    conn = GridFtpSessions.reuseOrOpen(connections, origin, login.credential(), login.options());
+                    conn = connections.takeOrOpen(origin, login.credential(), login.options());
                     if (!holder.set(conn)) {
                         receiver.done(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "client went away"));
                         return;

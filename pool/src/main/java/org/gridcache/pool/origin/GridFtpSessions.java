@@ -90,13 +90,6 @@ final class GridFtpSessions implements AutoCloseable {
         return GridFtpConnection.open(origin.getHost(), port, credential.getKey(), credential.getCertificateChain(), options);
     }
 
-    /** An idle connection of this credential from {@code connections}, else a new one (a GSI handshake). */
-    static GridFtpConnection reuseOrOpen(GsiConnectionPool connections, URI origin, X509Credential credential, GridFtpOptions options)
-            throws GridFtpException {
-        GridFtpConnection kept = connections.take(origin, credential, options);
-        return kept != null ? kept : open(origin, credential, options);
-    }
-
     static String path(URI origin) {
         String p = origin.getPath();
         return p == null || p.isEmpty() ? "/" : p;

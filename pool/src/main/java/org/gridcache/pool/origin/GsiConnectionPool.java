@@ -11,8 +11,10 @@ import java.util.HexFormat;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.gridftp.GridFtpConnection;
+import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 
 /**
@@ -23,7 +25,7 @@ import org.gridcache.gridftp.GridFtpOptions;
  * credential's expiry. A connection goes back only after a conversation without any error; each is checked with NOOP
  * before reuse, closed after {@link #IDLE} unused; at most {@link #PER_KEY} idle per key and {@link #TOTAL} in all.
  */
-final class GsiConnectionPool implements AutoCloseable {
+public final class GsiConnectionPool implements AutoCloseable {
     /** How long an idle connection is kept (globus-gridftp-server's own idle limit is longer: 600 s by default). */
     static final Duration IDLE = Duration.ofSeconds(60);
     /** Idle connections per server, credential and options: about the misses one user runs at once. */
@@ -40,6 +42,8 @@ final class GsiConnectionPool implements AutoCloseable {
     }
 
     private final IdleConnectionPool<Key, GridFtpConnection> idle;
+    private final LongAdder opened = new LongAdder();
+    private final LongAdder reused = new LongAdder();
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "gridftp-idle-connections");
         t.setDaemon(true);
@@ -55,7 +59,22 @@ final class GsiConnectionPool implements AutoCloseable {
     /** An idle connection to this server authenticated with this credential and options, NOOP-checked; null if none. */
     GridFtpConnection take(URI origin, X509Credential credential, GridFtpOptions options) {
         Key key = key(origin, credential, options);
-        return expired(key) ? null : idle.take(key);
+        GridFtpConnection kept = expired(key) ? null : idle.take(key);
+        if (kept != null) {
+            reused.increment();
+        }
+        return kept;
+    }
+
+    /** An idle connection of this credential, else a new one (a GSI handshake). */
+    GridFtpConnection takeOrOpen(URI origin, X509Credential credential, GridFtpOptions options) throws GridFtpException {
+        GridFtpConnection kept = take(origin, credential, options);
+        if (kept != null) {
+            return kept;
+        }
+        GridFtpConnection conn = GridFtpSessions.open(origin, credential, options);
+        opened.increment();
+        return conn;
     }
 
     /** Keeps {@code conn} for the next conversation; only after one without any error. */
@@ -68,8 +87,19 @@ final class GsiConnectionPool implements AutoCloseable {
         }
     }
 
-    int idle() {
+    /** Idle connections now. */
+    public int idle() {
         return idle.idle();
+    }
+
+    /** Control connections opened for reads (each a GSI handshake) since the pool started. */
+    public long opened() {
+        return opened.sum();
+    }
+
+    /** Reads served by an idle connection (a handshake saved) since the pool started. */
+    public long reused() {
+        return reused.sum();
     }
 
     private static boolean expired(Key key) {
