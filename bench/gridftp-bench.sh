@@ -77,12 +77,12 @@ for r in $(seq "$ROUNDS"); do
 
     gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
     name=c$id-$r-$p; ln -f "$base" "$DATA/b/$name"
-    out=$(curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - -w 'TIME %{time_total} %{time_starttransfer}\n' \
+    out=$(curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - -w 'TIME %{time_total} %{time_starttransfer} %{time_redirect}\n' \
       "https://localhost:$DOOR/b/$name")
     grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; exit 1; }
     t=$(awk '/^TIME/ { print $2 }' <<< "$out")
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
-    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s"
+    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect"
     rm -f "$DATA/b/$name"
   done
 done

@@ -101,10 +101,11 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private void transfer(URI origin, Ticket ticket, DownloadSink sink, X509Credential credential, GridFtpOptions options) {
         String path = GridFtpSessions.path(origin);
         FetchException[] refused = new FetchException[1];
-        GridFtpConnection conn = null;
+        GsiConnectionPool.Lease lease = null;
         boolean reusable = false;
         try {
-            conn = connections.takeOrOpen(origin, credential, options);
+            lease = connections.takeOrOpen(origin, credential, options);
+            GridFtpConnection conn = lease.connection();
             if (options.dataChannelAuthentication() && !conn.dataChannelAuthentication()) {
                 LOG.info("GridFTP fetch of {} for {}: clear data channels without DCAU (the proxy's path length constraint "
                         + "leaves no room for the server's data channel proxy)", ticket.path(), ticket.subject());
@@ -153,10 +154,10 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             LOG.error("GridFTP fetch of {} failed", ticket.path(), e);
             sink.fail(FetchException.badGateway("GridFTP client failed: " + e));
         } finally {
-            if (conn != null && reusable) {
-                connections.give(origin, credential, options, conn);
-            } else if (conn != null) {
-                conn.close(); // after any error: its state (a transfer half read, replies out of step) is not worth finding out
+            if (lease != null && reusable) {
+                connections.giveBack(lease);
+            } else if (lease != null) {
+                lease.connection().close(); // after any error: its state (a transfer half read, replies out of step) is not worth finding out
             }
         }
     }

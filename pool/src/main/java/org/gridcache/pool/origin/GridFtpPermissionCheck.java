@@ -6,7 +6,6 @@ import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.gridcache.common.Ticket;
-import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.gridftp.RemoteEntry;
@@ -42,15 +41,15 @@ final class GridFtpPermissionCheck implements PermissionCheck {
         }
         try {
             sessions.execute(() -> {
-                GridFtpConnection conn = null;
+                GsiConnectionPool.Lease lease = null;
                 try {
-                    conn = connections.takeOrOpen(origin, credential, options);
-                    RemoteEntry entry = conn.stat(GridFtpSessions.path(origin));
+                    lease = connections.takeOrOpen(origin, credential, options);
+                    RemoteEntry entry = lease.connection().stat(GridFtpSessions.path(origin));
                     if (entry.directory()) {
                         throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");
                     }
-                    connections.give(origin, credential, options, conn);
-                    conn = null;
+                    connections.giveBack(lease);
+                    lease = null;
                     result.complete(null);
                 } catch (GridFtpException e) {
                     result.completeExceptionally(new DelegatedCredentials.CompletionFailure(GridFtpSessions.reason(e, origin, ticket)));
@@ -61,8 +60,8 @@ final class GridFtpPermissionCheck implements PermissionCheck {
                     result.completeExceptionally(new DelegatedCredentials.CompletionFailure(
                             FetchException.badGateway("GridFTP client failed: " + e)));
                 } finally {
-                    if (conn != null) {
-                        conn.close();
+                    if (lease != null) {
+                        lease.connection().close(); // after any error
                     }
                 }
             });

@@ -37,10 +37,11 @@ final class GridFtpRangedReads implements RangedReads {
         ConnectionHolder holder = new ConnectionHolder();
         try {
             sessions.execute(() -> {
-                GridFtpConnection conn = null;
+                GsiConnectionPool.Lease lease = null;
                 boolean reusable = false;
                 try {
-                    conn = connections.takeOrOpen(origin, login.credential(), login.options());
+                    lease = connections.takeOrOpen(origin, login.credential(), login.options());
+                    GridFtpConnection conn = lease.connection();
                     if (!holder.set(conn)) {
                         receiver.done(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "client went away"));
                         return;
@@ -57,10 +58,10 @@ final class GridFtpRangedReads implements RangedReads {
                     LOG.error("GridFTP partial retrieve of {} failed", ticket.path(), e);
                     receiver.done(FetchException.badGateway("GridFTP client failed: " + e));
                 } finally {
-                    if (conn != null && reusable) {
-                        connections.give(origin, login.credential(), login.options(), conn);
-                    } else if (conn != null) {
-                        conn.close();
+                    if (lease != null && reusable) {
+                        connections.giveBack(lease);
+                    } else if (lease != null) {
+                        lease.connection().close(); // after any error, or cut by the client
                     }
                 }
             });

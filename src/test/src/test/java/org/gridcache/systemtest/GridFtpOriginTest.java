@@ -49,6 +49,7 @@ class GridFtpOriginTest {
     static final String POLICY = """
             vo:atlas /atlas list,read
             dn:"/DC=org/DC=example/CN=Alice" /atlas/private.bin read
+            dn:"/DC=org/DC=example/CN=Alice" /atlas/reuse/plain read
             authenticated / list
             """;
     static final String HOST_DN = "/DC=org/DC=example/OU=hosts/CN=localhost";
@@ -91,6 +92,9 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/reuse/a1.bin"), 2_000_000, 55);
         Tools.randomFile(data.resolve("atlas/reuse/e1.bin"), 12_000_000, 56);
         Tools.randomFile(data.resolve("atlas/reuse/e2.bin"), 12_000_000, 57);
+        Files.createDirectories(data.resolve("atlas/reuse/plain"));
+        Tools.randomFile(data.resolve("atlas/reuse/plain/p1.bin"), 2_000_000, 58);
+        Tools.randomFile(data.resolve("atlas/reuse/plain/p2.bin"), 2_000_000, 59);
         Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         Tools.randomFile(data.resolve("atlas/undelegated/x.bin"), 1000, 51);
@@ -366,6 +370,31 @@ class GridFtpOriginTest {
                 "(?m)^gridcache_pool_gridftp_connections_total\\{[^}]*outcome=\"" + outcome + "\"[^}]*} (\\S+)$").matcher(r.out());
         assertTrue(m.find(), r.out());
         return (long) Double.parseDouble(m.group(1));
+    }
+
+    /**
+     * Alice's plain proxy allows further proxies, so the door hands the pool a new proxy of her delegation (its own key)
+     * for every access: the pool's connections are keyed by the delegation, not by that proxy, or no miss would ever
+     * reuse one.
+     */
+    @Test
+    void aNewProxyOfTheSameDelegationForEachMissStillReusesTheConnection() throws Exception {
+        Gridcache.admin("delegate", "--id", "plain", "--proxy", pki.resolve("proxies/alice.pem").toString(), "--capath",
+                pki.resolve("certificates").toString(), doorUrl).assertOk();
+        for (String f : List.of("p1.bin", "p2.bin")) {
+            assertEquals(207, status(curlAs("alice", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/reuse/plain/" + f)));
+        }
+        readExact("/atlas/reuse/plain/p1.bin", "MISS", "alice");
+        long handshakes = poolGridFtpConnections("opened");
+        readExact("/atlas/reuse/plain/p2.bin", "MISS", "alice");
+        assertEquals(handshakes, poolGridFtpConnections("opened"), "the second miss opened no connection");
+        assertEquals(senderOf("/atlas/reuse/plain/p1.bin"), senderOf("/atlas/reuse/plain/p2.bin"), "both over one connection");
+        String doorLog;
+        try (var files = Files.list(logs)) {
+            doorLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow());
+        }
+        assertTrue(doorLog.contains("obtained a proxy of delegation plain of " + ALICE_DN + " for /atlas/reuse/plain/p2.bin"), doorLog);
+        assertFalse(doorLog.contains("delegation plain of " + ALICE_DN + " allows no further proxy"), "a new proxy each time, not the delegation");
     }
 
     @Test
