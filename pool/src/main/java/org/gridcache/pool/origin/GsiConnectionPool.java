@@ -54,20 +54,7 @@ public final class GsiConnectionPool implements AutoCloseable {
     }
 
     /** A connection out of the pool, in the hands of one conversation, with what it was authenticated as. */
-    static final class Lease {
-        private final GridFtpConnection connection;
-        private final Key key;
-        private final long usableUntilMillis;
-
-        private Lease(GridFtpConnection connection, Key key, long usableUntilMillis) {
-            this.connection = connection;
-            this.key = key;
-            this.usableUntilMillis = usableUntilMillis;
-        }
-
-        GridFtpConnection connection() {
-            return connection;
-        }
+    record Lease(GridFtpConnection connection, Key key, long usableUntilMillis) {
     }
 
     private final IdleConnectionPool<Key, Lease> idle;
@@ -81,7 +68,7 @@ public final class GsiConnectionPool implements AutoCloseable {
 
     GsiConnectionPool() {
         this.idle = new IdleConnectionPool<>(IDLE, PER_KEY, TOTAL,
-                lease -> System.currentTimeMillis() < lease.usableUntilMillis && lease.connection.alive(), lease -> lease.connection.close(),
+                lease -> System.currentTimeMillis() < lease.usableUntilMillis() && lease.connection().alive(), lease -> lease.connection().close(),
                 System::nanoTime);
         long every = Math.max(1, IDLE.toSeconds() / 4);
         sweeper.scheduleWithFixedDelay(idle::closeIdle, every, every, TimeUnit.SECONDS);
@@ -109,10 +96,10 @@ public final class GsiConnectionPool implements AutoCloseable {
 
     /** Keeps the leased connection for the next conversation: only after one without any error. */
     void giveBack(Lease lease) {
-        if (System.currentTimeMillis() >= lease.usableUntilMillis) {
-            lease.connection.close();
+        if (System.currentTimeMillis() >= lease.usableUntilMillis()) {
+            lease.connection().close();
         } else {
-            idle.give(lease.key, lease);
+            idle.give(lease.key(), lease);
         }
     }
 
