@@ -6,7 +6,9 @@
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
-# Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification). Ports: 29711 GridFTP (+100..149 data), 29780 door, 29782 pool, 29781 zk.
+# Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
+#   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
+#   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p). Ports: 29711 GridFTP (+100..149 data), 29780 door, 29782 pool, 29781 zk.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
@@ -43,7 +45,7 @@ ca-dir=$PKI/certificates
 vomsdir=$PKI/vomsdir
 END
 gc origins add b --prefix /b --url "gsiftp://localhost:$FTP$DATA/b" --zk 127.0.0.1:$ZK >/dev/null
-"$DIST/bin/gridcache" pool --config "$RUN/gc.properties" --log-dir "$RUN/logs" --name p1 --store "$RUN/store" --capacity 40G --port $POOL > "$RUN/pool.out" 2>&1 & pids+=($!)
+GRIDCACHE_JAVA_OPTS="${GRIDCACHE_JAVA_OPTS:-} ${POOL_JAVA_OPTS:-}" "$DIST/bin/gridcache" pool --config "$RUN/gc.properties" --log-dir "$RUN/logs" --name p1 --store "$RUN/store" --capacity 40G --port $POOL > "$RUN/pool.out" 2>&1 & pids+=($!)
 "$DIST/bin/gridcache" door --config "$RUN/gc.properties" --log-dir "$RUN/logs" --port $DOOR --pool-identity "/DC=org/DC=example/OU=hosts/CN=localhost" \
   > "$RUN/door.out" 2>&1 & pids+=($!)
 for f in pool door; do
@@ -75,12 +77,12 @@ for r in $(seq "$ROUNDS"); do
 
     gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
     name=c$id-$r-$p; ln -f "$base" "$DATA/b/$name"
-    out=$(curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - -w 'TIME %{time_total} %{time_starttransfer}\n' \
+    out=$(curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - -w 'TIME %{time_total} %{time_starttransfer} %{time_redirect}\n' \
       "https://localhost:$DOOR/b/$name")
     grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; exit 1; }
     t=$(awk '/^TIME/ { print $2 }' <<< "$out")
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
-    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s"
+    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect"
     rm -f "$DATA/b/$name"
   done
 done

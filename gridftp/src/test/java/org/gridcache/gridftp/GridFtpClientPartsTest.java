@@ -2,6 +2,7 @@ package org.gridcache.gridftp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
@@ -133,5 +134,20 @@ class GridFtpClientPartsTest {
         assertThrows(IllegalArgumentException.class, () -> new GridFtpOptions(0, true, GridFtpOptions.Protection.CLEAR, null));
         assertEquals(GridFtpOptions.Protection.SAFE, GridFtpOptions.Protection.parse("Safe"));
         assertEquals(4, GridFtpOptions.DEFAULT.withStreams(4).streams());
+    }
+
+    @Test
+    void aFullBlockIsHandedOnWithoutACopyAndAPartlyFilledReadIsCopiedToItsLength() throws Exception {
+        byte[] block = {1, 2, 3, 4};
+        assertSame(block, ModeEReorderBuffer.own(block, 4), "jGlobus made this array for this block alone");
+        byte[] read = new byte[512_000];
+        read[0] = 9;
+        read[1] = 8;
+        byte[] own = ModeEReorderBuffer.own(read, 2);
+        assertArrayEquals(new byte[] {9, 8}, own, "a stream-mode read of 2 bytes into jGlobus' 512,000-byte array");
+        java.util.List<byte[]> got = new java.util.ArrayList<>();
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> got.add(d));
+        sink.write(new Buffer(block, 4, 0));
+        assertSame(block, got.get(0));
     }
 }

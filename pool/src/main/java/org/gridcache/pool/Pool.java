@@ -130,6 +130,7 @@ public final class Pool implements Closeable {
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
+        stats.gridFtpConnections(gridftp.connections()::opened, gridftp.connections()::reused, gridftp.connections()::idle);
         // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
         // name no origin) or evict(path) -> origin URL -> store key
         mounts = new MountTable(zk).start(ZK_WAIT);

@@ -67,6 +67,16 @@ public final class ChecksumComputation {
         update(ByteBuffer.wrap(data, offset, length));
     }
 
+    /** Whether this computation includes {@code type}. */
+    public boolean computes(ChecksumType type) {
+        return switch (type) {
+            case ADLER32 -> adler != null;
+            case MD5 -> md5 != null;
+            case SHA256 -> sha256 != null;
+            case CRC32C -> crc != null;
+        };
+    }
+
     /** How many bytes went in. */
     public long bytes() {
         return bytes;

@@ -333,6 +333,11 @@ public final class Download implements DownloadSink {
     }
 
     @Override
+    public boolean computes(org.gridcache.common.checksum.ChecksumType type) {
+        return computation.computes(type);
+    }
+
+    @Override
     public void originChecksums(Checksums fromOrigin) {
         offered = fromOrigin;
         if (!fromOrigin.isEmpty()) {

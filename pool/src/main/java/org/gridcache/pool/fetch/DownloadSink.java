@@ -59,5 +59,14 @@ public interface DownloadSink {
     default void originChecksums(org.gridcache.common.checksum.Checksums offered) {
     }
 
+    /**
+     * Whether the sink computes {@code type} while it fills (cluster setting {@code pool.checksums} when the fetch
+     * began): an origin's checksum of that type given to {@link #originChecksums} is then verified without reading the
+     * file back.
+     */
+    default boolean computes(org.gridcache.common.checksum.ChecksumType type) {
+        return false;
+    }
+
     void fail(FetchException reason);
 }

@@ -1,12 +1,15 @@
 package org.gridcache.pool.ops;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The pool's transfer counters since it started, read by its MXBean, its {@code /pools} record and its Prometheus
@@ -25,6 +28,7 @@ public final class PoolStats {
     private final LongAdder tpcFailures = new LongAdder();
     private final Map<Integer, LongAdder> responses = new ConcurrentHashMap<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private volatile List<LongSupplier> gridFtpConnectionCounts = List.of();
 
     public PoolStats(String poolName) {
         registry.config().commonTags(Tags.of("pool", poolName));
@@ -43,6 +47,22 @@ public final class PoolStats {
 
     private void counter(String name, String unit, LongAdder value, String description) {
         FunctionCounter.builder(name, value, LongAdder::sum).baseUnit(unit).description(description).register(registry);
+    }
+
+    /**
+     * GridFTP reads' control connections: {@code opened} (each a GSI handshake) and {@code reused} (an idle one taken
+     * instead) count up, {@code idle} is how many wait for reuse now.
+     */
+    public void gridFtpConnections(LongSupplier opened, LongSupplier reused, LongSupplier idle) {
+        // micrometer holds a meter's state object weakly: the suppliers (often method references made for this call)
+        // must be held here, or a collection turns the meters into NaN
+        gridFtpConnectionCounts = List.of(opened, reused, idle);
+        FunctionCounter.builder("gridcache.pool.gridftp.connections", opened, LongSupplier::getAsLong).tag("outcome", "opened")
+                .description("GSI control connections for GridFTP reads: opened (a handshake) or reused (an idle one)").register(registry);
+        FunctionCounter.builder("gridcache.pool.gridftp.connections", reused, LongSupplier::getAsLong).tag("outcome", "reused")
+                .description("GSI control connections for GridFTP reads: opened (a handshake) or reused (an idle one)").register(registry);
+        Gauge.builder("gridcache.pool.gridftp.idle.connections", idle, s -> s.getAsLong())
+                .description("authenticated GridFTP control connections kept idle for reuse").register(registry);
     }
 
     PrometheusMeterRegistry registry() {

@@ -2,21 +2,28 @@ package org.gridcache.pool.origin;
 
 import java.io.IOException;
 import org.gridcache.common.GridFtpChecksum;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.common.checksum.Checksums;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.Map;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
+import org.gridcache.pool.fetch.DownloadSink;
 import org.gridcache.pool.fetch.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A GridFTP file becomes a hit only when what the pool wrote, read back from the part file, has the origin's
- * checksum: a bit flipped on the wire, in memory or on the way to disk is caught before any client gets the last
- * byte (the sink holds it back until verified), and the file is discarded.
+ * A GridFTP file becomes a hit only when what the pool wrote has the origin's checksum (CKSM): a bit flipped on the
+ * wire or in memory is caught before any client gets the last byte (the sink holds it back until verified), and the
+ * file is discarded. The pool computes its checksums while the file fills ({@code pool.checksums}, on the disk
+ * writer, over the very buffers it writes), so the origin's value is compared with that ({@link #asOffered}); only
+ * when the pool does not compute the origin's algorithm is the part file read back ({@link #verify}), after the fsync,
+ * which for a large file costs as long as reading it from the page cache.
  */
 final class ChecksumVerification {
     private static final Logger LOG = LoggerFactory.getLogger(ChecksumVerification.class);
@@ -44,6 +51,20 @@ final class ChecksumVerification {
         }
         LOG.info("GridFTP origin offers no checksum for {}: verified by size only", path);
         return null;
+    }
+
+    /** The origin's value as the sink compares it, when the sink computes that algorithm; null when it does not. */
+    static Checksums asOffered(Expected expected, DownloadSink sink) {
+        ChecksumType type = switch (expected.algorithm()) {
+            case ADLER32 -> ChecksumType.ADLER32;
+            case MD5 -> ChecksumType.MD5;
+        };
+        if (!sink.computes(type)) {
+            return null;
+        }
+        Checksums offered = Checksums.fromHex(
+                Map.of(type.rfc3230Name(), expected.value()));
+        return offered.isEmpty() ? null : offered; // a value of the wrong length: read back, where it fails as a mismatch
     }
 
     /** Reads the part file back and compares its checksum with the origin's: a mismatch discards the file. */

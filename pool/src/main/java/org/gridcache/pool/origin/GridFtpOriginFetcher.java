@@ -2,6 +2,7 @@ package org.gridcache.pool.origin;
 
 import eu.emi.security.authn.x509.X509Credential;
 import org.gridcache.common.GridFtpChecksum;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.ClusterSettings.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches {@code gsiftp://} origins with jGlobus (the shaded {@code gridcache-gridftp} client), presenting the
  * ticket's user's delegated proxy (obtained beforehand by {@link OriginAccess}) or, for service origins, the
- * pool's host certificate. Per fetch: one control connection (the permission check's, when it left one); MLST for
+ * pool's host certificate. Per fetch: one control connection (an idle one of that credential from the
+ * {@link GsiConnectionPool}, usually the permission check's, given back after a fetch without error); MLST for
  * size and mtime; then the bytes, in stream mode or in MODE E over {@code gridftp.streams} parallel streams, into
  * the {@link DownloadSink} in file order; then CKSM and {@link ChecksumVerification}. Blocking I/O, hence its own
  * threads; a full write-behind budget pauses the transfer (the fetcher thread waits, the TCP windows fill).
@@ -41,7 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class GridFtpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
     private final GridFtpSessions sessions;
-    private final GsiConnectionHandOff handOff = new GsiConnectionHandOff();
+    private final GsiConnectionPool connections = new GsiConnectionPool();
     private final Duration replyTimeout;
     private final RangedReads rangedReads;
     private final PermissionCheck permissionCheck;
@@ -51,8 +53,8 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
                                 Duration replyTimeout) {
         this.sessions = new GridFtpSessions(credentials, host, caDir, settings);
         this.replyTimeout = replyTimeout;
-        this.rangedReads = new GridFtpRangedReads(sessions);
-        this.permissionCheck = new GridFtpPermissionCheck(sessions, handOff);
+        this.rangedReads = new GridFtpRangedReads(sessions, connections);
+        this.permissionCheck = new GridFtpPermissionCheck(sessions, connections);
     }
 
     /** PUTs through this pool to GridFTP origins, on the same threads and with the same credentials as the fetches. */
@@ -99,7 +101,11 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private void transfer(URI origin, Ticket ticket, DownloadSink sink, X509Credential credential, GridFtpOptions options) {
         String path = GridFtpSessions.path(origin);
         FetchException[] refused = new FetchException[1];
-        try (GridFtpConnection conn = reuseOrOpen(origin, credential, options)) {
+        GsiConnectionPool.Lease lease = null;
+        boolean reusable = false;
+        try {
+            lease = connections.takeOrOpen(origin, credential, options);
+            GridFtpConnection conn = lease.connection();
             if (options.dataChannelAuthentication() && !conn.dataChannelAuthentication()) {
                 LOG.info("GridFTP fetch of {} for {}: clear data channels without DCAU (the proxy's path length constraint "
                         + "leaves no room for the server's data channel proxy)", ticket.path(), ticket.subject());
@@ -130,11 +136,16 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
                     options.streams(), (System.nanoTime() - started) / 1_000_000);
             // asked after the data, not before: the server's checksum of the whole file does not delay the first byte
             ChecksumVerification.Expected expected = checksummed ? ChecksumVerification.expected(conn, path, wanted) : null;
+            Checksums offered = expected == null ? null : ChecksumVerification.asOffered(expected, sink);
             if (expected == null) {
+                sink.complete();
+            } else if (offered != null) {
+                sink.originChecksums(offered); // compared with what the pool computed while the file filled: no read-back
                 sink.complete();
             } else {
                 sink.complete((file, size) -> ChecksumVerification.verify(file, size, expected, origin));
             }
+            reusable = true;
         } catch (GridFtpException e) {
             sink.fail(refused[0] != null ? refused[0] : GridFtpSessions.reason(e, origin, ticket));
         } catch (FetchException e) {
@@ -142,6 +153,12 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         } catch (RuntimeException e) {
             LOG.error("GridFTP fetch of {} failed", ticket.path(), e);
             sink.fail(FetchException.badGateway("GridFTP client failed: " + e));
+        } finally {
+            if (lease != null && reusable) {
+                connections.giveBack(lease);
+            } else if (lease != null) {
+                lease.connection().close(); // after any error: its state (a transfer half read, replies out of step) is not worth finding out
+            }
         }
     }
 
@@ -164,14 +181,14 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         }
     }
 
-    private GridFtpConnection reuseOrOpen(URI origin, X509Credential credential, GridFtpOptions options) throws GridFtpException {
-        GridFtpConnection kept = handOff.take(origin, credential, options);
-        return kept != null ? kept : GridFtpSessions.open(origin, credential, options);
+    /** The GSI control connections of reads, kept idle between them: counted in the pool's metrics. */
+    public GsiConnectionPool connections() {
+        return connections;
     }
 
     @Override
     public void close() {
-        handOff.close();
+        connections.close();
         sessions.close();
     }
 }

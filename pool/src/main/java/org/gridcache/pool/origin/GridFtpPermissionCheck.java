@@ -6,7 +6,6 @@ import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.gridcache.common.Ticket;
-import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.gridftp.RemoteEntry;
@@ -16,17 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the ticket's subject may read a {@code gsiftp://} file: an MLST as that subject. The authenticated
- * connection is left to the fetch that usually follows ({@link GsiConnectionHandOff}).
+ * Whether the ticket's subject may read a {@code gsiftp://} file: an MLST as that subject, on an idle connection of
+ * that credential when there is one; the connection goes back to the {@link GsiConnectionPool} for the fetch that
+ * usually follows.
  */
 final class GridFtpPermissionCheck implements PermissionCheck {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpPermissionCheck.class);
     private final GridFtpSessions sessions;
-    private final GsiConnectionHandOff handOff;
+    private final GsiConnectionPool connections;
 
-    GridFtpPermissionCheck(GridFtpSessions sessions, GsiConnectionHandOff handOff) {
+    GridFtpPermissionCheck(GridFtpSessions sessions, GsiConnectionPool connections) {
         this.sessions = sessions;
-        this.handOff = handOff;
+        this.connections = connections;
     }
 
     @Override
@@ -41,15 +41,15 @@ final class GridFtpPermissionCheck implements PermissionCheck {
         }
         try {
             sessions.execute(() -> {
-                GridFtpConnection conn = null;
+                GsiConnectionPool.Lease lease = null;
                 try {
-                    conn = GridFtpSessions.open(origin, credential, options);
-                    RemoteEntry entry = conn.stat(GridFtpSessions.path(origin));
+                    lease = connections.takeOrOpen(origin, credential, options);
+                    RemoteEntry entry = lease.connection().stat(GridFtpSessions.path(origin));
                     if (entry.directory()) {
                         throw new FetchException(HttpResponseStatus.NOT_FOUND, "a directory at the origin, not a file");
                     }
-                    handOff.leave(origin, credential, options, conn);
-                    conn = null;
+                    connections.giveBack(lease);
+                    lease = null;
                     result.complete(null);
                 } catch (GridFtpException e) {
                     result.completeExceptionally(new DelegatedCredentials.CompletionFailure(GridFtpSessions.reason(e, origin, ticket)));
@@ -60,8 +60,8 @@ final class GridFtpPermissionCheck implements PermissionCheck {
                     result.completeExceptionally(new DelegatedCredentials.CompletionFailure(
                             FetchException.badGateway("GridFTP client failed: " + e)));
                 } finally {
-                    if (conn != null) {
-                        conn.close();
+                    if (lease != null) {
+                        lease.connection().close(); // after any error
                     }
                 }
             });

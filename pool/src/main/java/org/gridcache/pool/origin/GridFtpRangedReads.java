@@ -11,13 +11,18 @@ import org.gridcache.pool.fetch.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A partial retrieve (ERET) of a {@code gsiftp://} file for one client, on a connection of its own, not cached. */
+/**
+ * A partial retrieve (ERET) of a {@code gsiftp://} file for one client, on an idle connection of the user's from the
+ * {@link GsiConnectionPool} or a new one, given back after a retrieve without error (the bytes are not cached).
+ */
 final class GridFtpRangedReads implements RangedReads {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpRangedReads.class);
     private final GridFtpSessions sessions;
+    private final GsiConnectionPool connections;
 
-    GridFtpRangedReads(GridFtpSessions sessions) {
+    GridFtpRangedReads(GridFtpSessions sessions, GsiConnectionPool connections) {
         this.sessions = sessions;
+        this.connections = connections;
     }
 
     @Override
@@ -32,7 +37,11 @@ final class GridFtpRangedReads implements RangedReads {
         ConnectionHolder holder = new ConnectionHolder();
         try {
             sessions.execute(() -> {
-                try (GridFtpConnection conn = GridFtpSessions.open(origin, login.credential(), login.options())) {
+                GsiConnectionPool.Lease lease = null;
+                boolean reusable = false;
+                try {
+                    lease = connections.takeOrOpen(origin, login.credential(), login.options());
+                    GridFtpConnection conn = lease.connection();
                     if (!holder.set(conn)) {
                         receiver.done(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "client went away"));
                         return;
@@ -40,12 +49,20 @@ final class GridFtpRangedReads implements RangedReads {
                     receiver.opened();
                     conn.retrieve(GridFtpSessions.path(origin), offset, length, false,
                             (data, n) -> receiver.receive(Unpooled.wrappedBuffer(data, 0, n)));
+                    // a client gone meanwhile closed the connection (the retrieve failed, or had just ended)
+                    reusable = holder.release();
                     receiver.done(null);
                 } catch (GridFtpException e) {
                     receiver.done(GridFtpSessions.reason(e, origin, ticket));
                 } catch (RuntimeException e) {
                     LOG.error("GridFTP partial retrieve of {} failed", ticket.path(), e);
                     receiver.done(FetchException.badGateway("GridFTP client failed: " + e));
+                } finally {
+                    if (lease != null && reusable) {
+                        connections.giveBack(lease);
+                    } else if (lease != null) {
+                        lease.connection().close(); // after any error, or cut by the client
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -65,6 +82,12 @@ final class GridFtpRangedReads implements RangedReads {
             }
             connection = c;
             return true;
+        }
+
+        /** After a retrieve without error: the connection is no longer the client's to close; false if it closed it. */
+        synchronized boolean release() {
+            connection = null;
+            return !closed;
         }
 
         void close() {

@@ -21,4 +21,19 @@ class PoolStatsTest {
         assertTrue(page.contains("status=\"200\"") && page.contains("status=\"0\""), page);
         assertEquals(3, page.lines().filter(l -> l.startsWith("gridcache_pool_responses_total")).count(), page);
     }
+
+    @Test
+    void gridFtpConnectionCountsSurviveAGarbageCollection() {
+        PoolStats stats = new PoolStats("p");
+        java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong(3);
+        stats.gridFtpConnections(opened::get, () -> 5, () -> 2); // method references nobody else holds
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        opened.incrementAndGet();
+        String page = stats.registry().scrape();
+        assertTrue(page.contains("gridcache_pool_gridftp_connections_total{outcome=\"opened\",pool=\"p\"} 4.0"), page);
+        assertTrue(page.contains("gridcache_pool_gridftp_connections_total{outcome=\"reused\",pool=\"p\"} 5.0"), page);
+        assertTrue(page.contains("gridcache_pool_gridftp_idle_connections{pool=\"p\"} 2.0"), page);
+    }
 }

@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.zip.Adler32;
 import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.common.checksum.Checksums;
+import org.gridcache.pool.fetch.DownloadSink;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.pool.fetch.FetchException;
@@ -40,6 +43,57 @@ class GridFtpOriginFetcherTest {
             assertTrue(e.getMessage().contains("checksum mismatch") && e.getMessage().contains("gsiftp://se.example.org:2811")
                     && e.getMessage().contains(good), e.getMessage());
         }
+    }
+
+    /** A sink that computes the given checksums while it fills; nothing else is used. */
+    private static DownloadSink computing(java.util.Set<ChecksumType> types) {
+        return new DownloadSink() {
+            @Override
+            public void begin(long contentLength, long mtime, String etag) {
+            }
+
+            @Override
+            public boolean write(io.netty.buffer.ByteBuf data, Runnable resume) {
+                return true;
+            }
+
+            @Override
+            public long transferFrom(FileChannel source, long position, long count) {
+                return 0;
+            }
+
+            @Override
+            public long received() {
+                return 0;
+            }
+
+            @Override
+            public void complete() {
+            }
+
+            @Override
+            public boolean computes(ChecksumType type) {
+                return types.contains(type);
+            }
+
+            @Override
+            public void fail(FetchException reason) {
+            }
+        };
+    }
+
+    @Test
+    void theOriginsChecksumIsComparedWithWhatThePoolComputedWhileFillingWhenItComputesIt() {
+        ChecksumVerification.Expected adler = new ChecksumVerification.Expected(Checksum.ADLER32, "0a1b2c3d");
+        Checksums offered = ChecksumVerification.asOffered(adler, computing(java.util.EnumSet.of(ChecksumType.ADLER32, ChecksumType.MD5)));
+        assertEquals("adler32=0a1b2c3d", offered.rfc3230(), "no read-back: the sink compares it with its own");
+        assertEquals(null, ChecksumVerification.asOffered(adler, computing(java.util.EnumSet.of(ChecksumType.SHA256))),
+                "pool.checksums without adler32: the part file is read back instead");
+        ChecksumVerification.Expected md5 = new ChecksumVerification.Expected(Checksum.MD5, "d41d8cd98f00b204e9800998ecf8427e");
+        assertEquals("md5=1B2M2Y8AsgTpgAmY7PhCfg==", ChecksumVerification.asOffered(md5, computing(java.util.EnumSet.of(ChecksumType.MD5)))
+                .rfc3230());
+        assertEquals(null, ChecksumVerification.asOffered(new ChecksumVerification.Expected(Checksum.MD5, "abc"),
+                computing(java.util.EnumSet.of(ChecksumType.MD5))), "a value that is no md5: read back, where it fails as a mismatch");
     }
 
     @Test

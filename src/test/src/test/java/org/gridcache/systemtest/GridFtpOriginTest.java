@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.gridftp.GridFtp;
@@ -47,6 +49,7 @@ class GridFtpOriginTest {
     static final String POLICY = """
             vo:atlas /atlas list,read
             dn:"/DC=org/DC=example/CN=Alice" /atlas/private.bin read
+            dn:"/DC=org/DC=example/CN=Alice" /atlas/reuse/plain read
             authenticated / list
             """;
     static final String HOST_DN = "/DC=org/DC=example/OU=hosts/CN=localhost";
@@ -83,7 +86,15 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/range.bin"), 64_000_000, 44);
         Tools.randomFile(data.resolve("atlas/gone.bin"), 100_000, 45);
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
-        Tools.randomFile(data.resolve("atlas/once/once.bin"), 200_000, 50); // in a directory no other test lists
+        Files.createDirectories(data.resolve("atlas/reuse"));
+        Tools.randomFile(data.resolve("atlas/reuse/b1.bin"), 2_000_000, 53); // read by the connection reuse tests only
+        Tools.randomFile(data.resolve("atlas/reuse/b2.bin"), 2_000_000, 54);
+        Tools.randomFile(data.resolve("atlas/reuse/a1.bin"), 2_000_000, 55);
+        Tools.randomFile(data.resolve("atlas/reuse/e1.bin"), 12_000_000, 56);
+        Tools.randomFile(data.resolve("atlas/reuse/e2.bin"), 12_000_000, 57);
+        Files.createDirectories(data.resolve("atlas/reuse/plain"));
+        Tools.randomFile(data.resolve("atlas/reuse/plain/p1.bin"), 2_000_000, 58);
+        Tools.randomFile(data.resolve("atlas/reuse/plain/p2.bin"), 2_000_000, 59);
         Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         Tools.randomFile(data.resolve("atlas/undelegated/x.bin"), 1000, 51);
@@ -251,18 +262,152 @@ class GridFtpOriginTest {
     }
 
     /** The pool's permission check hands its GSI connection to the fetch that follows: one handshake, not two. */
+    /**
+     * The pool's GSI control connections to the origin, as the kernel sees them (immediate and exact, unlike the
+     * server's log, which each server process flushes every 5 s): the pool's local ports.
+     */
+    static Set<Integer> poolControlConnections() {
+        Tools.Result r = Tools.run(Duration.ofSeconds(10), "ss", "-tnpH", "state", "established", "( dport = :" + origin.port() + " )")
+                .assertOk();
+        Set<Integer> ports = new TreeSet<>();
+        for (String line : r.out().lines().toList()) {
+            if (line.contains("pid=" + pool.pid() + ",")) {
+                String local = line.trim().split("\\s+")[2];
+                ports.add(Integer.parseInt(local.substring(local.lastIndexOf(':') + 1)));
+            }
+        }
+        return ports;
+    }
+
+    /** The server process that served the connection from the pool's {@code localPort}, by the server's log. */
+    static String serverProcessOf(int localPort) {
+        String[] pid = new String[1];
+        Tools.await("the server's log of the connection from port " + localPort, Duration.ofSeconds(30), () -> {
+            pid[0] = serverLog().filter(l -> l.endsWith("New connection from: localhost:" + localPort)).map(GridFtpOriginTest::processOf)
+                    .findFirst().orElse(null);
+            return pid[0] != null;
+        });
+        return pid[0];
+    }
+
+    /** The DN the server process {@code pid} authorized (awaited: the log is flushed every few seconds). */
+    static String authorizedDn(String pid) {
+        String[] dn = new String[1];
+        Tools.await("the DN of server process " + pid, Duration.ofSeconds(30), () -> {
+            dn[0] = serverLog().filter(l -> processOf(l).equals(pid) && l.contains(":: DN ") && l.endsWith(" successfully authorized."))
+                    .map(l -> l.substring(l.indexOf(":: DN ") + 6, l.length() - " successfully authorized.".length())).findFirst().orElse(null);
+            return dn[0] != null;
+        });
+        return dn[0];
+    }
+
+    /** The server process that sent {@code file} (awaited). */
+    static String senderOf(String file) {
+        String[] pid = new String[1];
+        Tools.await("the server's log of the transfer of " + file, Duration.ofSeconds(30), () -> {
+            pid[0] = serverLog().filter(l -> l.contains("Starting to transfer \"" + data.toAbsolutePath().resolve(file.substring(1)) + "\""))
+                    .map(GridFtpOriginTest::processOf).findFirst().orElse(null);
+            return pid[0] != null;
+        });
+        return pid[0];
+    }
+
+    static java.util.stream.Stream<String> serverLog() {
+        try {
+            return Files.readString(origin.runDir().resolve("gridftp.log")).lines();
+        } catch (java.io.IOException e) {
+            return java.util.stream.Stream.empty();
+        }
+    }
+
+    /** "[1234] Tue Nov ... :: ..." is process 1234's. */
+    static String processOf(String logLine) {
+        return logLine.startsWith("[") && logLine.indexOf(']') > 0 ? logLine.substring(1, logLine.indexOf(']')) : "";
+    }
+
     @Test
-    void aMissCostsThePoolOneGsiConnection() throws Exception {
+    void missesOfOneUserShareOneGsiConnectionAndAnotherUserGetsItsOwn() throws Exception {
+        // Bob reads only here: no connection of his can be in the pool before this test
+        GridEnv.delegated(pki, doorUrl, "bob-atlas");
         aliceDelegated();
-        Path log = origin.runDir().resolve("gridftp.log");
-        // the door looks the file up first (and keeps it in its listing cache, door.listing-cache-ttl 10 s): only the
-        // pool's connections count below. Its own directory: no other test's listing of /atlas/ can answer this
-        // lookup with an entry that expires before the read, so that the door would look it up again during the read.
-        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/once/once.bin")));
-        long before = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
-        readExact("/atlas/once/once.bin", "MISS");
-        long after = Files.readString(log).lines().filter(l -> l.contains("New connection from")).count();
-        assertEquals(1, after - before, "the pool's permission check and fetch on one connection");
+        // the door looks the files up first (its own connections, not counted: only the pool's are)
+        for (String f : List.of("b1.bin", "b2.bin", "a1.bin")) {
+            String who = f.startsWith("b") ? "bob-atlas" : "alice-atlas";
+            assertEquals(207, status(curlAs(who, "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/reuse/" + f)));
+        }
+        Set<Integer> before = poolControlConnections(); // Alice's, kept by earlier tests
+        long handshakes = poolGridFtpConnections("opened");
+        readExact("/atlas/reuse/b1.bin", "MISS", "bob-atlas");
+        assertEquals(handshakes + 1, poolGridFtpConnections("opened"), "Bob's first miss: one GSI handshake");
+        Set<Integer> opened = new TreeSet<>(poolControlConnections());
+        opened.removeAll(before);
+        assertEquals(1, opened.size(), "Bob's first miss: the permission check and the fetch on one new connection, kept idle: " + opened);
+        int bobs = opened.iterator().next();
+        String bobsProcess = serverProcessOf(bobs);
+        assertEquals("/DC=org/DC=example/CN=Bob", authorizedDn(bobsProcess));
+        assertEquals(bobsProcess, senderOf("/atlas/reuse/b1.bin"));
+
+        long reused = poolGridFtpConnections("reused");
+        readExact("/atlas/reuse/b2.bin", "MISS", "bob-atlas");
+        assertEquals(handshakes + 1, poolGridFtpConnections("opened"), "Bob's second miss: no GSI handshake");
+        assertTrue(poolGridFtpConnections("reused") > reused);
+        Set<Integer> now = poolControlConnections();
+        assertTrue(now.contains(bobs), "Bob's connection is kept: " + now);
+        now.removeAll(before);
+        assertEquals(Set.of(bobs), now, "Bob's second miss opened no connection");
+        assertEquals(bobsProcess, senderOf("/atlas/reuse/b2.bin"), "the second miss was sent over Bob's first connection");
+
+        readExact("/atlas/reuse/a1.bin", "MISS", "alice-atlas");
+        String alicesProcess = senderOf("/atlas/reuse/a1.bin");
+        assertNotEquals(bobsProcess, alicesProcess, "never another user's connection");
+        assertEquals(ALICE_DN, authorizedDn(alicesProcess));
+    }
+
+    /** The pool's count of GridFTP control connections {@code opened} or {@code reused} (its Prometheus metrics). */
+    static long poolGridFtpConnections(String outcome) {
+        Tools.Result r = curlAs("alice-atlas", "https://localhost:" + poolPort + "/.gridcache/metrics");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "(?m)^gridcache_pool_gridftp_connections_total\\{[^}]*outcome=\"" + outcome + "\"[^}]*} (\\S+)$").matcher(r.out());
+        assertTrue(m.find(), r.out());
+        return (long) Double.parseDouble(m.group(1));
+    }
+
+    /**
+     * Alice's plain proxy allows further proxies, so the door hands the pool a new proxy of her delegation (its own key)
+     * for every access: the pool's connections are keyed by the delegation, not by that proxy, or no miss would ever
+     * reuse one.
+     */
+    @Test
+    void aNewProxyOfTheSameDelegationForEachMissStillReusesTheConnection() throws Exception {
+        Gridcache.admin("delegate", "--id", "plain", "--proxy", pki.resolve("proxies/alice.pem").toString(), "--capath",
+                pki.resolve("certificates").toString(), doorUrl).assertOk();
+        for (String f : List.of("p1.bin", "p2.bin")) {
+            assertEquals(207, status(curlAs("alice", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/reuse/plain/" + f)));
+        }
+        readExact("/atlas/reuse/plain/p1.bin", "MISS", "alice");
+        long handshakes = poolGridFtpConnections("opened");
+        readExact("/atlas/reuse/plain/p2.bin", "MISS", "alice");
+        assertEquals(handshakes, poolGridFtpConnections("opened"), "the second miss opened no connection");
+        assertEquals(senderOf("/atlas/reuse/plain/p1.bin"), senderOf("/atlas/reuse/plain/p2.bin"), "both over one connection");
+        String doorLog;
+        try (var files = Files.list(logs)) {
+            doorLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow());
+        }
+        assertTrue(doorLog.contains("obtained a proxy of delegation plain of " + ALICE_DN + " for /atlas/reuse/plain/p2.bin"), doorLog);
+        assertFalse(doorLog.contains("delegation plain of " + ALICE_DN + " allows no further proxy"), "a new proxy each time, not the delegation");
+    }
+
+    @Test
+    void twoModeETransfersInARowReuseTheConnectionByteExact() throws Exception {
+        aliceDelegated();
+        config("gridftp.streams", "4");
+        try {
+            readExact("/atlas/reuse/e1.bin", "MISS");
+            readExact("/atlas/reuse/e2.bin", "MISS");
+        } finally {
+            config("gridftp.streams", "1");
+        }
+        assertEquals(senderOf("/atlas/reuse/e1.bin"), senderOf("/atlas/reuse/e2.bin"), "both over one connection");
     }
 
     @Test
@@ -550,8 +695,9 @@ class GridFtpOriginTest {
             // the server sent the whole file: the checksum failed the transfer, not a cut
             Tools.await("the server's record of the whole transfer", Duration.ofSeconds(30), () -> transferRecorded(size));
             // the server's CKSM is the changed file's; the pool's the file's as it was
-            String mismatch = "checksum mismatch: origin gsiftp://localhost:" + origin.port() + " has ADLER32 "
-                    + adler32OfHoles(size, first ^ 0xff) + ", the pool received " + adler32OfHoles(size, first) + " (file discarded)";
+            // (compared with the adler32 the pool computed while the file filled, not read back)
+            String mismatch = "checksum mismatch: origin gsiftp://localhost:" + origin.port() + " gave adler32="
+                    + adler32OfHoles(size, first ^ 0xff) + ", the pool received adler32=" + adler32OfHoles(size, first) + " (file discarded)";
             Tools.await("the pool's log of the mismatch", Duration.ofSeconds(30), () -> poolLog().contains(mismatch));
         } finally {
             curl.destroyForcibly();
