@@ -42,6 +42,8 @@ MEASURES = OrderedDict([
                            subject="pool")),
     ("hot-aggregate", Measure("hot aggregate", ("ratio_best", 1.0), "P2: ≥ 1.0× the best reference, 0 errors",
                               errors="hot-aggregate-errors")),
+    ("hot-aggregate-https", Measure("hot aggregate over HTTPS", ("ratio_each", 1.0), "P2: ≥ 1.0× nginx HTTPS, 0 errors",
+                                    errors="hot-aggregate-https-errors")),
     ("small-files", Measure("small files, pool hit, reused ticket", ("ratio_each", 0.5), "P5: ≥ 0.5× nginx")),
     ("door-redirects", Measure("door redirects (302)", ("abs_ge", 20000), "P5: ≥ 20,000/s")),
     ("cold-miss", Measure("cold miss through door and pool", ("ratio_each", 1.0),

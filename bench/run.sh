@@ -8,6 +8,7 @@
 #              through door and pool beside XCache and nginx proxy_cache                       (system-bench.sh)
 #   agg        hot aggregate: many concurrent clients on one cached file beside nginx and Varnish (system-bench.sh)
 #   shaped     cold miss from an origin shaped with limit_rate: total time and first byte beside a direct read
+#   https      hot aggregate over HTTPS (X.509 client) beside nginx HTTPS, same certificate    (https-bench.sh)
 #   small      small-file hits at the pool with a reused ticket beside nginx, wrk               (small-files.sh)
 #   redirects  the door's redirects per second, wrk                                            (redirect-rate.sh)
 #   gridftp    GridFTP miss, 1 and 4 streams, beside globus-url-copy                            (gridftp-bench.sh)
@@ -28,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-ALL=(reads agg shaped small redirects gridftp tpc sparse jmh)
+ALL=(reads agg shaped https small redirects gridftp tpc sparse jmh)
 usage() { sed -n '3,4p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 QUICK=0; ONLY=""; OUT=""; DOCS=1; ARGS=("$@")
@@ -83,13 +84,13 @@ SYS_RUN=/tmp/gridcache-run-bench; FTP_RUN=/tmp/gridcache-run-gridftp
 if [ $QUICK = 1 ]; then
   LIMIT=${STEP_LIMIT:-600}
   SYS_ENV=(ROUNDS=1 BIG_MB=256 MISS_MB=64 LIMITED_MB=64 AGG_CLIENTS=20 AGG_MB=16 MAXT=120 STORAGE=2G)
-  SMALL=(3s 64); SMALL_WARMUP=2s; REDIR=(3s 64); REDIR_WARMUP=2s
+  SMALL=(3s 64); SMALL_WARMUP=2s; REDIR=(3s 64); REDIR_WARMUP=2s; HTTPS_ENV=(AGG_CLIENTS=20 AGG_MB=16 ROUNDS=1)
   FTP_ENV=(ROUNDS=1 MB=64); TPC=(64M 1)
   JMH_OPTS=(-wi 1 -i 2 -w 1s -r 1s -f 1); FOOTPRINT_N=100000
 else
   LIMIT=${STEP_LIMIT:-1800}
   SYS_ENV=(ROUNDS=3 BIG_MB=1024 MISS_MB=256 LIMITED_MB=512 AGG_CLIENTS=100 AGG_MB=64 MAXT=300)
-  SMALL=(10s 64); SMALL_WARMUP=5s; REDIR=(20s 64); REDIR_WARMUP=10s
+  SMALL=(10s 64); SMALL_WARMUP=5s; REDIR=(20s 64); REDIR_WARMUP=10s; HTTPS_ENV=(AGG_CLIENTS=100 AGG_MB=64 ROUNDS=3)
   FTP_ENV=(ROUNDS=3 MB=256); TPC=(1G 3)
   JMH_OPTS=(); FOOTPRINT_N=1000000
 fi
@@ -160,6 +161,10 @@ for p in reads agg shaped; do wants $p && parts="$parts $p"; done
 if [ -n "$parts" ]; then
   step system env "${SYS_ENV[@]}" PARTS="$parts" PORT_BASE="$B" BENCH_RUN="$SYS_RUN" ANCHORS="$ANCHORS" STOP_AT_EXIT=1 \
     "$ROOT/bench/system-bench.sh"
+fi
+if wants https; then
+  if [ -z "$GRIDENV" ]; then skip https "no ../shared/gridenv (its mkpki.sh makes the certificates)"
+  else step https env "${HTTPS_ENV[@]}" GRIDENV="$GRIDENV" "$ROOT/bench/https-bench.sh"; fi
 fi
 wants small && step small env WARMUP=$SMALL_WARMUP "$ROOT/bench/small-files.sh" "${SMALL[@]}"
 wants redirects && step redirects env WARMUP=$REDIR_WARMUP "$ROOT/bench/redirect-rate.sh" "${REDIR[@]}"
