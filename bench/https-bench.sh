@@ -27,7 +27,7 @@ trap cleanup EXIT
 "$gridenv/mkpki.sh" "$work/pki" >/dev/null
 pki=$work/pki; proxy=$pki/proxies/alice.pem
 tls=(--capath "$pki/certificates" --cert "$proxy" --key "$proxy")
-mkdir -p "$work/origin" "$work/nginx/tmp"
+mkdir -p "$work/origin"
 head -c $((mb << 20)) /dev/urandom >"$work/origin/agg.bin"
 
 # gridcache: a standalone over HTTPS (authenticated users read, the default policy)
@@ -45,26 +45,8 @@ done
 
 # the reference: nginx over HTTPS, same certificate, same file
 nport=$(free_port)
-cat >"$work/nginx/nginx.conf" <<CONF
-user root;
-worker_processes auto;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-  default_type application/octet-stream;
-  sendfile on; tcp_nopush on; access_log off; keepalive_requests 100000;
-  client_body_temp_path $work/nginx/tmp/b; proxy_temp_path $work/nginx/tmp/p;
-  fastcgi_temp_path $work/nginx/tmp/f; uwsgi_temp_path $work/nginx/tmp/u; scgi_temp_path $work/nginx/tmp/s;
-  server {
-    listen 127.0.0.1:$nport ssl;
-    ssl_certificate $pki/host/cert.pem; ssl_certificate_key $pki/host/key.pem;
-    root $work/origin;
-    location / { }
-  }
-}
-CONF
-nginx -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log"
+start_nginx "$work/nginx" "127.0.0.1:$nport ssl" "$work/origin" \
+  "ssl_certificate $pki/host/cert.pem;" "ssl_certificate_key $pki/host/key.pem;"
 
 aggregate() { # NAME URL ROUND: MB/s of all clients together; errors counted
   local name=$1 url=$2 r=$3 i t0 t1 ok rate bytes=$((mb << 20)) dir=$work/agg pids=()

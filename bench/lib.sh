@@ -35,3 +35,31 @@ result() {
   done
   printf '%s,%s,%s,%s,%s,%s,%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:-}" >>"$BENCH_RESULTS"
 }
+
+# start_nginx DIR LISTEN ROOT [DIRECTIVE...]: a root nginx serving ROOT on LISTEN (e.g. "127.0.0.1:8443 ssl") with the
+# server-level DIRECTIVEs (each one ending in ;), its config, pid, logs and temporary files under DIR; stop it with
+# kill "$(cat DIR/nginx.pid)".
+start_nginx() {
+  local dir=$1 listen=$2 root=$3; shift 3
+  mkdir -p "$dir/tmp"
+  cat >"$dir/nginx.conf" <<CONF
+user root;
+worker_processes auto;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 4096; }
+http {
+  default_type application/octet-stream;
+  sendfile on; tcp_nopush on; access_log off; keepalive_requests 100000;
+  client_body_temp_path $dir/tmp/b; proxy_temp_path $dir/tmp/p;
+  fastcgi_temp_path $dir/tmp/f; uwsgi_temp_path $dir/tmp/u; scgi_temp_path $dir/tmp/s;
+  server {
+    listen $listen;
+    root $root;
+    $*
+    location / { }
+  }
+}
+CONF
+  nginx -c "$dir/nginx.conf" -e "$dir/error.log"
+}
