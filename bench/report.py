@@ -72,6 +72,11 @@ def measure_of(name, unit):
     return Measure(name.replace("-", " "), lower_better=unit in LOWER_UNITS)
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def number(v):
     try:
         return float(v)
@@ -266,8 +271,8 @@ def report(args):
     groups = load(os.path.join(out, "results.csv"))
     body, plotted = table(groups)
     problems = plots(out, groups, plotted)
-    machine = open(os.path.join(out, "machine.md")).read().strip() if os.path.exists(os.path.join(out, "machine.md")) else ""
-    notes = open(os.path.join(out, "notes.md")).read().strip() if os.path.exists(os.path.join(out, "notes.md")) else ""
+    machine = read(os.path.join(out, "machine.md")).strip() if os.path.exists(os.path.join(out, "machine.md")) else ""
+    notes = read(os.path.join(out, "notes.md")).strip() if os.path.exists(os.path.join(out, "notes.md")) else ""
     ran = steps(out)
     step_text = ", ".join(f"{s['step']} {s['status']} ({s['seconds']} s)" for s in ran)
     mode = "**--quick: small sizes, one round — a check that the steps work, not a measurement**" \
@@ -288,7 +293,7 @@ def report(args):
 def update_benchmarks(path, text, out):
     """Replaces the section between the markers (or appends it): the latest run's table, machine and command."""
     section = f"{BEGIN}\n## Latest run\n\nResults directory (not in git): `{os.path.relpath(out, os.path.dirname(os.path.abspath(path)))}`.\n\n{text.strip()}\n{END}\n"
-    old = open(path).read() if os.path.exists(path) else ""
+    old = read(path) if os.path.exists(path) else ""
     if BEGIN in old and END in old:
         head, rest = old.split(BEGIN, 1)
         new = head + section + rest.split(END, 1)[1].lstrip("\n")
@@ -316,8 +321,9 @@ def import_jmh(args):
                     rows.append(("selection-p99", "affinity", "gridcache", score, unit, "SampleTime"))
     log = os.path.join(out, "footprint.log")
     if os.path.exists(log):
-        found = re.search(r"total per cached file: ([0-9.]+) bytes", open(log).read())
-        entries = re.search(r"entries: (\d+)", open(log).read())
+        text = read(log)
+        found = re.search(r"total per cached file: ([0-9.]+) bytes", text)
+        entries = re.search(r"entries: (\d+)", text)
         if found:
             rows.append(("metadata-per-file", "StoreIndexFootprint", "gridcache", found.group(1), "B",
                          f"{int(entries.group(1)):_} entries".replace("_", " ") if entries else ""))
