@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
     --only=*) ONLY=${1#--only=} ;;
     --out) [ $# -ge 2 ] || usage; OUT=$2; shift ;;
     --no-docs) DOCS=0 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
   shift
