@@ -89,6 +89,13 @@ class TableTest(unittest.TestCase):
         self.assertEqual("no", cells(lines[1])[5])  # +13 ms > +10 ms
         self.assertIn("+13.0 ms", cells(lines[1])[3])
 
+    def test_the_sparse_read_goals(self):
+        lines, _ = table_of([
+            "sparse-fetched,gridcache,gridcache,1,4.10,%,1G 4 % in scattered ranges",
+            "sparse-hot-vs-cold,gridcache,gridcache,1,80,x,1G 4 % in scattered ranges",
+        ])
+        self.assertEqual(["**yes**", "no"], [cells(line)[5] for line in lines])
+
     def test_absolute_goals(self):
         lines, _ = table_of([
             "door-redirects,gridcache door,gridcache,1,25000,req/s,wrk",
@@ -102,14 +109,14 @@ class TableTest(unittest.TestCase):
 
     def test_an_unknown_measure_is_shown_not_judged_and_pipes_are_escaped(self):
         lines, _ = table_of([
-            "sparse-fetched,gridcache,gridcache,1,4.2,%,4 % of 1 GiB",
+            "upload-share,gridcache,gridcache,1,4.2,%,1 GiB",
             "tpc-pull,direct copy (curl | curl -T),reference,1,400,MB/s,1G",
             "tpc-pull,pull,gridcache,1,200,MB/s,1G",
         ])
-        sparse = next(line for line in lines if "sparse fetched" in line)
+        other = next(line for line in lines if "upload share" in line)
         copy = next(line for line in lines if "copy, pull" in line)
-        self.assertEqual("—", cells(sparse)[5])
-        self.assertIn("4.20 %", cells(sparse)[1])
+        self.assertEqual("—", cells(other)[5])
+        self.assertIn("4.20 %", cells(other)[1])
         self.assertIn("curl \\| curl -T", copy)
         self.assertEqual(6, len(copy.replace("\\|", "").strip("|").split("|")))
 
