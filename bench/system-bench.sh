@@ -100,7 +100,7 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 
-# part 3: hot aggregate — AGG_CLIENTS concurrent reads of one cached file per path, each curl bounded by MAXT
+# part 3 (run before part 2): hot aggregate — AGG_CLIENTS concurrent reads of one cached file per path, each curl bounded by MAXT
 aggregate() { # SYS FILE ROUND: MB/s of all clients together (bytes of complete 200s / wall time); errors counted
   local sys=$1 file=$2 r=$3 i t0 t1 url="http://127.0.0.1:${PORT[$1]}/$2" bytes=$((AGG_MB << 20)) ok dir=$RUN/agg
   local clients=()
@@ -130,23 +130,23 @@ fi
 
 # part 2: a rate-limited ("remote") origin
 shaped() {
-mkdir -p $RUN/limited/tmp
-cat > $RUN/limited/nginx.conf <<NGX
+  mkdir -p $RUN/limited/tmp
+  cat > $RUN/limited/nginx.conf <<NGX
 user root; worker_processes 1; pid $RUN/limited/nginx.pid; error_log $RUN/limited/error.log warn;
 events { worker_connections 1024; }
 http { sendfile on; access_log off; client_body_temp_path $RUN/limited/tmp/b; proxy_temp_path $RUN/limited/tmp/p;
   fastcgi_temp_path $RUN/limited/tmp/f; uwsgi_temp_path $RUN/limited/tmp/u; scgi_temp_path $RUN/limited/tmp/s;
   server { listen 127.0.0.1:$LP; root $DATA; limit_rate $RATE; location / { } } }
 NGX
-nginx -c $RUN/limited/nginx.conf
-"$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) >/dev/null
-f=$(link "limited" "${LIMITED_MB}m"); cat "$DATA/base-${LIMITED_MB}m" > /dev/null
-direct=$(curl -s -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_total} %{http_code}' "http://127.0.0.1:$LP/$f" || true)
-g=$(link "limited-gc" "${LIMITED_MB}m")
-# curl -L: time_starttransfer covers the redirect too; the door's answer is subtracted to get the pool's first byte
-via=$(curl -sL -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_total} %{time_redirect} %{http_code}' \
-  "http://127.0.0.1:$GC/limited/$g" || true)
-nginx -c $RUN/limited/nginx.conf -s stop
+  nginx -c $RUN/limited/nginx.conf
+  "$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) >/dev/null
+  f=$(link "limited" "${LIMITED_MB}m"); cat "$DATA/base-${LIMITED_MB}m" > /dev/null
+  direct=$(curl -s -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_total} %{http_code}' "http://127.0.0.1:$LP/$f" || true)
+  g=$(link "limited-gc" "${LIMITED_MB}m")
+  # curl -L: time_starttransfer covers the redirect too; the door's answer is subtracted to get the pool's first byte
+  via=$(curl -sL -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_total} %{time_redirect} %{http_code}' \
+    "http://127.0.0.1:$GC/limited/$g" || true)
+  nginx -c $RUN/limited/nginx.conf -s stop
 }
 [[ $PARTS = *" shaped "* ]] && shaped
 
