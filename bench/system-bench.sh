@@ -74,7 +74,7 @@ fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location
 }
 declare -A R
 rec() { R[$1|$2]="${R[$1|$2]:-}$3 "; say "$1 ${2}MiB: $3 MB/s"; }
-for mb in $BIG_MB $MISS_MB; do cat "$DATA/base-${mb}m" > /dev/null; done
+for mb in $sizes; do cat "$DATA/base-${mb}m" > /dev/null; done # the origin reads from the page cache
 role() { case $1 in gridcache|pool) echo gridcache ;; *) echo reference ;; esac; }
 num() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1" || echo ERR; }
 
