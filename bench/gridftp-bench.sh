@@ -8,14 +8,17 @@
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
 # Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
-#   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p). Ports: 29711 GridFTP (+100..149 data), 29780 door, 29782 pool, 29781 zk.
+#   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
+#   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
+# Ports: GRIDFTP_PORT=29711 GridFTP (+100..149 data), DOOR_PORT=29780 door (+1 zk, +2 pool).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
-RUN=/tmp/gridcache-gridftp-bench; DATA=$RUN/data; PKI=$RUN/pki
-ROUNDS=${ROUNDS:-3}; MB=${MB:-256}; FTP=29711; DOOR=29780; ZK=29781; POOL=29782
+RUN=${BENCH_RUN:-/tmp/gridcache-gridftp-bench}; DATA=$RUN/data; PKI=$RUN/pki
+ROUNDS=${ROUNDS:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
 say() { echo "[gridftp-bench] $*" >&2; }
+. "$here/lib.sh"
 pids=()
 stop_all() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -36,7 +39,7 @@ chmod 644 "$base"
 gc() { "$DIST/bin/gridcache" "$@"; }
 rm -rf "$RUN/zk" "$RUN/store" "$RUN/logs"
 "$DIST/bin/gridcache" zk --home "$RUN/zk" --port $ZK > "$RUN/zk.out" 2>&1 & pids+=($!)
-for i in $(seq 150); do grep -q 'is up' "$RUN/zk.out" && break; sleep 0.2; done
+for _ in $(seq 150); do grep -q 'is up' "$RUN/zk.out" && break; sleep 0.2; done
 cat > "$RUN/gc.properties" <<END
 zk=127.0.0.1:$ZK
 host-cert=$PKI/host/cert.pem
@@ -49,7 +52,7 @@ GRIDCACHE_JAVA_OPTS="${GRIDCACHE_JAVA_OPTS:-} ${POOL_JAVA_OPTS:-}" "$DIST/bin/gr
 "$DIST/bin/gridcache" door --config "$RUN/gc.properties" --log-dir "$RUN/logs" --port $DOOR --pool-identity "/DC=org/DC=example/OU=hosts/CN=localhost" \
   > "$RUN/door.out" 2>&1 & pids+=($!)
 for f in pool door; do
-  for i in $(seq 150); do grep -q 'is up' "$RUN/$f.out" && break; sleep 0.2; done
+  for _ in $(seq 150); do grep -q 'is up' "$RUN/$f.out" && break; sleep 0.2; done
   grep -q 'is up' "$RUN/$f.out" || { cat "$RUN/$f.out"; exit 1; }
 done
 P=$PKI/proxies/alice.pem
@@ -60,7 +63,7 @@ gc delegate --proxy "$P" --capath "$PKI/certificates" https://localhost:$DOOR >/
 for p in 1 4; do
   gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
   ln -f "$base" "$DATA/b/warmup-$p"
-  curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null "https://localhost:$DOOR/b/warmup-$p"
+  curl -sS -L --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null "https://localhost:$DOOR/b/warmup-$p"
   rm -f "$DATA/b/warmup-$p"
 done
 
@@ -70,17 +73,21 @@ declare -A sum
 for r in $(seq "$ROUNDS"); do
   for p in 1 4; do
     t0=$(date +%s.%N)
-    X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P globus-url-copy -p $p "gsiftp://localhost:$FTP$base" file:///dev/null
+    X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P timeout 600 globus-url-copy -p $p "gsiftp://localhost:$FTP$base" file:///dev/null
     t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
     sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s"
+    result gridftp-miss globus-url-copy reference "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
 
     gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
     name=c$id-$r-$p; ln -f "$base" "$DATA/b/$name"
-    out=$(curl -sS -L --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - -w 'TIME %{time_total} %{time_starttransfer} %{time_redirect}\n' \
-      "https://localhost:$DOOR/b/$name")
-    grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; exit 1; }
+    out=$(curl -sS -L --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - \
+      -w 'TIME %{time_total} %{time_starttransfer} %{time_redirect}\n' "https://localhost:$DOOR/b/$name")
+    grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; result gridftp-miss gridcache gridcache "$r" ERR MB/s "$MB MiB $p stream(s)"; exit 1; }
     t=$(awk '/^TIME/ { print $2 }' <<< "$out")
+    result gridftp-miss gridcache gridcache "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
+    result gridftp-first-byte "gridcache after the redirect" gridcache "$r" "$(awk '/^TIME/ { printf "%.4f", $3 - $4 }' <<< "$out")" s \
+      "$MB MiB $p stream(s)"
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect"
     rm -f "$DATA/b/$name"

@@ -1,4 +1,5 @@
-# Shared by the bench scripts (source it): a plain-HTTP standalone on free ports.
+# shellcheck shell=bash disable=SC2034 # port and pid are set for the scripts that source this
+# Shared by the bench scripts (source it): a plain-HTTP standalone on free ports, and result lines for bench/run.sh.
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
@@ -20,4 +21,45 @@ start_standalone() {
   echo "the door does not redirect; see $work/standalone.out" >&2
   cat "$work/standalone.out" >&2
   exit 1
+}
+
+# result MEASURE SUBJECT ROLE ROUND VALUE UNIT [PARAMS]: one machine-readable line for bench/run.sh, appended to the
+# CSV $BENCH_RESULTS (header: measure,subject,role,round,value,unit,params) when that is set; nothing otherwise, so
+# the scripts' standalone output stays as it was. ROLE: gridcache (what is measured), reference (what it is compared
+# with) or info. VALUE: a number, or ERR when that measurement failed (the table counts it as an error). No commas.
+result() {
+  [ -n "${BENCH_RESULTS:-}" ] || return 0
+  local f
+  for f in "$@"; do
+    case $f in *,*) echo "result: a comma in '$f'" >&2; return 1 ;; esac
+  done
+  printf '%s,%s,%s,%s,%s,%s,%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:-}" >>"$BENCH_RESULTS"
+}
+
+# start_nginx DIR LISTEN ROOT [DIRECTIVE...]: a root nginx serving ROOT on LISTEN (e.g. "127.0.0.1:8443 ssl") with the
+# server-level DIRECTIVEs (each one ending in ;), its config, pid, logs and temporary files under DIR; stop it with
+# kill "$(cat DIR/nginx.pid)".
+start_nginx() {
+  local dir=$1 listen=$2 root=$3; shift 3
+  mkdir -p "$dir/tmp"
+  cat >"$dir/nginx.conf" <<CONF
+user root;
+worker_processes auto;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 4096; }
+http {
+  default_type application/octet-stream;
+  sendfile on; tcp_nopush on; access_log off; keepalive_requests 100000;
+  client_body_temp_path $dir/tmp/b; proxy_temp_path $dir/tmp/p;
+  fastcgi_temp_path $dir/tmp/f; uwsgi_temp_path $dir/tmp/u; scgi_temp_path $dir/tmp/s;
+  server {
+    listen $listen;
+    root $root;
+    $*
+    location / { }
+  }
+}
+CONF
+  nginx -c "$dir/nginx.conf" -e "$dir/error.log"
 }

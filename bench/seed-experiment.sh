@@ -30,7 +30,7 @@ done
 FILE_MB=${FILE_MB:-64}
 BURST=${BURST:-100}
 if [ -z "${NS:-}" ]; then NS=$([ $QUICK = 1 ] && echo "1 10 20" || echo "1 10 20 40 80"); fi
-DIST=$(ls -d "$ROOT"/dist/target/gridcache-*/ 2>/dev/null | grep -v '\.tar' | head -1)
+DIST=$(find "$ROOT"/dist/target -maxdepth 1 -type d -name 'gridcache-*' 2>/dev/null | head -1)
 [ -x "$DIST/bin/gridcache" ] || { echo "build first: mvn -B -q -DskipTests package" >&2; exit 1; }
 OUT=${OUT:-$ROOT/bench/results/seed-$(date +%Y%m%d-%H%M%S)$([ $SHAPED = 1 ] && echo -shaped)}
 mkdir -p "$OUT"/data "$OUT"/logs "$OUT"/tmp
@@ -59,7 +59,7 @@ gc() { $IN "$DIST/bin/gridcache" "$@"; }
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
 
 ORIGIN_PORT=$(free_port); ZK_PORT=$(free_port); DOOR_PORT=$(free_port)
-POOL_PORTS=($(free_port) $(free_port) $(free_port))
+POOL_PORTS=("$(free_port)" "$(free_port)" "$(free_port)")
 
 if [ $SHAPED = 1 ]; then
   ip netns add "$NETNS"
@@ -110,7 +110,7 @@ await() { # await SECONDS DESCRIPTION COMMAND...
 }
 
 # --- the cluster: one ZooKeeper, a door, three pools (the 1-pool scenarios stop two of them) ---
-COMMON=(--plain-http --log-dir "$OUT/logs" --zk 127.0.0.1:$ZK_PORT)
+COMMON=(--plain-http --log-dir "$OUT/logs" --zk "127.0.0.1:$ZK_PORT")
 $IN "$DIST/bin/gridcache" zk --home "$OUT/zk" --port $ZK_PORT > "$OUT/logs/zk.out" 2>&1 & PIDS+=($!)
 await 60 "ZooKeeper" grep -q "is up" "$OUT/logs/zk.out"
 gc origins add seed --prefix /seed --url "$ORIGIN/" --zk 127.0.0.1:$ZK_PORT >/dev/null
@@ -176,11 +176,12 @@ scenario() { # scenario NAME POLICY POOLS MODE CACHE N BASEURL
   make_names "$mode" "$n"
   if [ "$cache" = hot ] && [ "$npools" != 0 ]; then jobs_at_once "$base" "$mode" "$n"; fi  # warm-up: the same jobs, untimed (direct: the origin serves from its page cache anyway)
   before=$(log_size)
-  local t0=$(date +%s%N)
+  local t0 agg
+  t0=$(date +%s%N)
   jobs_at_once "$base" "$mode" "$n"
   local wall=$(( ($(date +%s%N) - t0) / 1000000 ))
   stats=$(awk '{s+=$1; if ($1>m) m=$1; if ($2!=1) f++} END {printf "%.2f,%.2f,%d", s/NR/1000, m/1000, f+0}' "$OUT/tmp/run.txt")
-  local agg=$(awk -v n="$n" -v mb="$FILE_MB" -v ms="$wall" 'BEGIN {printf "%.1f", n*mb*1.048576/(ms/1000)}')
+  agg=$(awk -v n="$n" -v mb="$FILE_MB" -v ms="$wall" 'BEGIN {printf "%.1f", n*mb*1.048576/(ms/1000)}')
   echo "$name,$pol,$npools,$mode,$cache,$n,${stats%,*},$agg,$(origin_bytes_since "$before"),$(origin_gets_since "$before"),${stats##*,}" >> "$CSV"
   log "$name $mode $cache N=$n: $(tail -1 "$CSV")"
 }

@@ -6,6 +6,7 @@
 # `mvn -B -o -q -pl dist -am package -DskipTests`:
 #   bench/small-files.sh [DURATION (10s)] [CONNECTIONS (64)]
 # GRIDCACHE_JAVA_OPTS passes on (e.g. -XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile).
+# Env: WARMUP (5s, not counted); BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-10s}
@@ -33,16 +34,20 @@ pool_url=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$port/sma
   || { echo "the pool does not serve the file" >&2; exit 1; } # the miss: from here on every request is a hit
 
 rate() { # URL -> requests/s; fails on any non-2xx answer or socket error
-  wrk -t2 -c"$connections" -d5s "$1" >/dev/null # JIT warm-up, not counted
+  wrk -t2 -c"$connections" -d"${WARMUP:-5s}" "$1" >/dev/null # JIT warm-up, not counted
   wrk -t2 -c"$connections" -d"$duration" "$1" >"$work/wrk.out" 2>&1
   cat "$work/wrk.out" >&2
   if grep -q 'Non-2xx or 3xx\|Socket errors' "$work/wrk.out"; then echo "errors, see above" >&2; exit 1; fi
   awk '/Requests\/sec/ {printf "%d", $2}' "$work/wrk.out"
 }
 # the ticket lives 60 s (ticket.lifetime): warm-up and run fit in it
-pool_rate=$(rate "$pool_url") && [ -n "$pool_rate" ] || exit 1
+params="5939 B wrk -c$connections -d$duration"
+pool_rate=$(rate "$pool_url") && [ -n "$pool_rate" ] || { result small-files pool gridcache 1 ERR req/s "$params"; exit 1; }
+result small-files pool gridcache 1 "$pool_rate" req/s "$params"
 "$anchors/origin.sh" start "$work/origin" "$nginx_port" >/dev/null
-nginx_rate=$(rate "http://127.0.0.1:$nginx_port/small.bin") && [ -n "$nginx_rate" ] || exit 1
+nginx_rate=$(rate "http://127.0.0.1:$nginx_port/small.bin") && [ -n "$nginx_rate" ] \
+  || { result small-files "nginx sendfile" reference 1 ERR req/s "$params"; exit 1; }
+result small-files "nginx sendfile" reference 1 "$nginx_rate" req/s "$params"
 echo "small file (5,939 bytes), wrk -t2 -c$connections -d$duration, keep-alive:"
 echo "  pool hit, reused ticket: $pool_rate req/s"
 echo "  nginx (sendfile):        $nginx_rate req/s"

@@ -3,20 +3,33 @@
 #   1. hot and cold reads of a 1 GiB and a 256 MiB file: direct from nginx, through gridcache, nginx proxy_cache,
 #      Varnish and XCache (each cold read uses a new hard-linked name: a true miss while the origin serves from RAM);
 #   2. the real case, a remote origin: nginx with limit_rate (RATE, default 100m = 100 MiB/s per connection);
-#      a direct download vs. a cold read through gridcache — total time and time to first byte.
+#      a direct download vs. a cold read through gridcache — total time and time to first byte;
+#   3. hot aggregate: AGG_CLIENTS (100) concurrent curls of one AGG_MB (64) MiB file, already cached, directly from
+#      nginx, through gridcache (door redirect + pool) and through Varnish: total bytes / wall time, errors counted.
 # Needs root, the anchors installed (../shared/anchors/install.sh) and the distribution built (mvn -DskipTests package).
 # "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
-# Env: ROUNDS=2 RATE=100m LIMITED_MB=512 MAXT=300. Ports: 29080 origin, 29081 nginx, 29083 varnish,
-# 29094 xcache (netns), 29880 gridcache door (+29881 zk), 29090 rate-limited origin.
+# Env: ROUNDS=2 RATE=100m LIMITED_MB=512 MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1) AGG_CLIENTS=100
+# AGG_MB=64 PARTS="reads shaped agg" (which parts run) BENCH_RUN=/tmp/gridcache-bench (files, caches, logs)
+# STOP_AT_EXIT (set: stop everything on exit, as bench/run.sh does; unset: left running for a look)
+# BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
+# Ports, PORT_BASE=29080 + offset: 0 origin, 1 nginx, 3 varnish (CLI +1000), 14 xcache (netns), 800 gridcache door
+# (801 zk), 10 rate-limited origin.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 A=${ANCHORS:-$top/../shared/anchors}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
-DATA=${DATA:-/tmp/gridcache-bench/data}; RUN=/tmp/gridcache-bench; CACHE=$RUN/cache
+RUN=${BENCH_RUN:-/tmp/gridcache-bench}; DATA=${DATA:-$RUN/data}; CACHE=$RUN/cache
 ROUNDS=${ROUNDS:-2}; RATE=${RATE:-100m}; LIMITED_MB=${LIMITED_MB:-512}; MAXT=${MAXT:-300}
-NS=${XC_NETNS:-anchors-xc}; OP=29080; GC=29880; LP=29090
-declare -A PORT=([direct]=$OP [gridcache]=$GC [pool]=$GC [nginx]=29081 [varnish]=29083 [xcache]=29094)
-say() { echo "[bench] $*" >&2; }
+BIG_MB=${BIG_MB:-1024}; MISS_MB=${MISS_MB:-256}; AGG_CLIENTS=${AGG_CLIENTS:-100}; AGG_MB=${AGG_MB:-64}
+PARTS=" ${PARTS:-reads shaped agg} "
+B=${PORT_BASE:-29080}
+NS=${XC_NETNS:-anchors-xc}; OP=$B; GC=$((B + 800)); LP=$((B + 10))
+declare -A PORT=([direct]=$OP [gridcache]=$GC [pool]=$GC [nginx]=$((B + 1)) [varnish]=$((B + 3)) [xcache]=$((B + 14)))
+# the names the results give each path (bench/run.sh's table)
+declare -A SUBJECT=([direct]="nginx sendfile" [gridcache]=gridcache [pool]=pool [nginx]="nginx proxy_cache"
+  [varnish]=varnish [xcache]=xcache)
+say() { echo "[bench $(date +%T)] $*" >&2; }
+. "$here/lib.sh"
 
 stop_all() {
   [ -f $RUN/gridcache.pid ] && kill "$(cat $RUN/gridcache.pid)" 2>/dev/null && sleep 2 || true
@@ -27,17 +40,20 @@ stop_all() {
   "$A/nginx-cache.sh" stop "${PORT[nginx]}" >/dev/null 2>&1 || true
   "$A/origin.sh" stop "$OP" >/dev/null 2>&1 || true
 }
-[ "${1:-run}" = stop ] && { stop_all; rm -rf "$CACHE" $RUN/home; exit 0; }
+[ "${1:-run}" = stop ] && { stop_all; rm -rf "$CACHE" "${RUN:?}/home"; exit 0; }
+[ -z "${STOP_AT_EXIT:-}" ] || trap 'stop_all; rm -rf "$CACHE" "${RUN:?}/home"; rm -f "$DATA"/c[0-9]*-*' EXIT
 
 mkdir -p "$DATA" "$RUN"
-for mb in 1024 256 $LIMITED_MB; do
+sizes=""; [[ $PARTS = *" reads "* ]] && sizes="$BIG_MB $MISS_MB"
+[[ $PARTS = *" shaped "* ]] && sizes="$sizes $LIMITED_MB"; [[ $PARTS = *" agg "* ]] && sizes="$sizes $AGG_MB"
+for mb in $sizes; do
   f=$DATA/base-${mb}m
   [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" = $((mb << 20)) ] || { say "creating $f"; head -c $((mb << 20)) /dev/urandom > "$f"; }
 done
 id=$(date +%s)
 link() { ln -f "$DATA/base-$2" "$DATA/c$id-$1"; echo "c$id-$1"; }
 
-stop_all; rm -rf "$CACHE" $RUN/home
+stop_all; rm -rf "$CACHE" "${RUN:?}/home"
 "$A/origin.sh" start "$DATA" "$OP" >/dev/null
 "$A/nginx-cache.sh" start "http://127.0.0.1:$OP/" "${PORT[nginx]}" "$CACHE/nginx" >/dev/null
 "$A/varnish-cache.sh" start "http://127.0.0.1:$OP/" "${PORT[varnish]}" "$CACHE/varnish" >/dev/null
@@ -58,57 +74,116 @@ fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location
 }
 declare -A R
 rec() { R[$1|$2]="${R[$1|$2]:-}$3 "; say "$1 ${2}MiB: $3 MB/s"; }
-for mb in 1024 256; do cat "$DATA/base-${mb}m" > /dev/null; done
+for mb in $sizes; do cat "$DATA/base-${mb}m" > /dev/null; done # the origin reads from the page cache
+role() { case $1 in gridcache|pool) echo gridcache ;; *) echo reference ;; esac; }
+num() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1" || echo ERR; }
 
 for r in $(seq "$ROUNDS"); do
+  [[ $PARTS = *" reads "* ]] || break
   order=(gridcache nginx varnish xcache); [ $((r % 2)) = 0 ] && order=(xcache varnish nginx gridcache)
-  for mb in 1024 256; do
+  for mb in $BIG_MB $MISS_MB; do
     bytes=$((mb << 20))
-    rec direct $mb "$(fetch direct "base-${mb}m" $bytes)"
+    v=$(fetch direct "base-${mb}m" $bytes); rec direct $mb "$v"
+    result hot-single "${SUBJECT[direct]}" reference "$r" "$(num "$v")" MB/s "${mb} MiB"
     for c in "${order[@]}"; do
       f=$(link "$c-r$r-${mb}m" "${mb}m"); sync
-      rec "$c cold" $mb "$(fetch "$c" "$f" $bytes)"
-      rec "$c hot" $mb "$(fetch "$c" "$f" $bytes)"
-      [ "$c" = gridcache ] && rec "pool hot" $mb "$(fetch pool "$f" $bytes)"
+      v=$(fetch "$c" "$f" $bytes); rec "$c cold" $mb "$v"
+      # nginx sendfile has no miss: a cold read through a cache is compared with the other caches' cold reads
+      case $c in gridcache|nginx|xcache) result cold-miss "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;; esac
+      v=$(fetch "$c" "$f" $bytes); rec "$c hot" $mb "$v"
+      case $c in gridcache|varnish) result hot-single "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;; esac
+      if [ "$c" = gridcache ]; then
+        v=$(fetch pool "$f" $bytes); rec "pool hot" $mb "$v"
+        result hot-single pool gridcache "$r" "$(num "$v")" MB/s "${mb} MiB"
+      fi
     done
   done
 done
 
+# part 3 (run before part 2): hot aggregate — AGG_CLIENTS concurrent reads of one cached file per path, each curl bounded by MAXT
+aggregate() { # SYS FILE ROUND: MB/s of all clients together (bytes of complete 200s / wall time); errors counted
+  local sys=$1 file=$2 r=$3 i t0 t1 url="http://127.0.0.1:${PORT[$1]}/$2" bytes=$((AGG_MB << 20)) ok dir=$RUN/agg
+  local clients=()
+  rm -rf "$dir"; mkdir -p "$dir"
+  fetch "$sys" "$file" $bytes >/dev/null # the file is hot (and the door knows where) before the clock starts
+  t0=$(date +%s.%N)
+  for i in $(seq "$AGG_CLIENTS"); do
+    curl -sL -o /dev/null --max-time "$MAXT" -w '%{http_code} %{size_download}\n' "$url" >"$dir/$i" 2>/dev/null &
+    clients+=($!)
+  done
+  wait "${clients[@]}" || true # the clients only: a plain wait would wait for gridcache too
+  t1=$(date +%s.%N)
+  ok=$(cat "$dir"/* | grep -c "^200 $bytes\$" || true)
+  awk -v n="$ok" -v b=$bytes -v a="$t0" -v z="$t1" 'BEGIN { printf "%.0f", n * b / (z - a) / 1e6 }' >"$dir/rate"
+  result hot-aggregate "${SUBJECT[$sys]}" "$(role "$sys")" "$r" "$(cat "$dir/rate")" MB/s "$AGG_CLIENTS x $AGG_MB MiB"
+  result hot-aggregate-errors "${SUBJECT[$sys]}" info "$r" $((AGG_CLIENTS - ok)) requests "$AGG_CLIENTS x $AGG_MB MiB"
+  say "aggregate $sys round $r: $(cat "$dir/rate") MB/s, $((AGG_CLIENTS - ok)) of $AGG_CLIENTS failed"
+  R[agg $sys|$AGG_MB]="${R[agg $sys|$AGG_MB]:-}$(cat "$dir/rate") "
+}
+if [[ $PARTS = *" agg "* ]]; then
+  cat "$DATA/base-${AGG_MB}m" > /dev/null
+  for r in $(seq "$ROUNDS"); do
+    f=$(link "agg-r$r" "${AGG_MB}m")
+    for c in direct gridcache varnish; do aggregate "$c" "$f" "$r"; done
+  done
+fi
+
 # part 2: a rate-limited ("remote") origin
-mkdir -p $RUN/limited/tmp
-cat > $RUN/limited/nginx.conf <<NGX
+shaped() {
+  mkdir -p $RUN/limited/tmp
+  cat > $RUN/limited/nginx.conf <<NGX
 user root; worker_processes 1; pid $RUN/limited/nginx.pid; error_log $RUN/limited/error.log warn;
 events { worker_connections 1024; }
 http { sendfile on; access_log off; client_body_temp_path $RUN/limited/tmp/b; proxy_temp_path $RUN/limited/tmp/p;
   fastcgi_temp_path $RUN/limited/tmp/f; uwsgi_temp_path $RUN/limited/tmp/u; scgi_temp_path $RUN/limited/tmp/s;
   server { listen 127.0.0.1:$LP; root $DATA; limit_rate $RATE; location / { } } }
 NGX
-nginx -c $RUN/limited/nginx.conf
-"$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) >/dev/null
-f=$(link "limited" "${LIMITED_MB}m"); cat "$DATA/base-${LIMITED_MB}m" > /dev/null
-direct=$(curl -s -o /dev/null -w '%{time_starttransfer} %{time_total}' "http://127.0.0.1:$LP/$f")
-g=$(link "limited-gc" "${LIMITED_MB}m")
-# curl -L: time_starttransfer covers the redirect too; the door's answer is subtracted to get the pool's first byte
-via=$(curl -sL -o /dev/null -w '%{time_starttransfer} %{time_total} %{time_redirect}' "http://127.0.0.1:$GC/limited/$g")
-nginx -c $RUN/limited/nginx.conf -s stop
+  nginx -c $RUN/limited/nginx.conf
+  "$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) >/dev/null
+  f=$(link "limited" "${LIMITED_MB}m"); cat "$DATA/base-${LIMITED_MB}m" > /dev/null
+  direct=$(curl -s -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_total} %{http_code}' "http://127.0.0.1:$LP/$f" || true)
+  g=$(link "limited-gc" "${LIMITED_MB}m")
+  # curl -L: time_starttransfer covers the redirect too; the door's answer is subtracted to get the pool's first byte
+  via=$(curl -sL -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_total} %{time_redirect} %{http_code}' \
+    "http://127.0.0.1:$GC/limited/$g" || true)
+  nginx -c $RUN/limited/nginx.conf -s stop
+}
+[[ $PARTS = *" shaped "* ]] && shaped
 
 mean() { awk '{s=0;n=0;for(i=1;i<=NF;i++) if($i ~ /^[0-9]+$/){s+=$i;n++}; if(n) printf "%.0f", s/n; else printf "ERR"}' <<<"$1"; }
+if [[ $PARTS = *" reads "* ]]; then
 echo
 echo "Read throughput, MB/s, mean of $ROUNDS rounds [each round]; ratio = gridcache / other, same run ($(date -u +%FT%TZ))"
-printf '%-16s %-24s %-24s\n' path "1 GiB" "256 MiB"
+printf '%-16s %-24s %-24s\n' path "$BIG_MB MiB" "$MISS_MB MiB"
 for row in direct "gridcache cold" "gridcache hot" "pool hot" "nginx cold" "nginx hot" "varnish cold" "varnish hot" "xcache cold" "xcache hot"; do
-  printf '%-16s %-24s %-24s\n' "$row" "$(mean "${R[$row|1024]}") [${R[$row|1024]% }]" "$(mean "${R[$row|256]}") [${R[$row|256]% }]"
+  printf '%-16s %-24s %-24s\n' "$row" "$(mean "${R[$row|$BIG_MB]:-}") [${R[$row|$BIG_MB]:-}]" "$(mean "${R[$row|$MISS_MB]:-}") [${R[$row|$MISS_MB]:-}]"
 done
-ratio() { awk -v a="$(mean "${R[$1|$3]}")" -v b="$(mean "${R[$2|$3]}")" 'BEGIN{ if (b>0) printf "%.2f", a/b; else print "n/a"}'; }
+ratio() { awk -v a="$(mean "${R[$1|$3]:-}")" -v b="$(mean "${R[$2|$3]:-}")" 'BEGIN{ if (b>0) printf "%.2f", a/b; else print "n/a"}'; }
 echo
-for mb in 1024 256; do
+for mb in $BIG_MB $MISS_MB; do
   echo "${mb} MiB: hot gridcache/direct-nginx $(ratio 'gridcache hot' direct $mb) (pool alone $(ratio 'pool hot' direct $mb)), gridcache/varnish-hot $(ratio 'gridcache hot' 'varnish hot' $mb);" \
        "cold gridcache/xcache $(ratio 'gridcache cold' 'xcache cold' $mb), gridcache/nginx-proxy_cache $(ratio 'gridcache cold' 'nginx cold' $mb)"
 done
-read -r dfb dtot <<<"$direct"; read -r gfb gtot gredir <<<"$via"
+fi
+if [[ $PARTS = *" agg "* ]]; then
+  echo
+  echo "Hot aggregate, $AGG_CLIENTS clients x $AGG_MB MiB, MB/s [each round]:"
+  for c in direct gridcache varnish; do printf '  %-10s %s [%s]\n' "$c" "$(mean "${R[agg $c|$AGG_MB]}")" "${R[agg $c|$AGG_MB]% }"; done
+fi
+if [[ $PARTS = *" shaped "* ]]; then
+read -r dfb dtot dcode <<<"$direct"; read -r gfb gtot gredir gcode <<<"$via"
+shaped_params="$LIMITED_MB MiB limit_rate $RATE"
+[ "$dcode" = 200 ] || { dfb=ERR; dtot=ERR; }
+[ "$gcode" = 200 ] || { gfb=ERR; gtot=ERR; }
+result shaped-total "nginx sendfile (direct)" reference 1 "$dtot" s "$shaped_params"
+result shaped-total gridcache gridcache 1 "$gtot" s "$shaped_params"
+result shaped-first-byte "nginx sendfile (direct)" reference 1 "$dfb" s "$shaped_params"
+result shaped-first-byte "gridcache after the redirect" gridcache 1 \
+  "$(awk -v x="$gfb" -v r="$gredir" 'BEGIN{ if (x == "ERR") print x; else printf "%.4f", x-r }')" s "$shaped_params"
 echo
 echo "Rate-limited origin (limit_rate $RATE), ${LIMITED_MB} MiB cold:"
 echo "  direct: first byte $(awk -v x=$dfb 'BEGIN{printf "%.1f", x*1000}') ms, total $dtot s"
 echo "  gridcache: first byte $(awk -v x=$gfb -v r=$gredir 'BEGIN{printf "%.1f", (x-r)*1000}') ms after the redirect (redirect $(awk -v r=$gredir 'BEGIN{printf "%.1f", r*1000}') ms), total $gtot s"
-echo "  total time ratio gridcache/direct: $(awk -v a=$gtot -v b=$dtot 'BEGIN{printf "%.3f", a/b}')"
-say "left running; stop with: $0 stop"
+echo "  total time ratio gridcache/direct: $(awk -v a=$gtot -v b=$dtot 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.3f", a/b; else print "n/a" }')"
+fi
+[ -n "${STOP_AT_EXIT:-}" ] || say "left running; stop with: $0 stop"

@@ -14,7 +14,7 @@
 #   bench/tpc-bench.sh [SIZE (1G)] [REPETITIONS (3)]
 # Env: GRIDCACHE (the gridcache command; default the built distribution's), GRIDCACHE_JAVA_OPTS (default none: the JVM's heap; under -Xmx256m a 1G miss fails, pool.write-behind exceeding the direct memory),
 #   WORK (a directory with room for six times SIZE; default a new one under /tmp, removed at the end), CHECKSUMS
-#   (pool.checksums, e.g. adler32; default all four).
+#   (pool.checksums, e.g. adler32; default all four), BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1G}
@@ -40,7 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT
 say() { echo "[tpc-bench] $*" >&2; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. bench/lib.sh
 await() { # await SECONDS DESCRIPTION COMMAND...
   local limit=$1 what=$2; shift 2
   local deadline=$(( $(date +%s) + limit ))
@@ -138,8 +138,13 @@ declare -A speeds
 for r in $(seq "$reps"); do
   for way in direct pull push; do
     w=$way; [ "$way" = push ] && { [ "$r" = 1 ] && w="push-miss" || w="push-hit"; }
-    s=$(copy "$w" "bench-$way-$r.bin")
+    s=$(copy "$w" "bench-$way-$r.bin") || { result "tpc-$way" "$w" "$([ $way = direct ] && echo reference || echo gridcache)" "$r" ERR MB/s "$size"; exit 1; }
     speeds[$w]="${speeds[$w]:-} $s"
+    # each way of gridcache is compared with the direct copy of the same repetition
+    case $way in
+      direct) for g in pull push; do result "tpc-$g" "direct copy (curl piped to curl -T)" reference "$r" "$s" MB/s "$size"; done ;;
+      *) result "tpc-$way" "$w" gridcache "$r" "$s" MB/s "$size" ;;
+    esac
     say "repetition $r: $w $s MB/s"
   done
 done
