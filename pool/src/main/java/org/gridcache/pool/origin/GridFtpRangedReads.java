@@ -29,7 +29,7 @@ final class GridFtpRangedReads implements RangedReads {
             receiver.done(e);
             return () -> { };
         }
-        ConnectionHolder holder = new ConnectionHolder();
+        ReadHandle<GridFtpConnection> holder = new ReadHandle<>(GridFtpConnection::close);
         try {
             sessions.execute(() -> {
                 try (GridFtpConnection conn = GridFtpSessions.open(origin, login.credential(), login.options())) {
@@ -52,30 +52,5 @@ final class GridFtpRangedReads implements RangedReads {
             receiver.done(GridFtpSessions.shuttingDown());
         }
         return holder::close;
-    }
-
-    /** The connection of a partial retrieve, closable from the client's event loop before or after it exists. */
-    private static final class ConnectionHolder {
-        private GridFtpConnection connection;
-        private boolean closed;
-
-        synchronized boolean set(GridFtpConnection c) {
-            if (closed) {
-                return false;
-            }
-            connection = c;
-            return true;
-        }
-
-        void close() {
-            GridFtpConnection c;
-            synchronized (this) {
-                closed = true;
-                c = connection;
-            }
-            if (c != null) {
-                c.close();
-            }
-        }
     }
 }
