@@ -46,6 +46,7 @@ class SparseReadsTest {
         data = Files.createDirectories(tmp.resolve("data"));
         sparseIsh(data.resolve("big.bin"));
         Tools.randomFile(data.resolve("flaky/f.bin"), 32 << 20, 7);
+        Tools.randomFile(data.resolve("slow/s.bin"), 64 << 20, 8);
         Random random = new Random(14);
         for (int i = 0; i < RANGES; i++) { // 40 MiB of 1 GiB, unaligned: about 4 %
             long start = (long) (random.nextDouble() * (SIZE - RANGE_LENGTH));
@@ -54,6 +55,7 @@ class SparseReadsTest {
         // /flaky/ serves whole files but fails every Range, as an origin that breaks during a block read
         origin = new NginxOrigin(tmp.resolve("nginx"), data, "0", true, """
                 location /flaky/ { dav_ext_methods PROPFIND OPTIONS; if ($http_range) { return 503; } }
+                location /slow/ { dav_ext_methods PROPFIND OPTIONS; sendfile off; output_buffers 2 32k; limit_rate 1m; }
                 """, "");
         origin.start();
         gridcache = Standalone.start(tmp, origin.url());
@@ -175,5 +177,32 @@ class SparseReadsTest {
         Path out = tmp.resolve("flaky.out");
         Tools.curl("-fL", "-o", out.toString(), url).assertOk();
         assertEquals(Tools.sha256(data.resolve("flaky/f.bin")), Tools.sha256(out), "the whole file is served as before");
+    }
+
+    /** Clients asking at once for the same cold range: one origin read, the later ones joining it (X-Cache: MISS). */
+    @Test
+    @Order(6)
+    void concurrentRequestsForOneBlockAreOneOriginRead() throws Exception {
+        String url = gridcache.door() + "/slow/s.bin";
+        long[] range = {20_000_000, 20_000_000 + (4 << 20) - 1}; // about 4 s at the origin's 1 MiB/s: the others join
+        List<java.util.concurrent.CompletableFuture<Tools.Result>> reads = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Path out = tmp.resolve("slow-" + i);
+            reads.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-D", "-", "-r",
+                    range[0] + "-" + range[1], "-o", out.toString(), url)));
+        }
+        byte[] expected = new byte[(int) (range[1] - range[0] + 1)];
+        try (RandomAccessFile f = new RandomAccessFile(data.resolve("slow/s.bin").toFile(), "r")) {
+            f.seek(range[0]);
+            f.readFully(expected);
+        }
+        int misses = 0;
+        for (int i = 0; i < 3; i++) {
+            Tools.Result r = reads.get(i).get().assertOk();
+            assertTrue(Arrays.equals(expected, Files.readAllBytes(tmp.resolve("slow-" + i))), "client " + i);
+            misses += r.out().contains("X-Cache: MISS") ? 1 : 0;
+        }
+        assertEquals(1, origin.count("GET", "/slow/s.bin"), "one origin read for the three clients");
+        assertTrue(misses >= 2, "at least one client joined the read in flight: " + misses + " misses");
     }
 }
