@@ -147,7 +147,15 @@ public final class BlockFetches implements AutoCloseable {
             return;
         }
         LOG.debug("{}: blocks {}-{} ({} bytes from {}) from the origin", ticket.path(), first, toExclusive - 1, length, offset);
-        reads.read(URI.create(ticket.originUrl()), ticket, offset, length, new RangedReads.Receiver() {
+        URI origin;
+        try {
+            origin = URI.create(ticket.originUrl());
+        } catch (IllegalArgumentException e) {
+            store.release(length);
+            settle(p, first, toExclusive, FetchException.badGateway("ticket names no usable origin URL"));
+            return;
+        }
+        reads.read(origin, ticket, offset, length, new RangedReads.Receiver() {
             private long received; // one fetcher thread at a time
 
             @Override
