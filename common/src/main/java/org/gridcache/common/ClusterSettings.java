@@ -118,6 +118,15 @@ public final class ClusterSettings {
                 "5s", LIVE, "how often a pool doing an HTTP third-party copy sends the client a performance marker "
                 + "(WLCG asks for at least one every 30 s; dCache sends one every 5 s)");
 
+        public static final Setting<Long> BLOCK_SIZE = define("pool.block-size", SettingTypes.BLOCK_SIZE, "128k", LIVE,
+                "the block of a partially cached file (128k-1M): a Range on a cold file fetches and keeps the blocks it "
+                + "touches; small blocks fetch less beyond the ranges asked for, a partial file keeps the size it started with");
+        public static final Setting<Long> SPARSE_MIN_SIZE = define("pool.sparse-min-size", SettingTypes.BYTE_SIZE, "16M", LIVE,
+                "a Range (at most a quarter of the file) on a cold file at least this large is read in blocks and kept as a "
+                + "partial file instead of fetching the whole file; smaller files are fetched whole");
+        public static final Setting<Integer> BLOCK_PREFETCH = define("pool.block-prefetch", SettingTypes.COUNT, "0", LIVE,
+                "blocks after a partial read's last one that are fetched along, for a client reading on (0: none)");
+
         public static final Setting<Duration> MACAROON_MAX_VALIDITY = define("macaroon.max-validity", SettingTypes.POSITIVE_DURATION,
                 "168h", LIVE, "the longest a door-issued macaroon lives (dCache's default, 7 days); a longer validity asked "
                 + "for is cut to this, and the answer says so in Macaroon-Validity-Capped");

@@ -34,6 +34,14 @@ public final class SettingTypes {
     public static final Type<Double> FRACTION = SettingTypes::fraction;
     public static final Type<Double> NON_NEGATIVE = SettingTypes::nonNegative;
     public static final Type<Long> BYTE_SIZE = ByteSize::parse;
+    /** A partial file's block: 128 KiB to 1 MiB, a multiple of 4 KiB (the page size, so blocks never share a page). */
+    public static final Type<Long> BLOCK_SIZE = v -> {
+        long n = ByteSize.parse(v);
+        if (n < (128 << 10) || n > (1 << 20) || n % 4096 != 0) {
+            throw new IllegalArgumentException("expected 128k to 1M, a multiple of 4k");
+        }
+        return n;
+    };
     /** Comma-separated regular expressions, compiled once per snapshot: the door matches them on every read. */
     public static final Type<List<Pattern>> PATTERNS = SettingTypes::patterns;
     public static final Type<SiteMap> SITE_MAP = SiteMap::parse;

@@ -88,13 +88,23 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(29, ClusterSettings.known().size());
+        assertEquals(32, ClusterSettings.known().size());
         ClusterSettings.known().forEach((key, setting) -> {
             assertEquals(key, setting.key());
             assertTrue(setting.apply() != null && !setting.description().isBlank(), key);
             ClusterSettings.validate(key, setting.defaultValue());
         });
         assertEquals("door.zk-grace", "" + ClusterSettings.Keys.ZK_GRACE, "a key reads as its name in messages");
+    }
+
+    @Test
+    void aBlockSizeIs128kTo1MInPages() {
+        assertEquals(128 * 1024L, ClusterSettings.defaults().get(Keys.BLOCK_SIZE));
+        assertEquals(1 << 20, ClusterSettings.of(Map.of(Keys.BLOCK_SIZE.key(), "1M")).get(Keys.BLOCK_SIZE));
+        for (String bad : new String[] {"64k", "2M", "130000", "many"}) {
+            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.BLOCK_SIZE.key(), bad), bad);
+        }
+        assertEquals(0, ClusterSettings.defaults().get(Keys.BLOCK_PREFETCH), "prefetch is off by default");
     }
 
     @Test

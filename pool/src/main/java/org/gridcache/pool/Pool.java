@@ -19,6 +19,7 @@ import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolMXBean;
@@ -73,6 +74,7 @@ public final class Pool implements Closeable {
     private final EarlyPublications earlyPublications;
     private final AtomicBoolean closed = new AtomicBoolean();
     private Downloads downloads;
+    private BlockFetches blocks;
     private CopyService copies;
     private Origins origins;
     private EphemeralRegistration registration;
@@ -146,6 +148,8 @@ public final class Pool implements Closeable {
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
         downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
+        blocks = new BlockFetches(store, () -> Math.toIntExact(config.current().get(Keys.BLOCK_SIZE)),
+                () -> config.current().get(Keys.SPARSE_MIN_SIZE), () -> config.current().get(Keys.BLOCK_PREFETCH));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
         operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
@@ -159,7 +163,7 @@ public final class Pool implements Closeable {
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
-                        peers, origins, ORIGIN_READ_TIMEOUT), uploads, copies::newHandler,
+                        peers, origins, ORIGIN_READ_TIMEOUT, blocks), uploads, copies::newHandler,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
@@ -240,6 +244,9 @@ public final class Pool implements Closeable {
         }
         if (downloads != null) {
             downloads.close();
+        }
+        if (blocks != null) {
+            blocks.close();
         }
         if (origins != null) {
             origins.close();

@@ -10,20 +10,31 @@ public final class FetchException extends Exception {
     private static final long serialVersionUID = 1L;
     private final transient HttpResponseStatus status;
     private final boolean checksumMismatch;
+    private final boolean rangesUnsupported;
 
     public FetchException(HttpResponseStatus status, String reason) {
-        this(status, reason, false);
+        this(status, reason, false, false);
     }
 
-    private FetchException(HttpResponseStatus status, String reason, boolean checksumMismatch) {
+    private FetchException(HttpResponseStatus status, String reason, boolean checksumMismatch, boolean rangesUnsupported) {
         super(reason, null, false, false); // a reason, not a bug: no stack trace needed
         this.status = status;
         this.checksumMismatch = checksumMismatch;
+        this.rangesUnsupported = rangesUnsupported;
+    }
+
+    /** The origin answered a Range with the whole file: a block read cannot be served, the whole file can. */
+    public static FetchException rangesUnsupported(String reason) {
+        return new FetchException(HttpResponseStatus.BAD_GATEWAY, reason, false, true);
+    }
+
+    public boolean isRangesUnsupported() {
+        return rangesUnsupported;
     }
 
     /** What the pool received does not have the checksum the origin gave: 502, the copy discarded, counted. */
     public static FetchException checksumMismatch(String reason) {
-        return new FetchException(HttpResponseStatus.BAD_GATEWAY, reason, true);
+        return new FetchException(HttpResponseStatus.BAD_GATEWAY, reason, true, false);
     }
 
     public boolean isChecksumMismatch() {

@@ -32,7 +32,7 @@ public record ByteRange(Kind kind, long start, long end) {
      * {@link #MAX_RANGES}), [unsatisfiable] when no range is satisfiable, else the satisfiable ranges sorted and
      * coalesced where they overlap or touch (RFC 9110 §14.3: so that overlapping ranges cannot multiply a response).
      */
-    static List<ByteRange> parseAll(String header, long size) {
+    public static List<ByteRange> parseAll(String header, long size) {
         if (header == null) {
             return List.of(whole(size));
         }

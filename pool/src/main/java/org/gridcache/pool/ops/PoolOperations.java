@@ -58,6 +58,8 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
         gauge(registry, "gridcache.pool.used", "bytes", store, s -> s.used(), "bytes stored or reserved for fetches in flight");
         gauge(registry, "gridcache.pool.free", "bytes", store, s -> s.freeBytes(), "capacity minus used");
         gauge(registry, "gridcache.pool.files", null, store, s -> s.files(), "complete files in the store");
+        gauge(registry, "gridcache.pool.partial.files", null, store, s -> s.partialFiles(),
+                "partial files in the store (some blocks of a file, from block reads)");
         gauge(registry, "gridcache.pool.active.transfers", null, movers, m -> m.active(), "client transfers in progress");
         gauge(registry, "gridcache.pool.draining", null, this, p -> p.draining ? 1 : 0, "1 while the pool is drained");
         gauge(registry, "gridcache.pool.readonly", null, this, p -> p.readOnly ? 1 : 0, "1 while the pool fetches nothing new");

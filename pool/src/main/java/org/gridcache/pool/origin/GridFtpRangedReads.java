@@ -34,7 +34,7 @@ final class GridFtpRangedReads implements RangedReads {
             receiver.done(e);
             return () -> { };
         }
-        ConnectionHolder holder = new ConnectionHolder();
+        ReadHandle<GridFtpConnection> holder = new ReadHandle<>(GridFtpConnection::close);
         try {
             sessions.execute(() -> {
                 GsiConnectionPool.Lease lease = null;
@@ -69,36 +69,5 @@ final class GridFtpRangedReads implements RangedReads {
             receiver.done(GridFtpSessions.shuttingDown());
         }
         return holder::close;
-    }
-
-    /** The connection of a partial retrieve, closable from the client's event loop before or after it exists. */
-    private static final class ConnectionHolder {
-        private GridFtpConnection connection;
-        private boolean closed;
-
-        synchronized boolean set(GridFtpConnection c) {
-            if (closed) {
-                return false;
-            }
-            connection = c;
-            return true;
-        }
-
-        /** After a retrieve without error: the connection is no longer the client's to close; false if it closed it. */
-        synchronized boolean release() {
-            connection = null;
-            return !closed;
-        }
-
-        void close() {
-            GridFtpConnection c;
-            synchronized (this) {
-                closed = true;
-                c = connection;
-            }
-            if (c != null) {
-                c.close();
-            }
-        }
     }
 }

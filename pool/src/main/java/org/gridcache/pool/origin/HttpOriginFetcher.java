@@ -71,6 +71,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
     private final DelegatedCredentials credentials;
     private final RedirectPolicy redirects;
     private final PermissionCheck permissionCheck = new HttpPermissionCheck(this);
+    private final RangedReads blockReads = new HttpRangedReads(this);
 
     /** {@code credentials} null: no user credentials (a plain pool). {@code redirects}: which redirects are followed. */
     public HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout, PoolSecurity security,
@@ -125,6 +126,11 @@ public final class HttpOriginFetcher implements OriginFetcher {
     /** What presents {@code credential}: its TLS context, or for a user's bearer token TLS without one plus the token. */
     Supplier<SslContext> presenting(DelegatedCredentials.OriginCredential credential) {
         return credential.bearerToken() != null ? new BearerPresentation(ssl, credential.bearerToken()) : credential.tls();
+    }
+
+    @Override
+    public Optional<RangedReads> blockReads() {
+        return Optional.of(blockReads);
     }
 
     @Override
@@ -266,6 +272,17 @@ public final class HttpOriginFetcher implements OriginFetcher {
         params.setEndpointIdentificationAlgorithm("HTTPS");
         engine.setSSLParameters(params);
         return engine;
+    }
+
+    /** A GET of bytes {@code [offset, offset + length)} of {@code origin}. */
+    static FullHttpRequest rangeRequest(URI origin, int port, boolean https, long offset, long length) {
+        FullHttpRequest request = request(origin, port, https, false);
+        request.headers().set(HttpHeaderNames.RANGE, "bytes=" + offset + "-" + (offset + length - 1));
+        return request;
+    }
+
+    Duration readTimeout() {
+        return readTimeout;
     }
 
     private static FullHttpRequest request(URI origin, int port, boolean https, boolean wantDigest) {

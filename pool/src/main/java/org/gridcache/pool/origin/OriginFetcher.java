@@ -32,6 +32,14 @@ public interface OriginFetcher extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Reading the blocks of a partial file ({@code pool.fetch.BlockFetches}): ranges that are stored, unlike
+     * {@link #rangedReads}'s (empty: a Range on a cold file is served as before).
+     */
+    default Optional<RangedReads> blockReads() {
+        return Optional.empty();
+    }
+
     /** Asking the origin as the user whether the user may read the file (empty: no such check for this protocol). */
     default Optional<PermissionCheck> permissionCheck() {
         return Optional.empty();

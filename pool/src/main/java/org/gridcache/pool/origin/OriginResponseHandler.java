@@ -116,16 +116,20 @@ public final class OriginResponseHandler extends SimpleChannelInboundHandler<Htt
 
     /** What the pool answers when the origin refuses: 404 stays 404, 401/403 become 403, the rest 502. */
     private FetchException refusal(int code, String phrase) {
+        return refusal(code, phrase, host());
+    }
+
+    static FetchException refusal(int code, String phrase, String host) {
         if (code == 404 || code == 410) {
             return new FetchException(HttpResponseStatus.NOT_FOUND, "not found at origin");
         }
         if (code == 401 || code == 403) {
-            return new FetchException(HttpResponseStatus.FORBIDDEN, "origin " + host() + " refused access (HTTP " + code + ")");
+            return new FetchException(HttpResponseStatus.FORBIDDEN, "origin " + host + " refused access (HTTP " + code + ")");
         }
-        return FetchException.badGateway("origin " + host() + " answered HTTP " + code + " " + phrase);
+        return FetchException.badGateway("origin " + host + " answered HTTP " + code + " " + phrase);
     }
 
-    private static long lastModified(HttpResponse response) {
+    static long lastModified(HttpResponse response) {
         String value = response.headers().get(HttpHeaderNames.LAST_MODIFIED);
         Date date = value == null ? null : DateFormatter.parseHttpDate(value);
         return date == null ? -1 : date.getTime() / 1000;

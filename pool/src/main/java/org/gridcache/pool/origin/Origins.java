@@ -31,6 +31,10 @@ public final class Origins implements AutoCloseable {
         return of(origin).flatMap(OriginFetcher::rangedReads);
     }
 
+    public Optional<RangedReads> blockReads(String origin) {
+        return of(origin).flatMap(OriginFetcher::blockReads);
+    }
+
     public Optional<PermissionCheck> permissionCheck(String origin) {
         return of(origin).flatMap(OriginFetcher::permissionCheck);
     }

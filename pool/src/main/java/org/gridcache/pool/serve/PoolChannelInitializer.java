@@ -18,6 +18,7 @@ import org.gridcache.pool.fetch.StaleCopies;
 import org.gridcache.pool.origin.OriginUploader;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolOperations;
@@ -53,7 +54,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
      */
     public record Parts(String poolName, TicketCodec tickets, MountTable mounts, Downloads downloads, Store store, Movers movers,
                         PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
-                        Duration originReadTimeout) {
+                        Duration originReadTimeout, BlockFetches blocks) {
     }
 
     /**
@@ -121,6 +122,6 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast("peer-questions", peerQuestions);                     // "do you hold it?", random policy's 302
         p.addLast("user-credential", userCredentialCheck);              // as the user: credential, permission
         p.addLast("transfer", new TransferHandler(parts.downloads(), parts.store(), parts.movers(), parts.origins(),
-                parts.originReadTimeout()));                            // a mover sends the file
+                parts.originReadTimeout(), parts.blocks()));             // a mover sends the file
     }
 }

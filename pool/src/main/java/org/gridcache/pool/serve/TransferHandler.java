@@ -15,6 +15,11 @@ import org.gridcache.pool.mover.HitMover;
 import org.gridcache.pool.mover.Mover;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.mover.PartialTransfer;
+import org.gridcache.pool.mover.SparseTransfer;
+import org.gridcache.pool.fetch.BlockFetches;
+import org.gridcache.pool.store.PartialFile;
+import java.nio.channels.FileChannel;
+import java.util.List;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.Store;
@@ -23,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The transfer, last in the pipeline: hands an admitted request to a mover — a {@link HitMover} for a stored file, a
- * {@link CutThroughMover} while its fetch fills it, or a {@link PartialTransfer} for a Range of a cold file whose
- * origin reads ranges. One per connection: it holds the mover in progress, resumes it when the client can take
+ * {@link CutThroughMover} while its fetch fills it, a {@link SparseTransfer} for a Range of a large file that is not
+ * stored whole (the blocks it touches fetched and kept, {@link BlockFetches}), or a {@link PartialTransfer} for a
+ * Range of a cold file whose origin reads ranges but not blocks (GridFTP). One per connection: it holds the mover in progress, resumes it when the client can take
  * more, aborts it when the client leaves.
  */
 final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implements Mover.Done {
@@ -36,8 +42,12 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     private final Duration originReadTimeout;
     private Mover current;
     private PartialTransfer partial;
+    private SparseTransfer sparse;
+    private final BlockFetches blocks;
 
-    TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout) {
+    TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout,
+                    BlockFetches blocks) {
+        this.blocks = blocks;
         this.downloads = downloads;
         this.store = store;
         this.movers = movers;
@@ -47,9 +57,14 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
-        if (partialRead(ex, ex.ticket)) {
+        if (blockRead(ex, ex.ticket) || partialRead(ex, ex.ticket)) {
             return;
         }
+        whole(ex);
+    }
+
+    /** The whole file: from the store, or from a whole-file fetch (started or joined). */
+    private void whole(Exchange ex) {
         Downloads.Source source;
         try {
             source = downloads.open(ex.ticket);
@@ -67,6 +82,54 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
         }
         current.start();
+    }
+
+    /**
+     * A Range on a file that is not stored whole nor being fetched, large enough for blocks
+     * ({@code pool.sparse-min-size}) or with blocks stored already, reading at most a quarter of it, from an origin
+     * that reads blocks: a {@link SparseTransfer}; true when one was started (or refused).
+     */
+    private boolean blockRead(Exchange ex, Ticket ticket) {
+        if (blocks == null || ex.range == null || ex.head || ticket.size() <= 0 || !ex.digests.isEmpty()) {
+            return false;
+        }
+        Optional<RangedReads> reads = origins.blockReads(ticket.originUrl());
+        if (reads.isEmpty()) {
+            return false;
+        }
+        List<ByteRange> ranges = SparseTransfer.ranges(ex.range, ticket.size());
+        if (ranges.isEmpty() || downloads.holds(ticket)) {
+            return false;
+        }
+        PartialFile file;
+        FileChannel reader;
+        try {
+            file = blocks.open(ticket, SparseTransfer.bytes(ranges));
+            if (file == null) {
+                return false;
+            }
+            reader = store.openPartial(file.key());
+            if (reader == null) {
+                blocks.release(file);
+                return false;
+            }
+        } catch (IOException e) {
+            LOG.error("store: cannot keep blocks of {}: {}", ex.path, e.toString());
+            ex.sendError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot write its store");
+            return true;
+        }
+        sparse = new SparseTransfer(ex, ticket, ranges, file, reader, blocks, reads.get(), movers, (s, reusable, fallBack) -> {
+            if (s == sparse) {
+                sparse = null;
+                if (fallBack) {
+                    whole(ex); // the origin ignores Range: the whole file, as before block reads
+                } else {
+                    ex.end(reusable);
+                }
+            }
+        });
+        sparse.start();
+        return true;
     }
 
     /**
@@ -119,6 +182,9 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         }
         if (partial != null) {
             partial.abort();
+        }
+        if (sparse != null) {
+            sparse.abort();
         }
         super.channelInactive(ctx);
     }

@@ -38,17 +38,44 @@ public final class Eviction {
         return Math.max(0, total - (long) (low * capacity));
     }
 
+    /** A partial file as eviction sees it: the bytes it holds and how long ago it was last read. */
+    record Candidate(StoreKey key, long bytes, long ageNanos) {
+    }
+
     /** The oldest unpinned files, least recently used first, whose sizes add up to at least {@code needed}. */
     static List<StoreKey> victims(Cache<StoreKey, StoreEntry> index, Predicate<StoreKey> pinned, long needed) {
-        return index.policy().expireAfterAccess().orElseThrow().oldest(stream -> {
+        return victims(index, pinned, needed, List.of());
+    }
+
+    /**
+     * As {@link #victims(Cache, Predicate, long)}, with partial files in the same LRU order: each goes before the
+     * first complete file used more recently than it, so blocks nobody reads do not outlive complete files that are.
+     */
+    static List<StoreKey> victims(Cache<StoreKey, StoreEntry> index, Predicate<StoreKey> pinned, long needed,
+                                  List<Candidate> partials) {
+        List<Candidate> older = new ArrayList<>(partials);
+        older.removeIf(c -> pinned.test(c.key()));
+        older.sort(java.util.Comparator.comparingLong(Candidate::ageNanos).reversed());
+        var policy = index.policy().expireAfterAccess().orElseThrow();
+        return policy.oldest(stream -> {
             List<StoreKey> out = new ArrayList<>();
             long freed = 0;
+            int next = 0;
             for (Iterator<CacheEntry<StoreKey, StoreEntry>> it = stream.iterator(); it.hasNext() && freed < needed; ) {
                 CacheEntry<StoreKey, StoreEntry> e = it.next();
-                if (!pinned.test(e.getKey())) {
+                long age = policy.ageOf(e.getKey(), java.util.concurrent.TimeUnit.NANOSECONDS).orElse(0);
+                while (next < older.size() && older.get(next).ageNanos() >= age && freed < needed) {
+                    out.add(older.get(next).key());
+                    freed += older.get(next++).bytes();
+                }
+                if (freed < needed && !pinned.test(e.getKey())) {
                     out.add(e.getKey());
                     freed += e.getValue().size;
                 }
+            }
+            while (next < older.size() && freed < needed) {
+                out.add(older.get(next).key());
+                freed += older.get(next++).bytes();
             }
             return out;
         });

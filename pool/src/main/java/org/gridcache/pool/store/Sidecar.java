@@ -1,5 +1,6 @@
 package org.gridcache.pool.store;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 import org.gridcache.common.checksum.Checksums;
 
@@ -7,10 +8,20 @@ import org.gridcache.common.checksum.Checksums;
  * The metadata file next to each stored data file ({@code <hex>.json}): what was fetched, from where, and how
  * big it must be. Start-up trusts a data file only when its size equals {@link #size}. {@code checksums}: the
  * file's checksums computed while it filled (RFC 3230 name to hex; null in sidecars written before they were kept).
+ *
+ * <p>A partial file's sidecar ({@code <hex>.blocks.json}, next to {@code <hex>.blocks}) also has {@code blockSize}
+ * and {@code blocks}, the {@link BlockBitmap} of the blocks proven on disk; both are absent (not null) from a
+ * complete file's sidecar, which stays as small as before.
  */
-public record Sidecar(String originUrl, long size, long mtime, String etag, long storedAt, Map<String, String> checksums) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Sidecar(String originUrl, long size, long mtime, String etag, long storedAt, Map<String, String> checksums,
+                      Integer blockSize, String blocks) {
     public Sidecar(String originUrl, long size, long mtime, String etag, long storedAt) {
         this(originUrl, size, mtime, etag, storedAt, null);
+    }
+
+    public Sidecar(String originUrl, long size, long mtime, String etag, long storedAt, Map<String, String> checksums) {
+        this(originUrl, size, mtime, etag, storedAt, checksums, null, null);
     }
 
     public Checksums knownChecksums() {

@@ -43,6 +43,8 @@ public final class Store {
     /** A file being uploaded through this pool (write-through): apart from a fetch's part file of the same key. */
     public static final String UPLOAD = ".upload";
     public static final String SIDECAR = ".json";
+    /** A partial file: some blocks of an origin's file, its sidecar ({@code .blocks.json}) says which. */
+    public static final String BLOCKS = ".blocks";
     private static final String TMP = ".tmp";
 
     private final Path data;
@@ -51,6 +53,8 @@ public final class Store {
     private final Eviction eviction;
     private final Cache<StoreKey, StoreEntry> index = newIndex();
     private final Map<StoreKey, Integer> pins = new HashMap<>();
+    /** Files of which some blocks are stored; their proven bytes count in {@link #committedBytes}. */
+    private final Map<StoreKey, PartialFile> partials = new HashMap<>();
     private long committedBytes;
     private long reservedBytes;
     private final LongAdder evictions = new LongAdder();
@@ -107,6 +111,14 @@ public final class Store {
 
     Path sidecarFile(StoreKey key) {
         return sibling(dataFile(key), SIDECAR);
+    }
+
+    Path blocksFile(StoreKey key) {
+        return sibling(dataFile(key), BLOCKS);
+    }
+
+    Path blocksSidecarFile(StoreKey key) {
+        return sibling(blocksFile(key), SIDECAR);
     }
 
     public Path partFile(StoreKey key) {
@@ -188,6 +200,7 @@ public final class Store {
         Path target = dataFile(key);
         move(from, target);
         forceDirectory(target.getParent());
+        dropPartial(key); // the complete copy supersedes any blocks of it
         StoreEntry old = index.asMap().put(key, entry);
         if (old != null) {
             committedBytes -= old.size;
@@ -197,8 +210,9 @@ public final class Store {
         evictIfNeeded();
     }
 
-    /** Removes a file from the index and the disk (stale, vanished, or evicted). */
+    /** Removes a file from the index and the disk (stale, vanished, or evicted), and any blocks of it. */
     public synchronized long drop(StoreKey key) {
+        dropPartial(key);
         StoreEntry e = index.asMap().remove(key);
         if (e != null) {
             committedBytes -= e.size;
@@ -217,8 +231,13 @@ public final class Store {
         if (needed <= 0) {
             return;
         }
-        for (StoreKey victim : Eviction.victims(index, pins::containsKey, needed)) {
-            long size = drop(victim);
+        List<Eviction.Candidate> partialCandidates = new ArrayList<>();
+        long now = System.nanoTime();
+        for (PartialFile p : partials.values()) {
+            partialCandidates.add(new Eviction.Candidate(p.key(), p.bitmap().storedBytes(), now - p.lastUse));
+        }
+        for (StoreKey victim : Eviction.victims(index, pins::containsKey, needed, partialCandidates)) {
+            long size = partials.containsKey(victim) ? dropPartial(victim) : drop(victim);
             evictions.increment();
             evictedBytes.add(size);
             LOG.info("store: evicted {} ({} bytes), {} of {} bytes used", victim, size, used(), capacity);
@@ -235,10 +254,10 @@ public final class Store {
             throw new IllegalStateException("it is being read or fetched by " + pins.get(key)
                     + " transfer(s) now; try again when they end");
         }
-        if (!index.asMap().containsKey(key)) {
+        if (!index.asMap().containsKey(key) && !partials.containsKey(key)) {
             return -1;
         }
-        long size = drop(key);
+        long size = partials.containsKey(key) && !index.asMap().containsKey(key) ? dropPartial(key) : drop(key);
         evictions.increment();
         evictedBytes.add(size);
         return size;
@@ -296,6 +315,112 @@ public final class Store {
         return index.asMap().size();
     }
 
+    // --- partial files (blocks) ---
+
+    /** The partial file of {@code key}, a use of it (LRU); null when none is stored. Caller holds the monitor for more. */
+    public synchronized PartialFile partial(StoreKey key) {
+        PartialFile p = partials.get(key);
+        if (p != null) {
+            p.lastUse = System.nanoTime();
+        }
+        return p;
+    }
+
+    public synchronized int partialFiles() {
+        return partials.size();
+    }
+
+    /**
+     * Starts a partial file with no block: {@code <hex>.blocks} as long as the origin's file (a sparse file: holes
+     * take no space) and a sidecar with an empty bitmap, so that a crash before its first block leaves nothing
+     * unproven behind.
+     */
+    public synchronized PartialFile createPartial(StoreKey key, String originUrl, long size, long mtime, int blockSize)
+            throws IOException {
+        BlockBitmap bitmap = BlockBitmap.empty(size, blockSize);
+        Path file = blocksFile(key);
+        FileChannel writer = create(file);
+        try {
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+                raf.setLength(size);
+            }
+            writeSidecar(blocksSidecarFile(key), partialSidecar(originUrl, mtime, bitmap));
+        } catch (IOException e) {
+            writer.close();
+            deleteQuietly(file);
+            throw e;
+        }
+        PartialFile p = new PartialFile(key, originUrl, mtime, bitmap, writer);
+        partials.put(key, p);
+        return p;
+    }
+
+    private static Sidecar partialSidecar(String originUrl, long mtime, BlockBitmap bitmap) {
+        return new Sidecar(originUrl, bitmap.size(), mtime, null, System.currentTimeMillis() / 1000, null, bitmap.blockSize(),
+                bitmap.encode());
+    }
+
+    /** Opens a partial file for reading; null when it is gone. */
+    public synchronized FileChannel openPartial(StoreKey key) throws IOException {
+        try {
+            return FileChannel.open(blocksFile(key), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            dropPartial(key);
+            return null;
+        }
+    }
+
+    /**
+     * Makes blocks {@code [from, toExclusive)} of {@code p}, written by a fetch that reserved {@code reserved} bytes,
+     * proven: the data fsync'ed first, then the sidecar with their bits (atomically replaced), and only then the
+     * bits in memory, so nothing is served or kept across a restart that is not on disk. The reservation becomes
+     * committed bytes. Throws (the caller releasing the reservation) when the file was dropped meanwhile.
+     */
+    public void prove(PartialFile p, int from, int toExclusive, long reserved) throws IOException {
+        synchronized (p) { // one sidecar write at a time per file, each with every bit proven before it
+            p.writer().force(false);
+            BlockBitmap next;
+            synchronized (this) {
+                requireCurrent(p);
+                next = p.bitmap().with(from, toExclusive);
+            }
+            writeSidecar(blocksSidecarFile(p.key()), partialSidecar(p.originUrl(), p.mtime(), next));
+            synchronized (this) {
+                requireCurrent(p);
+                long before = p.bitmap().storedBytes();
+                p.bitmap().set(from, toExclusive);
+                committedBytes += p.bitmap().storedBytes() - before;
+                reservedBytes -= reserved;
+            }
+        }
+        evictIfNeeded();
+    }
+
+    private void requireCurrent(PartialFile p) throws IOException {
+        if (partials.get(p.key()) != p) {
+            throw new IOException("the partial file was dropped");
+        }
+    }
+
+    /** Bytes read from an origin into a partial file (proven or not). */
+    public void countOriginBytes(long bytes) {
+        originBytes.add(bytes);
+    }
+
+    /** Removes a partial file from memory and disk; returns the bytes it held. */
+    public synchronized long dropPartial(StoreKey key) {
+        PartialFile p = partials.remove(key);
+        if (p == null) {
+            return 0;
+        }
+        long stored = p.bitmap().storedBytes();
+        committedBytes -= stored;
+        p.closeQuietly();
+        deleteQuietly(blocksFile(key));
+        deleteQuietly(blocksSidecarFile(key));
+        return stored;
+    }
+
     // --- files ---
 
     public Path uploadFile(StoreKey key) {
@@ -343,7 +468,10 @@ public final class Store {
 
     /** Writes a sidecar atomically: temporary file, fsync, rename. */
     public void writeSidecar(StoreKey key, Sidecar sidecar) throws IOException {
-        Path target = sidecarFile(key);
+        writeSidecar(sidecarFile(key), sidecar);
+    }
+
+    private void writeSidecar(Path target, Sidecar sidecar) throws IOException {
         Path tmp = sibling(target, TMP);
         try (FileChannel out = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE), mode.fileAttribute())) {
@@ -398,6 +526,9 @@ public final class Store {
             if (name.endsWith(SIDECAR)) {
                 continue; // judged together with its data file; orphans are removed below
             }
+            if (name.endsWith(BLOCKS) && restorePartial(file, name.substring(0, name.length() - BLOCKS.length()))) {
+                continue;
+            }
             StoreKey key = StoreKey.ofHex(name);
             if (key != null && dataFile(key).equals(file) && isComplete(key)) {
                 accepted.add(file);
@@ -418,8 +549,35 @@ public final class Store {
             index.put(key, new StoreEntry(s.size(), s.mtime(), s.etag()));
             committedBytes += s.size();
         }
-        LOG.info("store {}: {} files, {} bytes of {}; dropped {} partial or orphaned files", data, accepted.size(),
-                committedBytes, capacity, dropped);
+        LOG.info("store {}: {} files and {} partial files, {} bytes of {}; dropped {} partial or orphaned files", data,
+                accepted.size(), partials.size(), committedBytes, capacity, dropped);
+    }
+
+    /**
+     * Takes a partial file back after a restart when its sidecar names an origin URL hashing to its name, a size equal
+     * to its length and a bitmap that fits: the blocks it proved are kept, any written after are not (no bit).
+     */
+    private boolean restorePartial(Path file, String hex) {
+        StoreKey key = StoreKey.ofHex(hex);
+        if (key == null || !blocksFile(key).equals(file)) {
+            return false;
+        }
+        try {
+            Sidecar s = Json.read(Files.readAllBytes(blocksSidecarFile(key)), Sidecar.class);
+            if (s.originUrl() == null || !StoreKey.ofOrigin(s.originUrl()).equals(key) || s.size() != Files.size(file)
+                    || s.blockSize() == null) {
+                return false;
+            }
+            BlockBitmap bitmap = BlockBitmap.decode(s.size(), s.blockSize(), s.blocks());
+            FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
+            PartialFile p = new PartialFile(key, s.originUrl(), s.mtime(), bitmap, writer);
+            partials.put(key, p);
+            committedBytes += bitmap.storedBytes();
+            return true;
+        } catch (IOException | IllegalArgumentException | ArithmeticException e) {
+            LOG.debug("store: partial file {} unproven: {}", file, e.toString());
+            return false;
+        }
     }
 
     private boolean isComplete(StoreKey key) {

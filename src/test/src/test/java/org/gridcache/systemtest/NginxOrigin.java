@@ -149,6 +149,16 @@ final class NginxOrigin implements AutoCloseable {
         return lines.stream().filter(l -> l.startsWith(method + " " + uri + " ")).count();
     }
 
+    /** Body bytes the origin sent for requests with this method and URI (decoded path), from the access log. */
+    long bytesSent(String method, String uri) throws IOException {
+        Path log = dir.resolve("access.log");
+        if (!Files.exists(log)) {
+            return 0;
+        }
+        return Files.readAllLines(log).stream().filter(l -> l.startsWith(method + " " + uri + " "))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     /** kill -9 of master and workers: the origin dies mid-transfer, as a crashed server would. */
     void kill() throws IOException {
         killAll();

@@ -1,0 +1,240 @@
+package org.gridcache.pool.fetch;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import org.gridcache.common.Ticket;
+import org.gridcache.pool.origin.RangedReads;
+import org.gridcache.pool.store.BlockBitmap;
+import org.gridcache.pool.store.PartialFile;
+import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sparse block cache: a Range on a large cold file fetches just the blocks ({@code pool.block-size}) it touches
+ * into a {@link PartialFile} and keeps them, as XCache's block cache does. Requests for a block being fetched join
+ * that fetch (one origin read per block); the missing blocks of one request that lie side by side are one ranged
+ * read. A block counts (is served, survives a restart) only once {@link Store#prove} has put its bytes and then its
+ * bit on disk; a failed read stores nothing for its blocks and fails every request waiting on them.
+ */
+public final class BlockFetches implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BlockFetches.class);
+    /** A request reading more than this fraction of a file is served by a whole-file fetch: it is reading the file. */
+    static final int MAX_FRACTION_DENOMINATOR = 4;
+
+    private final Store store;
+    private final IntSupplier blockSize;
+    private final LongSupplier minSize;
+    private final IntSupplier prefetch;
+    /** fsync and sidecar writes, off the event loops. */
+    private final ExecutorService provers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-block-prover", true));
+
+    public BlockFetches(Store store, IntSupplier blockSize, LongSupplier minSize, IntSupplier prefetch) {
+        this.store = store;
+        this.blockSize = blockSize;
+        this.minSize = minSize;
+        this.prefetch = prefetch;
+    }
+
+    /**
+     * The partial file to serve {@code requestedBytes} of the ticket's file from, pinned: the stored one, or a new
+     * one; null when this read is no block read (the file is small, the request reads much of it, or a complete copy
+     * is stored). A partial file of another version than the ticket's is dropped first.
+     */
+    public PartialFile open(Ticket ticket, long requestedBytes) throws IOException {
+        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
+        long size = ticket.size();
+        if (size <= 0 || requestedBytes > size / MAX_FRACTION_DENOMINATOR) {
+            return null;
+        }
+        synchronized (store) {
+            if (store.contains(key)) {
+                return null;
+            }
+            PartialFile p = store.partial(key);
+            if (p != null && p.isStaleFor(size, ticket.mtime())) {
+                LOG.info("store: blocks of {} are of another version (size {} mtime {}); dropping them", ticket.path(), p.size(), p.mtime());
+                store.dropPartial(key);
+                p = null;
+            }
+            if (p == null) {
+                if (size < minSize.getAsLong()) {
+                    return null;
+                }
+                p = store.createPartial(key, ticket.originUrl(), size, ticket.mtime(), blockSize.getAsInt());
+            }
+            store.pin(key);
+            return p;
+        }
+    }
+
+    /** What a request waits for: every block of its ranges proven; {@code fetched} when some had to come from the origin. */
+    public record Plan(CompletableFuture<Void> ready, boolean fetched) {
+    }
+
+    /**
+     * Makes sure the blocks holding {@code ranges} ({start, end} pairs, inclusive) are proven or being fetched,
+     * starting one read per run of missing adjacent blocks (and, with {@code pool.block-prefetch}, the blocks after
+     * the last one, which nobody waits for).
+     */
+    public Plan ensure(PartialFile p, Ticket ticket, RangedReads reads, List<long[]> ranges) {
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
+        List<int[]> runs = new ArrayList<>();
+        int lastBlock;
+        synchronized (store) {
+            BlockBitmap bitmap = p.bitmap();
+            for (long[] r : ranges) {
+                plan(p, bitmap.blockOf(r[0]), bitmap.blockOf(r[1]), waits, runs);
+            }
+            lastBlock = bitmap.blockOf(ranges.get(ranges.size() - 1)[1]);
+            int ahead = Math.min(prefetch.getAsInt(), bitmap.blocks() - 1 - lastBlock);
+            if (ahead > 0) {
+                plan(p, lastBlock + 1, lastBlock + ahead, new ArrayList<>(), runs);
+            }
+        }
+        for (int[] run : runs) {
+            start(p, ticket, reads, run[0], run[1]);
+        }
+        boolean fetched = !waits.isEmpty();
+        return new Plan(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), fetched);
+    }
+
+    /** Caller holds the store: notes the futures of blocks {@code [first, last]} and the runs of them to start. */
+    private static void plan(PartialFile p, int first, int last, List<CompletableFuture<Void>> waits, List<int[]> runs) {
+        int runStart = -1;
+        for (int b = first; b <= last + 1; b++) {
+            boolean missing = b <= last && !p.bitmap().has(b) && !p.inFlight().containsKey(b);
+            if (missing) {
+                if (runStart < 0) {
+                    runStart = b;
+                }
+                CompletableFuture<Void> f = new CompletableFuture<>();
+                p.inFlight().put(b, f);
+                waits.add(f);
+                continue;
+            }
+            if (runStart >= 0) {
+                runs.add(new int[] {runStart, b});
+                runStart = -1;
+            }
+            if (b <= last && p.inFlight().containsKey(b)) {
+                waits.add(p.inFlight().get(b)); // coalesced: another request is fetching this block
+            }
+        }
+    }
+
+    /** Reads blocks {@code [first, toExclusive)} from the origin into the partial file. */
+    private void start(PartialFile p, Ticket ticket, RangedReads reads, int first, int toExclusive) {
+        BlockBitmap bitmap = p.bitmap(); // geometry only: immutable
+        long offset = bitmap.startOf(first);
+        long length = bitmap.startOf(toExclusive - 1) + bitmap.lengthOf(toExclusive - 1) - offset;
+        try {
+            store.reserve(length);
+        } catch (FetchException e) {
+            settle(p, first, toExclusive, e);
+            return;
+        }
+        LOG.debug("{}: blocks {}-{} ({} bytes from {}) from the origin", ticket.path(), first, toExclusive - 1, length, offset);
+        URI origin;
+        try {
+            origin = URI.create(ticket.originUrl());
+        } catch (IllegalArgumentException e) {
+            store.release(length);
+            settle(p, first, toExclusive, FetchException.badGateway("ticket names no usable origin URL"));
+            return;
+        }
+        reads.read(origin, ticket, offset, length, new RangedReads.Receiver() {
+            private long received; // one fetcher thread at a time
+
+            @Override
+            public void opened() {
+            }
+
+            @Override
+            public void receive(ByteBuf data) throws IOException {
+                try {
+                    int n = data.readableBytes();
+                    if (received + n > length) {
+                        throw new IOException("origin sent more than the " + length + " bytes asked for");
+                    }
+                    p.write(data.nioBuffer(), offset + received);
+                    received += n;
+                } finally {
+                    data.release();
+                }
+            }
+
+            @Override
+            public void done(FetchException failure) {
+                FetchException why = failure == null && received != length
+                        ? FetchException.badGateway("origin sent " + received + " of the " + length + " bytes of a range") : failure;
+                try {
+                    provers.execute(() -> finish(p, ticket, first, toExclusive, length, received, why));
+                } catch (RejectedExecutionException e) {
+                    store.release(length);
+                    settle(p, first, toExclusive, new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
+                }
+            }
+        });
+    }
+
+    private void finish(PartialFile p, Ticket ticket, int first, int toExclusive, long length, long received, FetchException failure) {
+        store.countOriginBytes(received);
+        FetchException why = failure;
+        if (why == null) {
+            try {
+                store.prove(p, first, toExclusive, length);
+            } catch (IOException e) {
+                LOG.warn("store: blocks {}-{} of {} not kept: {}", first, toExclusive - 1, ticket.path(), e.toString());
+                store.release(length);
+                why = new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool could not keep the blocks read; try again");
+            }
+        } else {
+            store.release(length);
+            LOG.info("{}: blocks {}-{} failed: {}", ticket.path(), first, toExclusive - 1, why.getMessage());
+        }
+        settle(p, first, toExclusive, why);
+    }
+
+    /** Ends the futures of blocks {@code [first, toExclusive)}: proven (null) or failed. */
+    private void settle(PartialFile p, int first, int toExclusive, FetchException failure) {
+        List<CompletableFuture<Void>> ended = new ArrayList<>();
+        synchronized (store) {
+            for (int b = first; b < toExclusive; b++) {
+                CompletableFuture<Void> f = p.inFlight().remove(b);
+                if (f != null) {
+                    ended.add(f);
+                }
+            }
+        }
+        for (CompletableFuture<Void> f : ended) {
+            if (failure == null) {
+                f.complete(null);
+            } else {
+                f.completeExceptionally(failure);
+            }
+        }
+    }
+
+    /** The end of a block read's use of its partial file. */
+    public void release(PartialFile p) {
+        store.unpin(p.key());
+    }
+
+    @Override
+    public void close() {
+        provers.shutdown();
+    }
+}

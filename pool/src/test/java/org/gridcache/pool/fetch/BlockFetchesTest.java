@@ -1,0 +1,221 @@
+package org.gridcache.pool.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.Ticket;
+import org.gridcache.pool.origin.RangedReads;
+import org.gridcache.pool.store.PartialFile;
+import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreKey;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Block reads against an origin that answers when the test says: coalescing, runs, failures, prefetch. */
+class BlockFetchesTest {
+    private static final int BLOCK = 128 << 10;
+    private static final long SIZE = 64L * BLOCK;
+    private static final String URL = "http://o/big";
+
+    @TempDir
+    Path dir;
+    Store store;
+    BlockFetches fetches;
+    final AtomicInteger prefetch = new AtomicInteger();
+    final List<Read> reads = new CopyOnWriteArrayList<>();
+
+    /** One ranged read asked of the origin, answered by the test. */
+    record Read(long offset, long length, RangedReads.Receiver receiver) {
+        void deliver() throws Exception {
+            byte[] bytes = new byte[(int) length];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) ((offset + i) % 251);
+            }
+            receiver.opened();
+            receiver.receive(Unpooled.wrappedBuffer(bytes));
+            receiver.done(null);
+        }
+    }
+
+    final RangedReads origin = (URI uri, Ticket ticket, long offset, long length, RangedReads.Receiver receiver) -> {
+        reads.add(new Read(offset, length, receiver));
+        return () -> { };
+    };
+
+    @BeforeEach
+    void open() throws Exception {
+        store = Store.open(dir, 1000L * BLOCK, ClusterSettings::defaults);
+        fetches = new BlockFetches(store, () -> BLOCK, () -> 16L * BLOCK, prefetch::get);
+    }
+
+    @AfterEach
+    void close() {
+        fetches.close();
+    }
+
+    private static Ticket ticket(long size) {
+        return new Ticket("/big", "p1", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", URL, size, 1000);
+    }
+
+    private static List<long[]> range(long start, long end) {
+        return List.<long[]>of(new long[] {start, end});
+    }
+
+    private static void assertFailsWith(HttpResponseStatus status, Executable e) {
+        ExecutionException x = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, e);
+        assertInstanceOf(FetchException.class, x.getCause());
+        assertEquals(status, ((FetchException) x.getCause()).status());
+    }
+
+    @Test
+    void twoRequestsForOneBlockMakeOneOriginRead() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE), 100);
+        BlockFetches.Plan first = fetches.ensure(p, ticket(SIZE), origin, range(10, 20));
+        BlockFetches.Plan second = fetches.ensure(p, ticket(SIZE), origin, range(1000, 5000));
+        assertEquals(1, reads.size(), "the second request joined the first one's read");
+        assertEquals(0, reads.get(0).offset());
+        assertEquals(BLOCK, reads.get(0).length());
+        assertFalse(first.ready().isDone());
+        reads.get(0).deliver();
+        first.ready().get(10, TimeUnit.SECONDS);
+        second.ready().get(10, TimeUnit.SECONDS);
+        assertTrue(first.fetched() && second.fetched());
+        synchronized (store) {
+            assertTrue(p.bitmap().has(0));
+        }
+        BlockFetches.Plan third = fetches.ensure(p, ticket(SIZE), origin, range(0, BLOCK - 1));
+        assertTrue(third.ready().isDone() && !third.fetched(), "a proven block is a hit");
+        assertEquals(1, reads.size());
+        try (FileChannel in = store.openPartial(p.key())) {
+            ByteBuffer b = ByteBuffer.allocate(10);
+            in.read(b, 500);
+            assertEquals((byte) (500 % 251), b.get(0));
+        }
+        assertEquals(BLOCK, store.used());
+    }
+
+    @Test
+    void missingNeighboursAreOneReadAndStoredBlocksAreSkipped() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE), 100);
+        BlockFetches.Plan first = fetches.ensure(p, ticket(SIZE), origin, range(2L * BLOCK, 2L * BLOCK));
+        reads.get(0).deliver();
+        first.ready().get(10, TimeUnit.SECONDS);
+        reads.clear();
+        BlockFetches.Plan plan = fetches.ensure(p, ticket(SIZE), origin, range(BLOCK + 5, 4L * BLOCK + 5));
+        assertEquals(2, reads.size(), "block 1, then blocks 3-4; block 2 is stored");
+        assertEquals(BLOCK, reads.get(0).offset());
+        assertEquals(BLOCK, reads.get(0).length());
+        assertEquals(3L * BLOCK, reads.get(1).offset());
+        assertEquals(2L * BLOCK, reads.get(1).length());
+        for (Read r : reads) {
+            r.deliver();
+        }
+        plan.ready().get(10, TimeUnit.SECONDS);
+        assertEquals(4L * BLOCK, store.used());
+    }
+
+    @Test
+    void aFailedReadStoresNothingAndFailsEveryWaiter() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE), 100);
+        BlockFetches.Plan a = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
+        BlockFetches.Plan b = fetches.ensure(p, ticket(SIZE), origin, range(20, 30));
+        Read read = reads.get(0);
+        read.receiver().receive(Unpooled.wrappedBuffer(new byte[100]));
+        read.receiver().done(FetchException.badGateway("origin went away"));
+        assertFailsWith(HttpResponseStatus.BAD_GATEWAY, () -> a.ready().get(10, TimeUnit.SECONDS));
+        assertFailsWith(HttpResponseStatus.BAD_GATEWAY, () -> b.ready().get(10, TimeUnit.SECONDS));
+        synchronized (store) {
+            assertFalse(p.bitmap().has(0));
+            assertTrue(p.inFlight().isEmpty());
+        }
+        assertEquals(0, store.used(), "the reservation is returned");
+        // the next request reads the block again
+        BlockFetches.Plan retry = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
+        assertEquals(2, reads.size());
+        reads.get(1).deliver();
+        retry.ready().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aShortAnswerIsAFailure() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE), 100);
+        BlockFetches.Plan a = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
+        reads.get(0).receiver().receive(Unpooled.wrappedBuffer(new byte[100]));
+        reads.get(0).receiver().done(null);
+        assertFailsWith(HttpResponseStatus.BAD_GATEWAY, () -> a.ready().get(10, TimeUnit.SECONDS));
+        synchronized (store) {
+            assertFalse(p.bitmap().has(0));
+        }
+    }
+
+    @Test
+    void noRoomIs507AndNothingIsRead() throws Exception {
+        Store small = Store.open(dir.resolve("small"), BLOCK / 2, ClusterSettings::defaults);
+        BlockFetches f = new BlockFetches(small, () -> BLOCK, () -> 16L * BLOCK, () -> 0);
+        PartialFile p = f.open(ticket(SIZE), 100);
+        BlockFetches.Plan a = f.ensure(p, ticket(SIZE), origin, range(0, 10));
+        assertFailsWith(HttpResponseStatus.INSUFFICIENT_STORAGE, () -> a.ready().get(10, TimeUnit.SECONDS));
+        assertTrue(reads.isEmpty());
+        f.close();
+    }
+
+    @Test
+    void prefetchIsOffByDefaultAndReadsTheNextBlocksWhenSet() throws Exception {
+        assertEquals(0, ClusterSettings.defaults().get(ClusterSettings.Keys.BLOCK_PREFETCH));
+        PartialFile p = fetches.open(ticket(SIZE), 100);
+        fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
+        assertEquals(1, reads.size());
+        prefetch.set(3);
+        BlockFetches.Plan plan = fetches.ensure(p, ticket(SIZE), origin, range(10L * BLOCK, 10L * BLOCK));
+        assertEquals(3, reads.size(), "block 10, then blocks 11-13 read ahead");
+        assertEquals(11L * BLOCK, reads.get(2).offset());
+        assertEquals(3L * BLOCK, reads.get(2).length());
+        reads.get(1).deliver();
+        plan.ready().get(10, TimeUnit.SECONDS); // nobody waits for the read-ahead
+    }
+
+    @Test
+    void smallFilesAndLargeShareOfAFileAreNoBlockReads() throws Exception {
+        assertNull(fetches.open(ticket(8L * BLOCK), 100), "below pool.sparse-min-size");
+        assertNull(fetches.open(ticket(SIZE), SIZE / 4 + 1), "more than a quarter: a whole-file fetch");
+        assertEquals(0, store.partialFiles());
+    }
+
+    @Test
+    void blocksOfAnotherVersionAreDropped() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE), 100);
+        BlockFetches.Plan plan = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
+        reads.get(0).deliver();
+        plan.ready().get(10, TimeUnit.SECONDS);
+        assertEquals(BLOCK, store.used());
+        fetches.release(p);
+        Ticket changed = new Ticket("/big", "p1", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", URL, SIZE, 2000);
+        PartialFile fresh = fetches.open(changed, 100);
+        assertNotNull(fresh);
+        synchronized (store) {
+            assertFalse(fresh.bitmap().has(0));
+        }
+        assertEquals(0, store.used());
+        assertSame(fresh, store.partial(StoreKey.ofOrigin(URL)));
+    }
+}

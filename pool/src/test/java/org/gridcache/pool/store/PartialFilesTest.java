@@ -1,0 +1,154 @@
+package org.gridcache.pool.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.gridcache.common.ClusterSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Partial files in the store: proven blocks kept across a restart, unproven ones not; space and eviction. */
+class PartialFilesTest {
+    private static final int BLOCK = 128 << 10;
+    @TempDir
+    Path dir;
+
+    private static byte[] block(int fill) {
+        byte[] b = new byte[BLOCK];
+        Arrays.fill(b, (byte) fill);
+        return b;
+    }
+
+    private static final String BIG = "http://o/big";
+
+    private static PartialFile big(Store store, long blocks) throws IOException {
+        return store.createPartial(StoreKey.ofOrigin(BIG), BIG, blocks * BLOCK, 7, BLOCK);
+    }
+
+    private static void write(Store store, PartialFile p, int block, int fill) throws Exception {
+        store.reserve(BLOCK);
+        p.write(ByteBuffer.wrap(block(fill)), (long) block * BLOCK);
+        store.prove(p, block, block + 1, BLOCK);
+    }
+
+    @Test
+    void aRestartKeepsTheProvenBlocksAndDropsTheUnproven() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 10);
+        StoreKey key = p.key();
+        write(store, p, 3, 3);
+        write(store, p, 7, 7);
+        p.write(ByteBuffer.wrap(block(5)), 5L * BLOCK); // bytes on disk, never proven (a crash before its sidecar)
+        assertEquals(2L * BLOCK, store.used());
+
+        Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile back = again.partial(key);
+        assertNotNull(back);
+        assertTrue(back.bitmap().has(3) && back.bitmap().has(7));
+        assertFalse(back.bitmap().has(5), "written but unproven: not a block after the restart");
+        assertEquals(7, back.mtime());
+        assertEquals(2L * BLOCK, again.used());
+        try (FileChannel in = again.openPartial(key)) {
+            ByteBuffer b = ByteBuffer.allocate(BLOCK);
+            in.read(b, 7L * BLOCK);
+            assertTrue(Arrays.equals(block(7), b.array()));
+        }
+        assertNull(again.lookup(key), "a partial file is no hit");
+    }
+
+    @Test
+    void aPartialFileWhoseSidecarDoesNotProveItIsDropped() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 10);
+        StoreKey key = p.key();
+        write(store, p, 0, 1);
+        Files.writeString(store.blocksSidecarFile(key), "{\"originUrl\":\"http://o/other\",\"size\":1310720,\"blockSize\":131072,\"blocks\":\"AQ==\"}");
+        Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        assertNull(again.partial(key));
+        assertEquals(0, again.used());
+        assertFalse(Files.exists(store.blocksFile(key)));
+        assertFalse(Files.exists(store.blocksSidecarFile(key)));
+    }
+
+    @Test
+    void aTruncatedBlocksFileIsDropped() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 10);
+        StoreKey key = p.key();
+        write(store, p, 0, 1);
+        try (FileChannel ch = FileChannel.open(store.blocksFile(key), java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(BLOCK);
+        }
+        assertNull(Store.open(dir, 100L * BLOCK, ClusterSettings::defaults).partial(key));
+    }
+
+    @Test
+    void aCompleteCopySupersedesTheBlocksAndItsSidecarHasNoBitmap() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        String url = "http://o/big";
+        StoreKey key = StoreKey.ofOrigin(url);
+        PartialFile p = store.createPartial(key, url, 2L * BLOCK, 7, BLOCK);
+        write(store, p, 0, 1);
+        store.reserve(2L * BLOCK);
+        try (FileChannel out = store.createPart(key)) {
+            out.write(ByteBuffer.allocate(2 * BLOCK));
+        }
+        store.writeSidecar(key, new Sidecar(url, 2L * BLOCK, 7, null, 0));
+        store.commit(key, new StoreEntry(2L * BLOCK, 7, null), 2L * BLOCK, false);
+        assertNull(store.partial(key));
+        assertFalse(Files.exists(store.blocksFile(key)));
+        assertEquals(2L * BLOCK, store.used());
+        String sidecar = Files.readString(store.sidecarFile(key));
+        assertFalse(sidecar.contains("blocks") || sidecar.contains("blockSize"), sidecar);
+    }
+
+    @Test
+    void partialFilesAreEvictedInLruOrderWithCompleteOnes() throws Exception {
+        Store store = Store.open(dir, 10L * BLOCK, ClusterSettings::defaults);
+        StoreKey old = StoreKey.ofOrigin("http://o/old");
+        PartialFile p = store.createPartial(old, "http://o/old", 100L * BLOCK, 7, BLOCK);
+        for (int b = 0; b < 4; b++) {
+            write(store, p, b, b);
+        }
+        StoreKey complete = StoreKey.ofOrigin("http://o/c");
+        store.reserve(4L * BLOCK);
+        try (FileChannel out = store.createPart(complete)) {
+            out.write(ByteBuffer.allocate(4 * BLOCK));
+        }
+        store.writeSidecar(complete, new Sidecar("http://o/c", 4L * BLOCK, 1, null, 0));
+        store.commit(complete, new StoreEntry(4L * BLOCK, 1, null), 4L * BLOCK, false);
+        assertEquals(8L * BLOCK, store.used());
+
+        store.reserve(3L * BLOCK); // 11 blocks > 10: the partial file, used least recently, goes
+        assertNull(store.partial(old));
+        assertFalse(Files.exists(store.blocksFile(old)));
+        assertNotNull(store.lookup(complete));
+        assertEquals(7L * BLOCK, store.used());
+    }
+
+    @Test
+    void aPinnedPartialFileStaysAndProvingADroppedOneFails() throws Exception {
+        Store store = Store.open(dir, 4L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 100);
+        StoreKey key = p.key();
+        write(store, p, 0, 0);
+        write(store, p, 1, 1);
+        store.pin(key);
+        assertThrows(org.gridcache.pool.fetch.FetchException.class, () -> store.reserve(3L * BLOCK));
+        assertNotNull(store.partial(key));
+        store.unpin(key);
+        assertEquals(2L * BLOCK, store.evict(key));
+        assertThrows(IOException.class, () -> store.prove(p, 2, 3, 0));
+        assertEquals(0, store.used());
+    }
+}
