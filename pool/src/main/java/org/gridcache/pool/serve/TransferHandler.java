@@ -4,9 +4,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.gridcache.common.Ticket;
+import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.mover.ByteRange;
@@ -16,12 +19,9 @@ import org.gridcache.pool.mover.Mover;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.mover.PartialTransfer;
 import org.gridcache.pool.mover.SparseTransfer;
-import org.gridcache.pool.fetch.BlockFetches;
-import org.gridcache.pool.store.PartialFile;
-import java.nio.channels.FileChannel;
-import java.util.List;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.origin.RangedReads;
+import org.gridcache.pool.store.PartialFile;
 import org.gridcache.pool.store.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * The transfer, last in the pipeline: hands an admitted request to a mover — a {@link HitMover} for a stored file, a
  * {@link CutThroughMover} while its fetch fills it, a {@link SparseTransfer} for a Range of a large file that is not
  * stored whole (the blocks it touches fetched and kept, {@link BlockFetches}), or a {@link PartialTransfer} for a
- * Range of a cold file whose origin reads ranges but not blocks (GridFTP). One per connection: it holds the mover in progress, resumes it when the client can take
- * more, aborts it when the client leaves.
+ * Range of a cold file whose origin reads ranges but not blocks (GridFTP). One per connection: it holds the mover in
+ * progress, resumes it when the client can take more, aborts it when the client leaves.
  */
 final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implements Mover.Done {
     private static final Logger LOG = LoggerFactory.getLogger(TransferHandler.class);
@@ -42,8 +42,8 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     private final Duration originReadTimeout;
     private Mover current;
     private PartialTransfer partial;
-    private SparseTransfer sparse;
     private final BlockFetches blocks;
+    private SparseTransfer sparse;
 
     TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout,
                     BlockFetches blocks) {
