@@ -63,3 +63,14 @@ http {
 CONF
   nginx -c "$dir/nginx.conf" -e "$dir/error.log"
 }
+
+# await SECONDS DESCRIPTION COMMAND...: runs COMMAND (quietly) until it succeeds; exits 1 after SECONDS.
+await() {
+  local limit=$1 what=$2 deadline
+  shift 2
+  deadline=$(( $(date +%s) + limit ))
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "timed out waiting for $what" >&2; exit 1; }
+    sleep 0.2
+  done
+}

@@ -40,15 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT
 say() { echo "[tpc-bench] $*" >&2; }
-. bench/lib.sh
-await() { # await SECONDS DESCRIPTION COMMAND...
-  local limit=$1 what=$2; shift 2
-  local deadline=$(( $(date +%s) + limit ))
-  until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s)" -lt $deadline ] || { echo "timed out waiting for $what" >&2; exit 1; }
-    sleep 0.2
-  done
-}
+. bench/lib.sh # free_port, await, result
 
 # --- two nginx WebDAV servers: a (the origin) and b (the remote) ---
 webdav() { # webdav NAME PORT

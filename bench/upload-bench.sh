@@ -43,15 +43,7 @@ cleanup() {
 }
 trap cleanup EXIT
 say() { echo "[upload-bench] $*" >&2; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-await() { # await SECONDS DESCRIPTION COMMAND...
-  local limit=$1 what=$2; shift 2
-  local deadline=$(( $(date +%s) + limit ))
-  until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s)" -lt $deadline ] || { echo "timed out waiting for $what" >&2; exit 1; }
-    sleep 0.2
-  done
-}
+. bench/lib.sh # free_port, await
 
 # --- the origin: nginx's WebDAV modules on a directory of the work area ---
 np=$(free_port)
