@@ -49,8 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>The answer is not the user's delegated key but a fresh RFC 3820 proxy signed by it (SHA-256, its own RSA key,
  * {@link #PROXY_LIFETIME} at most and never beyond the delegation), so a pool that leaks it leaks an hour of the
  * user's identity, not the delegation. Only when the user's proxy forbids a further proxy (a path length constraint)
- * is the delegation itself handed out, with a warning: nothing else can act for that user. The answer (certificate, key, chain as PEM) is never cached and never logged
- * (ARCHITECTURE.md, "Trust model").
+ * is the delegation itself handed out, with a warning: nothing else can act for that user. The answer (certificate, key,
+ * chain as PEM) is never logged; the door keeps the proxy it derived per delegation and pool in memory for the next
+ * miss ({@link DerivedProxies}), never beyond the delegation: each call still finds the delegation in the store first,
+ * so a destroyed one is refused at once (ARCHITECTURE.md, "Trust model").
  *
  * <p>For a ticket of an origin mounted {@code --credential token}, the same checks hand out the user's bearer token
  * instead, which the door's {@link TokenVault} keeps under the hash the ticket names ({@code tokref}): as JSON
@@ -72,6 +74,7 @@ public final class CredentialService {
     private final Supplier<List<PoolRecord>> pools;
     private final Clock clock;
     private final TokenVault tokens;
+    private final DerivedProxies derived = new DerivedProxies();
 
     public CredentialService(DelegationStore store, TicketCodec tickets, String doorId, Set<String> poolIdentities,
                       Supplier<List<PoolRecord>> pools) {
@@ -135,7 +138,7 @@ public final class CredentialService {
         }
         Delegation d = store.forSession(ticket.subject(), ticket.fqans())
                 .orElseThrow(() -> new DoorException(404, "the delegated credential has expired or was destroyed"));
-        byte[] pem = GridCredentials.toPem(forPool(d, clock.instant())).getBytes(StandardCharsets.US_ASCII);
+        byte[] pem = GridCredentials.toPem(forPool(d, caller.dn(), clock.instant())).getBytes(StandardCharsets.US_ASCII);
         response.setStatus(200);
         response.setHeader("Cache-Control", "no-store");
         response.setContentType("application/x-pem-file");
@@ -176,7 +179,7 @@ public final class CredentialService {
      * path length constraint, as {@code voms-proxy-fake} and some VOMS clients set): then the delegation itself, as
      * the only credential that can act for the user, with a warning (ARCHITECTURE.md, "Trust model").
      */
-    private static X509Credential forPool(Delegation d, Instant now) {
+    private X509Credential forPool(Delegation d, String poolDn, Instant now) {
         int remaining;
         try {
             remaining = new ProxyChainInfo(d.credential().getCertificateChain()).getRemainingPathLimit();
@@ -188,7 +191,7 @@ public final class CredentialService {
                     + "the delegation itself", d.id(), d.dn());
             return d.credential();
         }
-        return proxyOf(d.credential(), now);
+        return derived.forPool(d.credential(), poolDn, now, at -> proxyOf(d.credential(), at));
     }
 
     /**

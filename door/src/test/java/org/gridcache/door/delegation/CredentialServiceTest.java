@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,6 +111,42 @@ class CredentialServiceTest {
         assertTrue(lifetime.compareTo(Duration.ofHours(1)) <= 0, lifetime.toString());
         assertTrue(!chain[0].getNotAfter().after(delegation[0].getNotAfter()));
         assertEquals(ProxyUtils.getOriginalUserDN(delegation), ProxyUtils.getOriginalUserDN(chain));
+    }
+
+    @Test
+    void aPoolGetsTheProxyDerivedForItAgainButNeverAfterTheDelegationIsDestroyed() throws Exception {
+        X509Certificate first = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1"))).getCertificateChain()[0];
+        X509Certificate again = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1"))).getCertificateChain()[0];
+        assertArrayEquals(first.getEncoded(), again.getEncoded(), "no new key pair for the same pool's next miss");
+        X509Certificate other = GridCredentials.fromPem(call(GridSubject.of(OTHER_POOL_DN), hostChain, ticket("p2"))).getCertificateChain()[0];
+        assertNotEquals(first.getPublicKey(), other.getPublicKey(), "each pool has a proxy of its own");
+
+        assertTrue(store.destroy(ALICE, "d1"));
+        DoorException destroyed = assertThrows(DoorException.class, () -> call(GridSubject.of(POOL_DN), hostChain, ticket("p1")));
+        assertEquals(404, destroyed.status(), "the kept proxy is not handed out once its delegation is gone");
+
+        store.put(ALICE, "d1", sign(store.request(ALICE, "d1"), "alice", 7200));
+        X509Certificate renewed = GridCredentials.fromPem(call(GridSubject.of(POOL_DN), hostChain, ticket("p1"))).getCertificateChain()[0];
+        assertNotEquals(first.getPublicKey(), renewed.getPublicKey(), "a new delegation, a new proxy");
+    }
+
+    @Test
+    void aKeptProxyIsHandedOutOnlyWhileHalfItsLifeRemains() throws Exception {
+        DerivedProxies derived = new DerivedProxies();
+        Instant now = Instant.now();
+        int[] derivations = {0};
+        java.util.function.Function<Instant, X509Credential> derive = at -> {
+            derivations[0]++;
+            return CredentialService.proxyOf(alice, at);
+        };
+        X509Credential first = derived.forPool(alice, POOL_DN, now, derive);
+        assertSame(first, derived.forPool(alice, POOL_DN, now.plus(Duration.ofMinutes(20)), derive));
+        assertEquals(1, derivations[0]);
+        // the proxy started a minute in the past and lives an hour: 35 minutes on, less than half an hour is left
+        X509Credential later = derived.forPool(alice, POOL_DN, now.plus(Duration.ofMinutes(35)), derive);
+        assertNotSame(first, later);
+        assertEquals(2, derivations[0]);
+        assertSame(later, derived.forPool(alice, POOL_DN, now.plus(Duration.ofMinutes(36)), derive));
     }
 
     @Test

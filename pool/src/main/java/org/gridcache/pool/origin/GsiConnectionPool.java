@@ -43,8 +43,8 @@ public final class GsiConnectionPool implements AutoCloseable {
     };
 
     /**
-     * Server, credential and options. The credential as the identity it acts for: the door hands a pool a new proxy
-     * (its own key) for every access, derived from the user's delegation, so a proxy is known by the chain that signed
+     * Server, credential and options. The credential as the identity it acts for: the door hands a pool a proxy
+     * (its own key) derived from the user's delegation, a new one every half hour, so a proxy is known by the chain that signed
      * it (the delegation and everything above, each certificate whole) and the rights its own certificate carries
      * (proxy policy, path length, VOMS attributes), {@code notAfterMillis} being that chain's expiry: two proxies of one
      * delegation share connections; another user, another delegation of the same user (other VOMS attributes, a
