@@ -108,9 +108,10 @@ public final class Door implements Closeable {
         MacaroonSecrets macaroons = security.tls() ? own(new MacaroonSecrets(zk)).start(ZK_INITIAL_WAIT) : null;
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live, macaroons,
                 () -> config.current().get(Keys.MACAROON_MAX_VALIDITY)));
-        GridFtpOriginSessions gridftpSessions = new GridFtpOriginSessions(security.tls() ? security.hostCredential() : null,
-                security.tls() ? security.trust().caDir() : null);
+        GridFtpOriginSessions gridftpSessions = own(new GridFtpOriginSessions(security.tls() ? security.hostCredential() : null,
+                security.tls() ? security.trust().caDir() : null));
         GridFtpOriginLister gridftp = new GridFtpOriginLister(gridftpSessions);
+        ops.stats().gridFtpConnections(gridftpSessions::opened, gridftpSessions::reused, gridftpSessions::idle);
         Namespace namespace = new Namespace(mounts, new LocalOriginLister(settings.fileOriginRoots()),
                 new WebDavOriginLister(http, () -> config.current().get(Keys.LISTING_MAX_BYTES)), gridftp, grid.originIdentities(),
                 config.current().get(Keys.LISTING_CACHE_TTL), config.current().get(Keys.LISTING_CACHE_SIZE));

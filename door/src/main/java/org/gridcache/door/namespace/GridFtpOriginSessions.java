@@ -4,6 +4,11 @@ import eu.emi.security.authn.x509.X509Credential;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.gridcache.common.IdleConnectionPool;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
@@ -18,13 +23,34 @@ import org.slf4j.LoggerFactory;
  * What the door's GridFTP lister and writer share: a control connection to a {@code gsiftp://} origin as the identity
  * the user has there (the delegated proxy, or the door's host certificate for service mounts: GSI needs a credential
  * either way), the remote path of a URL, and a {@link GridFtpException} turned into the client's status and one line.
+ *
+ * <p>The lister's connections are kept idle for the next lookup of the same server as the same {@link OriginIdentity}
+ * ({@link #take}, {@link #giveBack}): a redirect to a file not yet listed then costs one MLST round trip, not a GSI
+ * handshake (issue 14 P10). They are NOOP-checked before reuse, closed after {@link #IDLE} unused, at most
+ * {@link #PER_KEY} per identity and server and {@link #TOTAL} in all; the writer opens its own for each operation.
  */
-public final class GridFtpOriginSessions {
+public final class GridFtpOriginSessions implements AutoCloseable {
+    static final Duration IDLE = Duration.ofSeconds(60);
+    static final int PER_KEY = 4;
+    static final int TOTAL = 64;
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginSessions.class);
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(30);
     /** One stream, DCAU, clear data channels: the options both connections of a third-party copy must share. */
     private static final GridFtpOptions OPTIONS = new GridFtpOptions(1, true, GridFtpOptions.Protection.CLEAR, REPLY_TIMEOUT);
     private final X509Credential host;
+    private final IdleConnectionPool<Key, GridFtpConnection> idle = new IdleConnectionPool<>(IDLE, PER_KEY, TOTAL,
+            GridFtpConnection::alive, GridFtpConnection::close, System::nanoTime);
+    private final LongAdder opened = new LongAdder();
+    private final LongAdder reused = new LongAdder();
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "door-gridftp-idle-connections");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** Whom a connection was authenticated as, and where to: an identity is equal by its key (renewals differ). */
+    private record Key(OriginIdentity as, String host, int port) {
+    }
 
     /**
      * {@code host}: the door's host credential (null without TLS); {@code caDir}: the CA directory jGlobus trusts
@@ -35,6 +61,47 @@ public final class GridFtpOriginSessions {
         if (caDir != null) {
             GridFtp.configure(caDir);
         }
+        long every = Math.max(1, IDLE.toSeconds() / 4);
+        sweeper.scheduleWithFixedDelay(idle::closeIdle, every, every, TimeUnit.SECONDS);
+    }
+
+    /**
+     * An idle connection to the server of {@code url} as {@code as}, else a new one; give it back with {@link
+     * #giveBack} after a conversation the server answered (a 550 included), close it after any other failure.
+     */
+    public GridFtpConnection take(OriginIdentity as, OriginEntry origin, URI url) throws GridFtpException {
+        GridFtpConnection kept = idle.take(key(as, url));
+        if (kept != null) {
+            reused.increment();
+            return kept;
+        }
+        GridFtpConnection opened = open(as, origin, url);
+        this.opened.increment();
+        return opened;
+    }
+
+    /** Keeps {@code conn}, taken for {@code as} and {@code url}, for the next lookup. */
+    public void giveBack(OriginIdentity as, URI url, GridFtpConnection conn) {
+        idle.give(key(as, url), conn);
+    }
+
+    /** Connections kept idle now. */
+    public long idle() {
+        return idle.idle();
+    }
+
+    /** Connections the lister opened (each a GSI handshake) since the door started. */
+    public long opened() {
+        return opened.sum();
+    }
+
+    /** Lookups that took an idle connection instead. */
+    public long reused() {
+        return reused.sum();
+    }
+
+    private static Key key(OriginIdentity as, URI url) {
+        return new Key(as, url.getHost().toLowerCase(java.util.Locale.ROOT), url.getPort() > 0 ? url.getPort() : OriginEntry.GSIFTP_DEFAULT_PORT);
     }
 
     /** A control connection to the server of {@code url} as {@code as}; the caller closes it. */
@@ -67,5 +134,11 @@ public final class GridFtpOriginSessions {
             LOG.warn("origin {}: {}", origin.name(), e.getMessage());
         }
         return new DoorException(e.httpStatus(), e.reason(origin.name(), subject.name(), path));
+    }
+
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+        idle.close();
     }
 }

@@ -1,15 +1,18 @@
 package org.gridcache.door.ops;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.gridcache.common.HttpMethods;
 
 /**
@@ -45,6 +48,7 @@ public final class DoorStats {
     private final LongAdder redirects = new LongAdder();
     private final LongAdder proxiedBytes = new LongAdder();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private List<LongSupplier> gridFtpConnectionCounts = List.of();
 
     DoorStats(String doorId) {
         registry.config().commonTags(Tags.of("door", doorId));
@@ -52,6 +56,22 @@ public final class DoorStats {
                 .description("reads redirected to a pool").register(registry);
         FunctionCounter.builder("gridcache.door.proxied.bytes", proxiedBytes, LongAdder::sum).baseUnit("bytes")
                 .description("bytes the door streamed itself (proxy mode)").register(registry);
+    }
+
+    /**
+     * The lister's GridFTP control connections: {@code opened} (each a GSI handshake) and {@code reused} (an idle one
+     * taken instead) count up, {@code idle} is how many wait for reuse now.
+     */
+    public void gridFtpConnections(LongSupplier opened, LongSupplier reused, LongSupplier idle) {
+        // micrometer holds a meter's state weakly: the suppliers are held here, or a collection turns them into NaN
+        gridFtpConnectionCounts = List.of(opened, reused, idle);
+        String what = "GSI control connections for GridFTP lookups: opened (a handshake) or reused (an idle one)";
+        FunctionCounter.builder("gridcache.door.gridftp.connections", opened, LongSupplier::getAsLong).tag("outcome", "opened")
+                .description(what).register(registry);
+        FunctionCounter.builder("gridcache.door.gridftp.connections", reused, LongSupplier::getAsLong).tag("outcome", "reused")
+                .description(what).register(registry);
+        Gauge.builder("gridcache.door.gridftp.idle.connections", idle, LongSupplier::getAsLong)
+                .description("authenticated GridFTP control connections kept idle for the next lookup").register(registry);
     }
 
     PrometheusMeterRegistry registry() {

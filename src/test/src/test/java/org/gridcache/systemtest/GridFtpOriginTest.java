@@ -95,6 +95,10 @@ class GridFtpOriginTest {
         Files.createDirectories(data.resolve("atlas/reuse/plain"));
         Tools.randomFile(data.resolve("atlas/reuse/plain/p1.bin"), 2_000_000, 58);
         Tools.randomFile(data.resolve("atlas/reuse/plain/p2.bin"), 2_000_000, 59);
+        Files.createDirectories(data.resolve("atlas/lookups/one"));
+        Files.createDirectories(data.resolve("atlas/lookups/two"));
+        Tools.randomFile(data.resolve("atlas/lookups/one/l1.bin"), 1000, 60);
+        Tools.randomFile(data.resolve("atlas/lookups/two/l2.bin"), 1000, 61);
         Tools.randomFile(data.resolve("atlas/htproxyput.bin"), 100_000, 49); // made here: the door caches listings
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         Tools.randomFile(data.resolve("atlas/undelegated/x.bin"), 1000, 51);
@@ -363,6 +367,32 @@ class GridFtpOriginTest {
         assertEquals(ALICE_DN, authorizedDn(alicesProcess));
     }
 
+    @Test
+    void theDoorLooksUpOnAKeptConnection() {
+        aliceDelegated();
+        long opened = doorGridFtpConnections("opened");
+        long reused = doorGridFtpConnections("reused");
+        // two directories nobody listed yet: no cached listing can answer, each lookup talks to the server
+        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/lookups/one/l1.bin")));
+        assertEquals(207, status(curlAs("alice-atlas", "-X", "PROPFIND", "-H", "Depth: 0", doorUrl + "/atlas/lookups/two/l2.bin")));
+        assertTrue(doorGridFtpConnections("opened") <= opened + 1, "at most one GSI handshake for Alice's lookups");
+        assertTrue(doorGridFtpConnections("reused") > reused, "a later lookup took the kept connection");
+        assertTrue(metric(curlAs("alice-atlas", doorUrl + "/.gridcache/metrics").out(), "gridcache_door_gridftp_idle_connections") >= 1);
+    }
+
+    /** The door's count of the lister's GridFTP control connections {@code opened} or {@code reused}. */
+    static long doorGridFtpConnections(String outcome) {
+        return metric(curlAs("alice-atlas", doorUrl + "/.gridcache/metrics").out(),
+                "gridcache_door_gridftp_connections_total\\{[^}]*outcome=\"" + outcome + "\"[^}]*}");
+    }
+
+    /** The value of the first sample whose name and labels match {@code sample} (a regular expression). */
+    static long metric(String page, String sample) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + sample + "(?:\\{[^}]*})? (\\S+)$").matcher(page);
+        assertTrue(m.find(), sample + " in " + page);
+        return (long) Double.parseDouble(m.group(1));
+    }
+
     /** The pool's count of GridFTP control connections {@code opened} or {@code reused} (its Prometheus metrics). */
     static long poolGridFtpConnections(String outcome) {
         Tools.Result r = curlAs("alice-atlas", "https://localhost:" + poolPort + "/.gridcache/metrics");
@@ -373,9 +403,9 @@ class GridFtpOriginTest {
     }
 
     /**
-     * Alice's plain proxy allows further proxies, so the door hands the pool a new proxy of her delegation (its own key)
-     * for every access: the pool's connections are keyed by the delegation, not by that proxy, or no miss would ever
-     * reuse one.
+     * Alice's plain proxy allows further proxies, so the door hands the pool a proxy derived from her delegation (its
+     * own key, renewed every half hour): the pool's connections are keyed by the delegation, not by that proxy, or a
+     * renewed proxy would never reuse one.
      */
     @Test
     void aNewProxyOfTheSameDelegationForEachMissStillReusesTheConnection() throws Exception {
@@ -394,7 +424,7 @@ class GridFtpOriginTest {
             doorLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow());
         }
         assertTrue(doorLog.contains("obtained a proxy of delegation plain of " + ALICE_DN + " for /atlas/reuse/plain/p2.bin"), doorLog);
-        assertFalse(doorLog.contains("delegation plain of " + ALICE_DN + " allows no further proxy"), "a new proxy each time, not the delegation");
+        assertFalse(doorLog.contains("delegation plain of " + ALICE_DN + " allows no further proxy"), "a derived proxy, not the delegation");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.common;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  * {@code alive} (outside the lock: a NOOP is a round trip), closing those that fail. Bounded per key and in all (the
  * oldest idle connection is closed to make room); {@link #closeIdle} closes those idle longer than the idle time.
  */
-final class IdleConnectionPool<K, C> implements AutoCloseable {
+public final class IdleConnectionPool<K, C> implements AutoCloseable {
     private final long idleNanos;
     private final int perKey;
     private final int total;
@@ -33,7 +33,7 @@ final class IdleConnectionPool<K, C> implements AutoCloseable {
     private record Idle<C>(C connection, long since) {
     }
 
-    IdleConnectionPool(Duration idleTime, int perKey, int total, Predicate<C> alive, Consumer<C> closer, LongSupplier nanoTime) {
+    public IdleConnectionPool(Duration idleTime, int perKey, int total, Predicate<C> alive, Consumer<C> closer, LongSupplier nanoTime) {
         if (idleTime.isNegative() || idleTime.isZero() || perKey < 1 || total < perKey) {
             throw new IllegalArgumentException("idle time > 0 and 1 <= per key <= total");
         }
@@ -46,7 +46,7 @@ final class IdleConnectionPool<K, C> implements AutoCloseable {
     }
 
     /** An idle connection for {@code key} that still answers, taken out of the pool; null when there is none. */
-    C take(K key) {
+    public C take(K key) {
         while (true) {
             Idle<C> candidate;
             synchronized (this) {
@@ -71,7 +71,7 @@ final class IdleConnectionPool<K, C> implements AutoCloseable {
      * Puts a connection that just served {@code key} without an error back; closes the oldest idle one of that key (or of
      * any key) when the pool is full, and {@code connection} itself when the pool is closed.
      */
-    void give(K key, C connection) {
+    public void give(K key, C connection) {
         List<C> evicted = new ArrayList<>(2);
         synchronized (this) {
             if (closed) {
@@ -93,7 +93,7 @@ final class IdleConnectionPool<K, C> implements AutoCloseable {
     }
 
     /** Closes the connections idle for longer than the idle time; the pool's sweeper calls it now and then. */
-    void closeIdle() {
+    public void closeIdle() {
         List<C> expired = new ArrayList<>();
         long now = nanoTime.getAsLong();
         synchronized (this) {
@@ -111,11 +111,11 @@ final class IdleConnectionPool<K, C> implements AutoCloseable {
         expired.forEach(this::closeQuietly);
     }
 
-    synchronized int idle() {
+    public synchronized int idle() {
         return count;
     }
 
-    synchronized int idle(K key) {
+    public synchronized int idle(K key) {
         Deque<Idle<C>> q = idle.get(key);
         return q == null ? 0 : q.size();
     }
