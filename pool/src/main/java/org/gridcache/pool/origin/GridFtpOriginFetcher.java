@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * size and mtime; then the bytes, in stream mode or in MODE E over {@code gridftp.streams} parallel streams, into
  * the {@link DownloadSink} in file order; then CKSM and {@link ChecksumVerification}. Blocking I/O, hence its own
  * threads; a full write-behind budget pauses the transfer (the fetcher thread waits, the TCP windows fill).
- * Capabilities: {@link GridFtpRangedReads} (ERET) and {@link GridFtpPermissionCheck} (MLST as the user).
+ * Capabilities: {@link GridFtpRangedReads} (ERET: a cold range for one client, or the blocks of a block read) and
+ * {@link GridFtpPermissionCheck} (MLST as the user).
  */
 public final class GridFtpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
@@ -69,6 +70,12 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
 
     @Override
     public Optional<RangedReads> rangedReads() {
+        return Optional.of(rangedReads);
+    }
+
+    /** Blocks by ERET too: each run of missing blocks is one partial retrieve (one GSI handshake, as any ERET). */
+    @Override
+    public Optional<RangedReads> blockReads() {
         return Optional.of(rangedReads);
     }
 

@@ -84,6 +84,7 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/four.bin"), 40_000_000, 42);
         Tools.randomFile(data.resolve("atlas/private.bin"), 5_000_000, 43);
         Tools.randomFile(data.resolve("atlas/range.bin"), 64_000_000, 44);
+        Tools.randomFile(data.resolve("atlas/small-range.bin"), 8_000_000, 45);
         Tools.randomFile(data.resolve("atlas/gone.bin"), 100_000, 45);
         Tools.randomFile(data.resolve("atlas/down.bin"), 100_000, 46);
         Files.createDirectories(data.resolve("atlas/reuse"));
@@ -482,31 +483,66 @@ class GridFtpOriginTest {
         assertFalse(Gridcache.admin("config", "set", "gridftp.protection", "secret", "--zk", zkConnect).exit() == 0);
     }
 
+    /**
+     * A Range of a large cold file is a block read: its 128 KiB blocks by one partial retrieve (ERET), kept, so the
+     * same range again is a hit; the whole file is a fetch of its own, then a hit.
+     */
     @Test
-    void aRangeOfAColdFileIsAPartialRetrieveAndNotCached() throws Exception {
+    void aRangeOfALargeColdFileIsABlockReadByPartialRetrieve() throws Exception {
         aliceDelegated();
-        Path out = tmp.resolve("range.out");
-        long start = 60_000_000;
-        Tools.Result r = curlAs("alice-atlas", "-L", "-r", start + "-" + (start + 99_999), "-o", out.toString(), doorUrl + "/atlas/range.bin");
-        assertEquals(206, status(r), r.out());
-        assertTrue(r.out().contains("X-Cache: MISS") && r.out().toLowerCase().contains("content-range: bytes 60000000-60099999/64000000"), r.out());
-        byte[] expected = new byte[100_000];
-        try (RandomAccessFile f = new RandomAccessFile(data.resolve("atlas/range.bin").toFile(), "r")) {
-            f.seek(start);
-            f.readFully(expected);
+        long start = 60_000_000; // blocks 457 and 458: 262144 bytes from 59899904
+        byte[] expected = rangeOf("atlas/range.bin", start, 100_000);
+        for (String cache : new String[] {"MISS", "HIT"}) {
+            assertEquals(cache, readRange("/atlas/range.bin", start, expected, "64000000"));
         }
-        assertTrue(Arrays.equals(expected, Files.readAllBytes(out)), "the range's bytes");
-        Tools.await("the origin's record of a partial retrieve of 100000 bytes", Duration.ofSeconds(30), () -> {
-            try {
-                return Files.readString(origin.runDir().resolve("gridftp.log")).lines()
-                        .anyMatch(l -> l.contains("range.bin") && l.contains("NBYTES=100000") && l.contains("TYPE=ERET"));
-            } catch (java.io.IOException e) {
-                return false;
-            }
-        });
-        // not cached: the whole file is still a miss, then a hit
+        Tools.await("the origin's record of a partial retrieve of 2 blocks", Duration.ofSeconds(30),
+                () -> eretsOf("range.bin", "NBYTES=262144 ") == 1);
+        assertEquals(1, eretsOf("range.bin", "TYPE=ERET"), "the second read was a hit");
         readExact("/atlas/range.bin", "MISS");
         readExact("/atlas/range.bin", "HIT");
+    }
+
+    /** A Range of a small cold file (under pool.sparse-min-size) is a partial retrieve of just that range, not cached. */
+    @Test
+    void aRangeOfASmallColdFileIsAPartialRetrieveAndNotCached() throws Exception {
+        aliceDelegated();
+        long start = 6_000_000;
+        byte[] expected = rangeOf("atlas/small-range.bin", start, 100_000);
+        assertEquals("MISS", readRange("/atlas/small-range.bin", start, expected, "8000000"));
+        Tools.await("the origin's record of a partial retrieve of 100000 bytes", Duration.ofSeconds(30),
+                () -> eretsOf("small-range.bin", "NBYTES=100000 ") == 1);
+        readExact("/atlas/small-range.bin", "MISS");
+        readExact("/atlas/small-range.bin", "HIT");
+    }
+
+    private static byte[] rangeOf(String file, long start, int length) throws Exception {
+        byte[] bytes = new byte[length];
+        try (RandomAccessFile f = new RandomAccessFile(data.resolve(file).toFile(), "r")) {
+            f.seek(start);
+            f.readFully(bytes);
+        }
+        return bytes;
+    }
+
+    /** Reads {@code expected.length} bytes from {@code start} as Alice: asserts 206, the range and the bytes; returns X-Cache. */
+    private static String readRange(String path, long start, byte[] expected, String size) throws Exception {
+        Path out = tmp.resolve("range.out");
+        long end = start + expected.length - 1;
+        Tools.Result r = curlAs("alice-atlas", "-L", "-r", start + "-" + end, "-o", out.toString(), doorUrl + path);
+        assertEquals(206, status(r), r.out());
+        assertTrue(r.out().toLowerCase().contains("content-range: bytes " + start + "-" + end + "/" + size), r.out());
+        assertTrue(Arrays.equals(expected, Files.readAllBytes(out)), "the range's bytes");
+        return r.out().contains("X-Cache: HIT") ? "HIT" : "MISS";
+    }
+
+    /** ERETs of {@code name} in the server's log whose line also holds {@code fact}. */
+    private static long eretsOf(String name, String fact) {
+        try {
+            return Files.readString(origin.runDir().resolve("gridftp.log")).lines()
+                    .filter(l -> l.contains("/atlas/" + name + " ") && l.contains("TYPE=ERET") && l.contains(fact)).count();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
     }
 
     @Test
