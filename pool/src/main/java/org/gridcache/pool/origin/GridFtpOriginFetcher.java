@@ -73,7 +73,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         return Optional.of(rangedReads);
     }
 
-    /** Blocks by ERET too: each run of missing blocks is one partial retrieve (one GSI handshake, as any ERET). */
+    /** Blocks by ERET too: each run of missing blocks is one partial retrieve, on a kept connection of the user's when there is one. */
     @Override
     public Optional<RangedReads> blockReads() {
         return Optional.of(rangedReads);
