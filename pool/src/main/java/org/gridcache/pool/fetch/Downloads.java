@@ -93,14 +93,20 @@ public final class Downloads implements AutoCloseable {
 
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
     public Source open(Ticket ticket) throws FetchException, IOException {
+        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
+        synchronized (store) {
+            Hit hit = hit(key, ticket); // a hit needs no origin: its URL is parsed for a fetch only
+            if (hit != null) {
+                return hit;
+            }
+        }
         URI origin = parseOrigin(ticket.originUrl());
         OriginFetcher fetcher = fetchers.stream().filter(f -> f.supports(origin)).findFirst()
                 .orElseThrow(() -> FetchException.badGateway("pool cannot fetch from " + origin.getScheme() + " origins"));
-        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
         Download started = null;
         Source source;
         synchronized (store) {
-            Hit hit = hit(key, ticket);
+            Hit hit = hit(key, ticket); // stored meanwhile
             if (hit != null) {
                 return hit;
             }

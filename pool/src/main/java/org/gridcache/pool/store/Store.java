@@ -106,7 +106,7 @@ public final class Store {
 
     Path dataFile(StoreKey key) {
         String hex = key.hex();
-        return data.resolve(hex.substring(0, 2)).resolve(hex.substring(2, 4)).resolve(hex);
+        return data.resolve(hex.substring(0, 2) + '/' + hex.substring(2, 4) + '/' + hex); // one resolve: a hit's path per request
     }
 
     Path sidecarFile(StoreKey key) {

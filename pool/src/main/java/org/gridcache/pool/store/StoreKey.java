@@ -53,13 +53,23 @@ public final class StoreKey {
                 Long.parseUnsignedLong(hex.substring(32, 48), 16), Long.parseUnsignedLong(hex.substring(48, 64), 16));
     }
 
+    /** The 64 hex digits (not kept: a key stays four longs; made once per request that opens the file). */
     String hex() {
-        return hex16(a) + hex16(b) + hex16(c) + hex16(d);
+        byte[] digits = new byte[64];
+        hex16(a, digits, 0);
+        hex16(b, digits, 16);
+        hex16(c, digits, 32);
+        hex16(d, digits, 48);
+        return new String(digits, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
-    private static String hex16(long v) {
-        String s = Long.toHexString(v);
-        return "0".repeat(16 - s.length()) + s;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private static void hex16(long v, byte[] into, int at) {
+        for (int i = 15; i >= 0; i--) {
+            into[at + i] = HEX[(int) (v & 0xf)];
+            v >>>= 4;
+        }
     }
 
     @Override

@@ -129,6 +129,8 @@ class StoreTest {
         StoreKey key = StoreKey.ofOrigin("abc");
         assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", key.hex());
         assertEquals(key, StoreKey.ofHex(key.hex()));
+        String zeros = "0000000000000001" + "f".repeat(16) + "0".repeat(16) + "00000000000a0b0c";
+        assertEquals(zeros, StoreKey.ofHex(zeros).hex(), "leading zeros of each part kept");
         assertNull(StoreKey.ofHex("xyz"));
     }
 }
