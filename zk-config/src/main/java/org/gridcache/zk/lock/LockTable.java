@@ -14,6 +14,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.gridcache.common.Json;
+import org.gridcache.zk.Zk;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@code /locks}, checks the live locks for a conflict, and creates its lock in one transaction with a {@code setData}
  * of {@code /locks} at that version; a grant that lost the race sees its transaction fail and checks again. Expired
  * locks are ignored, and deleted by the next grant.
+ *
+ * <p>While ZooKeeper is unreachable every call fails at once with Curator's {@code ConnectionLossException}
+ * ({@link Zk#requireConnected}): the door answers 503, and the client retries.
  */
 public final class LockTable {
     private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
@@ -53,6 +57,7 @@ public final class LockTable {
     public DavLock lock(String path, boolean exclusive, boolean infinite, String owner, String principal, Duration timeout)
             throws Exception {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Zk.requireConnected(zk);
             Stat table = new Stat();
             zk.getData().storingStatIn(table).forPath(ZkLayout.LOCKS);
             Instant now = clock.instant();
@@ -177,6 +182,7 @@ public final class LockTable {
 
     private List<Stored> readAll() throws Exception {
         List<Stored> out = new ArrayList<>();
+        Zk.requireConnected(zk);
         for (String child : zk.getChildren().forPath(ZkLayout.LOCKS)) {
             read(child).ifPresent(out::add);
         }
@@ -187,6 +193,7 @@ public final class LockTable {
     private Optional<Stored> read(String uuid) throws Exception {
         Stat stat = new Stat();
         byte[] data;
+        Zk.requireConnected(zk); // a table of many locks read during an outage fails at its first, not its last
         try {
             data = zk.getData().storingStatIn(stat).forPath(znode(uuid));
         } catch (KeeperException.NoNodeException e) {
