@@ -228,4 +228,15 @@ class LockTableTest {
                 .until(() -> atDoor1.live().equals(List.of(lock)) && atDoor2.live().equals(List.of(lock)));
         assertThrows(LockConflictException.class, () -> atDoor2.checkWrite("/atlas/kept", false, Set.of(), BOB));
     }
+
+    @Test
+    void aGrantRunAgainAfterItsAnswerWasLostReturnsItsOwnLockInsteadOfAConflict() throws Exception {
+        String uuid = java.util.UUID.randomUUID().toString();
+        DavLock granted = atDoor1.lock("/atlas/once", true, false, null, ALICE, TEN_MINUTES, uuid);
+        // the same grant again, as after a connection loss that hid the commit: the lock it made, not 423
+        assertEquals(granted, atDoor1.lock("/atlas/once", true, false, null, ALICE, TEN_MINUTES, uuid));
+        assertEquals(List.of(granted), atDoor2.live(), "one lock, not two");
+        assertThrows(LockConflictException.class, () -> atDoor2.lock("/atlas/once", true, false, null, ALICE, TEN_MINUTES),
+                "another grant still conflicts");
+    }
 }
