@@ -39,6 +39,10 @@ final class OutageLoad implements AutoCloseable {
     private final String door;
     private volatile String phase = "steady";
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+    /** The slowest answer of each count, in milliseconds: indicative (the machine is shared), never asserted. */
+    private final Map<String, java.util.concurrent.atomic.LongAccumulator> slowest = new ConcurrentHashMap<>();
+    /** How long this thread's last {@link #send} took, for the {@link #count} that follows it. */
+    private final ThreadLocal<Long> lastMillis = ThreadLocal.withInitial(() -> 0L);
     private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     private final LongAdder violationCount = new LongAdder();
 
@@ -109,8 +113,11 @@ final class OutageLoad implements AutoCloseable {
 
     /** Sends, naming the request in a timeout's message (the client's own says only "request timed out"). */
     private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) throws IOException, InterruptedException {
+        long start = System.nanoTime();
         try {
-            return http.send(request, body);
+            HttpResponse<T> response = http.send(request, body);
+            lastMillis.set((System.nanoTime() - start) / 1_000_000);
+            return response;
         } catch (HttpTimeoutException e) {
             throw new HttpTimeoutException(phase + " " + request.method() + " " + request.uri() + ": " + e.getMessage());
         }
@@ -191,7 +198,9 @@ final class OutageLoad implements AutoCloseable {
     }
 
     private void count(String p, Kind kind, String hop, HttpResponse<?> r) {
-        counts.computeIfAbsent(p + " " + kind + " " + hop + " " + r.statusCode(), k -> new LongAdder()).increment();
+        String key = p + " " + kind + " " + hop + " " + r.statusCode();
+        slowest.computeIfAbsent(key, k -> new java.util.concurrent.atomic.LongAccumulator(Math::max, 0)).accumulate(lastMillis.get());
+        counts.computeIfAbsent(key, k -> new LongAdder()).increment(); // after slowest: report() finds both
         if (r.statusCode() == 503 && r.headers().firstValue("Retry-After").isEmpty()) {
             violation(p + " " + kind + " " + hop + ": 503 without Retry-After on " + r.uri());
         }
@@ -210,10 +219,11 @@ final class OutageLoad implements AutoCloseable {
         return n == null ? 0 : n.sum();
     }
 
-    /** Every count, one "phase kind hop status: n" per line, sorted. */
+    /** Every count, one "phase kind hop status: n (slowest m ms)" per line, sorted. */
     String report() {
         StringBuilder out = new StringBuilder();
-        new TreeMap<>(counts).forEach((k, v) -> out.append(k).append(": ").append(v.sum()).append('\n'));
+        new TreeMap<>(counts).forEach((k, v) -> out.append(k).append(": ").append(v.sum()).append(" (slowest ")
+                .append(slowest.get(k).get()).append(" ms)\n"));
         return out.toString();
     }
 
