@@ -37,6 +37,8 @@ public final class EphemeralRegistration implements Closeable {
             t.setDaemon(true);
             return t;
         });
+        // one line per creation: after an outage that expired the session, the operator sees the node registered again
+        node.getListenable().addListener(created -> LOG.info("registered {} in ZooKeeper", created));
         node.start();
         refresher.scheduleWithFixedDelay(this::publishNow, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -4,12 +4,24 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.RetryUntilElapsed;
+import org.apache.zookeeper.KeeperException;
 import org.gridcache.zk.security.ZkClientTls;
 
-/** Opens the Curator client every gridcache node uses: one namespace (the chroot), bounded retries. */
+/**
+ * Opens the Curator client every gridcache node uses: one namespace (the chroot), retries bounded in time. A request
+ * that needs ZooKeeper (a lock, a property, a write's lock check) runs on a client's thread: while the ensemble is
+ * unreachable it must fail within seconds, as a 503 the client may retry, not hang for Curator's default of ten
+ * retries of a connection timeout each. The watched views and the registrations work in the background and are
+ * redone by their recipes on reconnection, so bounding retries costs them nothing.
+ */
 public final class Zk {
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(15);
+    /** How long one operation waits for a lost connection to come back before it fails. */
+    static final Duration OPERATION_WAIT = Duration.ofSeconds(3);
+    /** How long an operation is retried (every {@link #RETRY_EVERY}) after a connection loss, all attempts together. */
+    static final Duration RETRY_FOR = Duration.ofSeconds(6);
+    static final Duration RETRY_EVERY = Duration.ofMillis(500);
 
     private Zk() {
     }
@@ -34,8 +46,8 @@ public final class Zk {
                 .connectString(connectString)
                 .namespace(ZkLayout.DEFAULT_NAMESPACE)
                 .sessionTimeoutMs((int) sessionTimeout.toMillis())
-                .connectionTimeoutMs((int) Math.min(connectWait.toMillis(), 15_000))
-                .retryPolicy(new ExponentialBackoffRetry(200, 10, 5_000))
+                .connectionTimeoutMs((int) Math.min(connectWait.toMillis(), OPERATION_WAIT.toMillis()))
+                .retryPolicy(new RetryUntilElapsed((int) RETRY_FOR.toMillis(), (int) RETRY_EVERY.toMillis()))
                 .build();
         client.start();
         try {
@@ -50,6 +62,16 @@ public final class Zk {
             throw new ZkUnavailableException("interrupted while connecting to ZooKeeper at " + connectString);
         }
         return client;
+    }
+
+    /**
+     * Fails at once, as Curator would after its retries, when {@code client} is not connected now: what a request
+     * needs from ZooKeeper is refused while the ensemble is unreachable instead of waiting for it.
+     */
+    public static void requireConnected(CuratorFramework client) throws KeeperException.ConnectionLossException {
+        if (!client.getZookeeperClient().isConnected()) {
+            throw new KeeperException.ConnectionLossException();
+        }
     }
 
     public static CuratorFramework connect(String connectString) throws ZkUnavailableException {

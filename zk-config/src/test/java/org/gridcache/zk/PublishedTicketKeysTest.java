@@ -76,8 +76,60 @@ class PublishedTicketKeysTest {
             TicketException e = assertThrows(TicketException.class, () -> pool.verify(old));
             assertTrue(e.getMessage().contains("unknown or retired key"), e.getMessage());
 
-            client.delete().forPath(ZkLayout.door("door1")); // the door is gone: so are its keys
-            await().atMost(WAIT).until(() -> !verifies(pool, fresh));
+        }
+    }
+
+    @Test
+    void aVanishedDoorRecordsKeysVerifyForTheLingerOnlyAndARecordCreatedAgainKeepsThemGoing() throws Exception {
+        Logger log = (Logger) LoggerFactory.getLogger(PublishedTicketKeys.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        log.addAppender(appender);
+        java.util.concurrent.atomic.AtomicLong millis = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+        Clock clock = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(millis.get());
+            }
+        };
+        CuratorFramework client = zooKeeper.client();
+        TicketSigningKey key = TicketSigningKey.generate();
+        client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(ZkLayout.door("door1"), doorRecord(key));
+        try (PoolDirectory pools = new PoolDirectory(client).start(WAIT);
+             PublishedTicketKeys keys = new PublishedTicketKeys(client, pools, clock, Duration.ofSeconds(30)).start(WAIT)) {
+            TicketCodec pool = new TicketCodec(null, keys, TicketCodec.DEFAULT_MAX_LIFETIME, Clock.systemUTC());
+            String ticket = sign(key, "door1");
+            assertTrue(verifies(pool, ticket));
+
+            // the old session's record expires; the door's new session creates it again a moment later
+            client.delete().forPath(ZkLayout.door("door1"));
+            await().atMost(WAIT).until(() -> appender.list.stream().anyMatch(e -> e.getFormattedMessage().contains("door door1 is gone")));
+            assertTrue(verifies(pool, ticket), "in between, the live door's tickets still verify");
+            client.create().withMode(CreateMode.EPHEMERAL).forPath(ZkLayout.door("door1"), doorRecord(key));
+            millis.addAndGet(Duration.ofMinutes(5).toMillis());
+            await().atMost(WAIT).until(() -> verifies(pool, ticket)); // published again: no linger involved
+
+            // the door is gone for good: so are its keys, once the linger is over
+            appender.list.clear();
+            client.delete().forPath(ZkLayout.door("door1"));
+            await().atMost(WAIT).until(() -> appender.list.stream().anyMatch(e -> e.getFormattedMessage().contains("door door1 is gone")));
+            millis.addAndGet(Duration.ofSeconds(29).toMillis());
+            assertTrue(verifies(pool, ticket), "within the linger");
+            millis.addAndGet(Duration.ofSeconds(2).toMillis());
+            TicketException e = assertThrows(TicketException.class, () -> pool.verify(ticket));
+            assertTrue(e.getMessage().contains("unknown or retired key"), e.getMessage());
+        } finally {
+            log.detachAppender(appender);
         }
     }
 

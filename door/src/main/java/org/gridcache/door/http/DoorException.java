@@ -11,6 +11,11 @@ public final class DoorException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     /** The header of a 401 that names where to delegate (dCache's and GridSite clients' convention). */
     public static final String DELEGATE_TO = "X-Delegate-To";
+    /**
+     * The {@code Retry-After} of a 503 that names none: what a 503 says is "not now" (no pool, ZooKeeper unreachable,
+     * a limit reached), and RFC 9110 §10.2.3 lets the client know when to come back instead of giving up.
+     */
+    static final String DEFAULT_RETRY_AFTER_SECONDS = "5";
     private final int status;
     private final transient Map<String, String> headers;
 
@@ -22,7 +27,14 @@ public final class DoorException extends RuntimeException {
     public DoorException(int status, String reason, Map<String, String> headers) {
         super(reason, null, false, false); // expected outcomes: no stack trace to fill
         this.status = status;
-        this.headers = Map.copyOf(headers);
+        this.headers = status == 503 && !headers.containsKey("Retry-After")
+                ? withRetryAfter(headers) : Map.copyOf(headers);
+    }
+
+    private static Map<String, String> withRetryAfter(Map<String, String> headers) {
+        Map<String, String> all = new java.util.HashMap<>(headers);
+        all.put("Retry-After", DEFAULT_RETRY_AFTER_SECONDS);
+        return Map.copyOf(all);
     }
 
     public Map<String, String> headers() {

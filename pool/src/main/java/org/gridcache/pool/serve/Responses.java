@@ -22,6 +22,8 @@ import org.gridcache.pool.mover.MultipartBody;
 
 /** The pool's response heads and its one error helper. */
 public final class Responses {
+    /** The wait a 503 asks for: short, as what it refuses for (a drain, a restart, a burst) passes or moves elsewhere. */
+    static final String RETRY_AFTER_SECONDS = "5";
     public static final String X_CACHE = "X-Cache";
 
     private Responses() {
@@ -110,6 +112,17 @@ public final class Responses {
                 .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8")
                 .set(HttpHeaderNames.CONTENT_LENGTH, text.length);
         HttpUtil.setKeepAlive(response, ex.keepAlive);
+        return withRetryAfter(response);
+    }
+
+    /**
+     * Gives a 503 its {@code Retry-After} (RFC 9110 §10.2.3): every 503 of a pool (drained, read-only, shutting down,
+     * too many pipelined requests) means "not now", and a client told when to come back retries instead of failing.
+     */
+    public static <R extends HttpResponse> R withRetryAfter(R response) {
+        if (response.status().code() == HttpResponseStatus.SERVICE_UNAVAILABLE.code()) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
         return response;
     }
 }

@@ -542,6 +542,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
                     .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
                     .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            Responses.withRetryAfter(response);
             if (ctx.channel().isActive()) {
                 ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
             } else {

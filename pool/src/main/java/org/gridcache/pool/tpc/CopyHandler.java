@@ -36,6 +36,7 @@ import org.gridcache.common.TicketException;
 import org.gridcache.common.TransferLog;
 import org.gridcache.common.TransferRecord;
 import org.gridcache.common.UrlCodec;
+import org.gridcache.pool.serve.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -256,6 +257,7 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
                 .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        Responses.withRetryAfter(response);
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 

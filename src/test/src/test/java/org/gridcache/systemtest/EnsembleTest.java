@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,9 +36,7 @@ class EnsembleTest {
     static NginxOrigin origin;
     static NginxOrigin slowOrigin;
     static Path data;
-    static final Gridcache[] zk = new Gridcache[3];
-    static final int[][] zkPorts = new int[3][3];
-    static String ensemble;
+    static ZkEnsemble zk;
     static String zkConnect;
     static final Gridcache[] pools = new Gridcache[3];
     static Gridcache door1;
@@ -62,23 +56,8 @@ class EnsembleTest {
         Tools.randomFile(data.resolve("burst-random.bin"), 4 << 20, 8);
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
         slowOrigin = NginxOrigin.start(tmp.resolve("nginx-slow"), data, "2m"); // a 4 MiB file takes 2 s per connection
-        List<String> members = new ArrayList<>();
-        List<String> clients = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                zkPorts[i][j] = Tools.freePort();
-            }
-            members.add("127.0.0.1:" + zkPorts[i][0] + ":" + zkPorts[i][1] + ":" + zkPorts[i][2]);
-            clients.add("127.0.0.1:" + zkPorts[i][0]);
-        }
-        ensemble = String.join(",", members);
-        zkConnect = String.join(",", clients);
-        for (int i = 0; i < 3; i++) {
-            zk[i] = startMember(i);
-        }
-        for (Gridcache member : zk) {
-            member.awaitOutput("is up");
-        }
+        zk = ZkEnsemble.start(tmp);
+        zkConnect = zk.connectString();
         Gridcache.admin("origins", "add", "fast", "--prefix", "/fast", "--url", origin.url(), "--zk", zkConnect).assertOk();
         Gridcache.admin("origins", "add", "slow", "--prefix", "/slow", "--url", slowOrigin.url(), "--zk", zkConnect).assertOk();
         // the tests identify pools by where a path goes: no spilling, except in the burst test, which turns it on
@@ -104,11 +83,6 @@ class EnsembleTest {
         }
     }
 
-    private static Gridcache startMember(int i) throws IOException {
-        return Gridcache.start(tmp.resolve("zk" + (i + 1) + "-" + System.nanoTime() + ".out"), "zk", "--home", tmp.resolve("zk" + (i + 1)).toString(),
-                "--ensemble", ensemble, "--id", String.valueOf(i + 1), "--log-dir", tmp.resolve("logs").toString());
-    }
-
     private static Gridcache startPool(int i) throws IOException {
         return Gridcache.start(tmp.resolve("pool" + (i + 1) + "-" + System.nanoTime() + ".out"), "pool", "--config", conf.toString(),
                 "--name", "p" + (i + 1), "--store", tmp.resolve("store" + (i + 1)).toString(), "--capacity", "2G",
@@ -117,10 +91,10 @@ class EnsembleTest {
 
     @AfterAll
     static void stop() throws Exception {
-        List<Gridcache> all = new ArrayList<>(List.of(door1, door2));
+        List<AutoCloseable> all = new ArrayList<>(List.of(door1, door2));
         all.addAll(List.of(pools));
-        all.addAll(List.of(zk));
-        for (Gridcache g : all) {
+        all.add(zk);
+        for (AutoCloseable g : all) {
             if (g != null) {
                 g.close();
             }
@@ -188,20 +162,6 @@ class EnsembleTest {
         }
         return lines.stream().anyMatch(l -> l.contains("\"path\":\"" + path + "\"")
                 && l.contains("\"status\":200") && l.contains("\"complete\":true"));
-    }
-
-    private static String leaderState(int i) {
-        try (Socket s = new Socket("127.0.0.1", zkPorts[i][0])) {
-            s.setSoTimeout(3000);
-            OutputStream out = s.getOutputStream();
-            out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            return answer.contains("Mode: leader") ? "leader" : answer.contains("Mode: follower") ? "follower" : "other";
-        } catch (IOException e) {
-            return "down";
-        }
     }
 
     @Test
@@ -286,27 +246,18 @@ class EnsembleTest {
 
     @Test
     void killingTheEnsemblesLeaderDoesNotStopReads() throws Exception {
-        Tools.await("a leader", Duration.ofSeconds(30), () -> leaderIndex() >= 0);
-        int leader = leaderIndex();
-        zk[leader].kill();
+        Tools.await("a leader", Duration.ofSeconds(30), () -> zk.leader() >= 0);
+        int leader = zk.leader();
+        zk.kill(leader);
         for (int i = 0; i < FILES; i += 3) {
             readAndCheck(i % 2 == 0 ? door1Url : door2Url, "f" + i + ".bin");
         }
-        Tools.await("a new leader among the other two", Duration.ofSeconds(60), () -> leaderIndex() >= 0 && leaderIndex() != leader);
+        Tools.await("a new leader among the other two", Duration.ofSeconds(60), () -> zk.leader() >= 0 && zk.leader() != leader);
         Gridcache.admin("config", "set", "ticket.lifetime", "61s", "--zk", zkConnect).assertOk(); // writes go on, too
         Gridcache.admin("config", "unset", "ticket.lifetime", "--zk", zkConnect).assertOk();
-        zk[leader] = startMember(leader).awaitOutput("is up");
-        Tools.await("the old leader back as a follower", Duration.ofSeconds(60), () -> leaderState(leader).equals("follower"));
+        zk.startMember(leader).awaitOutput("is up");
+        Tools.await("the old leader back as a follower", Duration.ofSeconds(60), () -> zk.state(leader).equals("follower"));
         assertEquals(3, poolsChosen(door1Url).size());
-    }
-
-    private static int leaderIndex() {
-        for (int i = 0; i < 3; i++) {
-            if (leaderState(i).equals("leader")) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     @Test
@@ -337,8 +288,8 @@ class EnsembleTest {
     private static void ensembleDownWithinAndPastTheGrace() throws Exception {
         Tools.await("door1 to apply the grace", Duration.ofSeconds(20), () -> door1.output().contains("door.zk-grace=8s"));
         Set<String> before = poolsChosen(door1Url);
-        for (Gridcache member : zk) {
-            member.kill();
+        for (int i = 0; i < 3; i++) {
+            zk.kill(i);
         }
         long down = System.nanoTime();
         for (int i = 0; i < 4; i++) {
@@ -351,7 +302,7 @@ class EnsembleTest {
         assertTrue(Tools.curl(door1Url + "/fast/f7.bin").out().contains("ZooKeeper unreachable"));
 
         for (int i = 0; i < 3; i++) {
-            zk[i] = startMember(i);
+            zk.startMember(i);
         }
         for (String door : List.of(door1Url, door2Url)) {
             Tools.await("all three pools registered again, seen by " + door, Duration.ofSeconds(90), () -> poolsChosen(door).size() == 3);

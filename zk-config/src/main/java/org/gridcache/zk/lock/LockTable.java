@@ -14,6 +14,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.gridcache.common.Json;
+import org.gridcache.zk.Zk;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@code /locks}, checks the live locks for a conflict, and creates its lock in one transaction with a {@code setData}
  * of {@code /locks} at that version; a grant that lost the race sees its transaction fail and checks again. Expired
  * locks are ignored, and deleted by the next grant.
+ *
+ * <p>While ZooKeeper is unreachable every call fails at once with Curator's {@code ConnectionLossException}
+ * ({@link Zk#requireConnected}): the door answers 503, and the client retries.
  */
 public final class LockTable {
     private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
@@ -52,12 +56,28 @@ public final class LockTable {
     /** Grants a lock on {@code path}, or says which live lock stands in its way. */
     public DavLock lock(String path, boolean exclusive, boolean infinite, String owner, String principal, Duration timeout)
             throws Exception {
+        return lock(path, exclusive, infinite, owner, principal, timeout, UUID.randomUUID().toString());
+    }
+
+    /**
+     * As above, the lock to be {@code uuid}'s. One grant keeps one uuid through all its attempts: when the connection
+     * is lost after ZooKeeper committed the grant but before its answer arrived, Curator runs the transaction again,
+     * which fails on the version of {@code /locks} that the first run bumped; the next attempt then finds the grant's
+     * own lock in the table, and returns it instead of refusing the path as locked by it (an orphan lock, held until it
+     * expires, and a 423 for the client that was granted it).
+     */
+    DavLock lock(String path, boolean exclusive, boolean infinite, String owner, String principal, Duration timeout, String uuid)
+            throws Exception {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Zk.requireConnected(zk);
             Stat table = new Stat();
             zk.getData().storingStatIn(table).forPath(ZkLayout.LOCKS);
             Instant now = clock.instant();
             List<CuratorOp> ops = new ArrayList<>();
             for (Stored stored : readAll()) {
+                if (stored.lock().token().equals(TOKEN_PREFIX + uuid)) {
+                    return stored.lock(); // granted by an earlier attempt whose answer was lost
+                }
                 if (stored.lock().expiredAt(now)) {
                     ops.add(zk.transactionOp().delete().forPath(stored.znode()));
                 } else if (stored.lock().conflictsWith(path, exclusive, infinite)) {
@@ -65,7 +85,6 @@ public final class LockTable {
                             ? path + " is locked" : path + " is within a lock of " + stored.lock().path());
                 }
             }
-            String uuid = UUID.randomUUID().toString();
             DavLock lock = new DavLock(TOKEN_PREFIX + uuid, path, exclusive, infinite, owner, principal,
                     timeout.toSeconds(), now.plus(timeout).toEpochMilli());
             ops.add(zk.transactionOp().setData().withVersion(table.getVersion()).forPath(ZkLayout.LOCKS, new byte[0]));
@@ -98,7 +117,7 @@ public final class LockTable {
         }
     }
 
-    /** Removes a live lock; false when there is none of that token. */
+    /** Removes a live lock; false when there was none of that token. */
     public boolean unlock(String token, String principal) throws Exception {
         Optional<Stored> found = find(token);
         if (found.isEmpty()) {
@@ -107,10 +126,11 @@ public final class LockTable {
         requireOwner(found.get().lock(), principal);
         try {
             zk.delete().withVersion(found.get().version()).forPath(found.get().znode());
-            return true;
         } catch (KeeperException.NoNodeException e) {
-            return false;
+            // gone: unlocked by the same subject at another door, or deleted by this very call in an attempt whose
+            // answer a connection loss hid (Curator then ran it again); either way the lock is no more
         }
+        return true;
     }
 
     /**
@@ -177,6 +197,7 @@ public final class LockTable {
 
     private List<Stored> readAll() throws Exception {
         List<Stored> out = new ArrayList<>();
+        Zk.requireConnected(zk);
         for (String child : zk.getChildren().forPath(ZkLayout.LOCKS)) {
             read(child).ifPresent(out::add);
         }
@@ -187,6 +208,7 @@ public final class LockTable {
     private Optional<Stored> read(String uuid) throws Exception {
         Stat stat = new Stat();
         byte[] data;
+        Zk.requireConnected(zk); // a table of many locks read during an outage fails at its first, not its last
         try {
             data = zk.getData().storingStatIn(stat).forPath(znode(uuid));
         } catch (KeeperException.NoNodeException e) {

@@ -18,6 +18,7 @@ import org.apache.zookeeper.data.Stat;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.Json;
 import org.gridcache.zk.WatchedJsonTree;
+import org.gridcache.zk.Zk;
 import org.gridcache.zk.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,6 +90,7 @@ public final class DeadPropertyStore implements Closeable {
     public void update(String path, UnaryOperator<List<DeadProperty>> change) throws Exception {
         String znode = ZkLayout.props(hash(path));
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Zk.requireConnected(zk); // during an outage: at once, for the door's 503
             Stat stat = new Stat();
             StoredProperties current = read(znode, stat);
             List<DeadProperty> next = change.apply(current == null ? List.of() : current.properties());
@@ -117,6 +119,7 @@ public final class DeadPropertyStore implements Closeable {
     /** Forgets the properties of {@code path} and of everything below it (the resource was deleted). */
     public void delete(String path) throws Exception {
         for (String p : subtree(path)) {
+            Zk.requireConnected(zk);
             try {
                 zk.delete().forPath(ZkLayout.props(hash(p)));
             } catch (KeeperException.NoNodeException e) {

@@ -1,5 +1,6 @@
 package org.gridcache.zk.lock;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.Zk;
 import org.gridcache.zk.ZkLayout;
@@ -199,5 +201,42 @@ class LockTableTest {
         atDoor1.lock("/atlas/long", true, false, null, ALICE, TEN_MINUTES);
         now.set(now.get().plusSeconds(6));
         assertEquals(List.of("/atlas/long"), atDoor2.live().stream().map(DavLock::path).toList());
+    }
+
+    @Test
+    void whileZooKeeperIsUnreachableEveryCallFailsWithinSecondsAndWorksAgainWhenItIsBack() throws Exception {
+        DavLock lock = atDoor1.lock("/atlas/kept", true, false, null, ALICE, TEN_MINUTES);
+        int port = server.port();
+        server.close();
+        // a call made as the ensemble goes away: Curator's retries are bounded in time (before: ten connection timeouts)
+        long start = System.nanoTime();
+        assertThrows(KeeperException.ConnectionLossException.class, () -> atDoor2.live());
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(20)) < 0,
+                "bounded: " + Duration.ofNanos(System.nanoTime() - start));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !door1.getZookeeperClient().isConnected());
+        // once the client knows: at once, without waiting for the connection (Zk.OPERATION_WAIT)
+        start = System.nanoTime();
+        assertThrows(KeeperException.ConnectionLossException.class, () -> atDoor1.live());
+        assertThrows(KeeperException.ConnectionLossException.class, () -> atDoor1.checkWrite("/atlas/kept", false, Set.of(), BOB));
+        assertThrows(KeeperException.ConnectionLossException.class, () -> atDoor1.lock("/atlas/other", true, false, null, BOB, TEN_MINUTES));
+        assertThrows(KeeperException.ConnectionLossException.class, () -> atDoor1.unlock(lock.token(), ALICE));
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(2)) < 0,
+                "four calls refused without waiting: " + Duration.ofNanos(System.nanoTime() - start));
+
+        server = EmbeddedZooKeeper.start(dir, "127.0.0.1", port);
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                .until(() -> atDoor1.live().equals(List.of(lock)) && atDoor2.live().equals(List.of(lock)));
+        assertThrows(LockConflictException.class, () -> atDoor2.checkWrite("/atlas/kept", false, Set.of(), BOB));
+    }
+
+    @Test
+    void aGrantRunAgainAfterItsAnswerWasLostReturnsItsOwnLockInsteadOfAConflict() throws Exception {
+        String uuid = java.util.UUID.randomUUID().toString();
+        DavLock granted = atDoor1.lock("/atlas/once", true, false, null, ALICE, TEN_MINUTES, uuid);
+        // the same grant again, as after a connection loss that hid the commit: the lock it made, not 423
+        assertEquals(granted, atDoor1.lock("/atlas/once", true, false, null, ALICE, TEN_MINUTES, uuid));
+        assertEquals(List.of(granted), atDoor2.live(), "one lock, not two");
+        assertThrows(LockConflictException.class, () -> atDoor2.lock("/atlas/once", true, false, null, ALICE, TEN_MINUTES),
+                "another grant still conflicts");
     }
 }
