@@ -1,6 +1,7 @@
 package org.gridcache.door.liveness;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
@@ -44,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * pings every pool without a ping in flight straight away, and the new connection to the dead one is refused — the
  * pool is <em>suspect</em> within milliseconds;</li>
  * <li>a host that vanishes without closing anything leaves the pings unanswered: after {@code door.pool-ping-misses}
- * periods in a row without an answer the pool is suspect;</li>
+ * periods in a row without an answer the door tries a bare TCP connection to the pool's port ({@link PortCheck}),
+ * and when that is not made within a period either, the pool is suspect. A pool that is merely slow to answer (a
+ * starved or busy JVM) still has its kernel complete the handshake at once, so it is not suspected for being busy —
+ * which would only move its load onto the others;</li>
  * <li>a failed proxied read ({@link #doubt}) asks the pool at once, as a close does.</li>
  * </ul>
  * A suspect pool gets no new read ({@link SelectablePools}) until a ping is answered again, or its znode is
@@ -56,13 +60,17 @@ public final class PoolLiveness implements AutoCloseable {
     /** The pool's unauthenticated health service (it reveals nothing but "ok"). */
     public static final String HEALTH = "/.gridcache/health";
     private static final Logger LOG = LoggerFactory.getLogger(PoolLiveness.class);
-    private static final long MIN_TIMEOUT_MILLIS = 200;
+    /** A ping left unanswered this long is given up (its misses were counted by the ticks meanwhile). */
+    private static final long MIN_PING_TIMEOUT_MILLIS = 2_000;
     private static final String AGENT = "gridcache-door-liveness";
+    /** Early pings of one pool (after a close, a doubt) are at least this far apart: a pool closing every connection is not pinged in a loop. */
+    private static final long PROBE_SPACING_NANOS = 50_000_000;
     private final HttpClient http;
     private final Supplier<List<PoolRecord>> registered;
     private final Supplier<Duration> period;
     private final IntSupplier misses;
     private final ScheduledExecutorService timer;
+    private final PortCheck ports;
     private final Map<String, Watched> pools = new ConcurrentHashMap<>();
     /** Bumped on every change of the suspect set, so that {@link SelectablePools} recomputes only then. */
     private final AtomicLong version = new AtomicLong();
@@ -75,7 +83,8 @@ public final class PoolLiveness implements AutoCloseable {
      * {@code registered}: the pools in ZooKeeper now, whatever their state. {@code period} and {@code misses} are
      * read at every tick (live settings).
      */
-    public PoolLiveness(HttpClient http, Supplier<List<PoolRecord>> registered, Supplier<Duration> period, IntSupplier misses) {
+    public PoolLiveness(HttpClient http, Supplier<List<PoolRecord>> registered, Supplier<Duration> period, IntSupplier misses)
+            throws IOException {
         this.http = http;
         this.registered = registered;
         this.period = period;
@@ -85,6 +94,7 @@ public final class PoolLiveness implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.ports = new PortCheck(timer);
         // every connection of this client is a liveness connection: its close is news about its pool
         http.addBean(new Connection.Listener() {
             @Override
@@ -174,36 +184,38 @@ public final class PoolLiveness implements AutoCloseable {
         }
     }
 
+    private void schedule(Runnable task, long delayNanos) {
+        try {
+            timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
+    }
+
     private void tick() {
         try {
             watchRegistered();
             int limit = Math.max(1, misses.getAsInt());
-            long timeout = timeoutMillis(limit);
+            long every = period.get().toMillis();
             for (Watched w : pools.values()) {
-                w.tick(limit, timeout);
+                w.tick(limit, every);
             }
         } catch (RuntimeException e) {
             LOG.warn("pool liveness round failed: {}", e.toString());
         } finally {
             if (!closed) {
-                try {
-                    timer.schedule(this::tick, period.get().toMillis(), TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException e) {
-                    // closing
-                }
+                schedule(this::tick, period.get().toNanos());
             }
         }
     }
 
-    /** A ping is given up once it could no longer make a difference: when the pool is suspect for want of answers. */
-    private long timeoutMillis(int limit) {
-        return Math.max(MIN_TIMEOUT_MILLIS, period.get().toMillis() * (limit + 1));
+    private long pingTimeoutMillis() {
+        return Math.max(MIN_PING_TIMEOUT_MILLIS, period.get().toMillis() * 10);
     }
 
     private void probeAll() {
-        long timeout = timeoutMillis(Math.max(1, misses.getAsInt()));
         for (Watched w : pools.values()) {
-            w.probe(timeout);
+            w.probe();
         }
     }
 
@@ -238,6 +250,7 @@ public final class PoolLiveness implements AutoCloseable {
     public void close() {
         closed = true;
         timer.shutdownNow();
+        ports.close();
         try {
             http.stop();
         } catch (Exception e) {
@@ -254,6 +267,13 @@ public final class PoolLiveness implements AutoCloseable {
         volatile boolean suspect;
         private Request inFlight;
         private int missed;
+        /** A bare connection to the pool's port is being tried. */
+        private boolean checking;
+        private boolean abandoned;
+        /** A close or a doubt came while a ping was in flight: ping again when it is answered. */
+        private boolean probeAgain;
+        private boolean probeScheduled;
+        private long lastSent = System.nanoTime() - PROBE_SPACING_NANOS;
         /** The last ping failed on a connection that was open: it was asked again at once. */
         private boolean askedAgain;
         private long suspectSince;
@@ -270,40 +290,82 @@ public final class PoolLiveness implements AutoCloseable {
             return url.equals(record.url()) && startedAt == record.startedAt();
         }
 
-        synchronized void tick(int limit, long timeoutMillis) {
+        synchronized void tick(int limit, long periodMillis) {
+            if (inFlight == null) {
+                ping();
+                return;
+            }
+            missed++;
+            if (missed >= limit && !checking && !suspect) {
+                checking = true;
+                int unanswered = missed;
+                ports.check(url, periodMillis, why -> portChecked(why, unanswered, limit));
+            }
+        }
+
+        synchronized void portChecked(String why, int unanswered, int limit) {
+            checking = false;
+            if (abandoned) {
+                return;
+            }
+            if (why == null) {
+                // slow, not gone: count afresh (the ping stays in flight and may still be answered)
+                LOG.debug("pool {} left {} pings unanswered but takes connections", id, unanswered);
+                missed = 0;
+            } else if (missed >= limit) {
+                suspect("no answer to " + unanswered + " pings in a row and " + why);
+            } // answered meanwhile
+        }
+
+        /**
+         * A ping now, unless one is in flight: then another as soon as it is answered, since the close that asked for
+         * this may have come after that ping's answer was read but before it was handled.
+         */
+        synchronized void probe() {
+            if (abandoned) {
+                return;
+            }
             if (inFlight != null) {
-                missed++;
-                if (missed >= limit) {
-                    suspect("no answer to " + missed + " pings in a row");
+                probeAgain = true;
+                return;
+            }
+            long wait = lastSent + PROBE_SPACING_NANOS - System.nanoTime();
+            if (wait > 0) {
+                if (!probeScheduled) {
+                    probeScheduled = true;
+                    schedule(() -> {
+                        synchronized (this) {
+                            probeScheduled = false;
+                        }
+                        probe();
+                    }, wait);
                 }
                 return;
             }
-            ping(timeoutMillis);
-        }
-
-        void probe() {
-            probe(timeoutMillis(Math.max(1, misses.getAsInt())));
-        }
-
-        synchronized void probe(long timeoutMillis) {
-            if (inFlight == null) {
-                ping(timeoutMillis);
-            }
+            ping();
         }
 
         /** Holding the monitor; the answer may come on this very thread (a synchronous failure): the monitor is reentrant. */
-        private void ping(long timeoutMillis) {
-            Request request = http.newRequest(health).timeout(timeoutMillis, TimeUnit.MILLISECONDS).agent(AGENT);
+        private void ping() {
+            Request request = http.newRequest(health).timeout(pingTimeoutMillis(), TimeUnit.MILLISECONDS).agent(AGENT);
             inFlight = request;
+            lastSent = System.nanoTime();
             request.send(result -> answered(request, result));
         }
 
         synchronized void answered(Request request, Result result) {
-            if (inFlight != request) {
-                return; // abandoned
+            if (inFlight != request || closed) {
+                return; // abandoned, or the door is closing
             }
             inFlight = null;
+            if (probeAgain) {
+                probeAgain = false;
+                soon(this::probe);
+            }
             Throwable failure = result.getFailure();
+            if (failure != null) {
+                LOG.debug("pool {}: ping failed after {} ms: {}", id, (System.nanoTime() - lastSent) / 1_000_000, failure.toString());
+            }
             if (failure == null) {
                 missed = 0;
                 askedAgain = false;
@@ -313,13 +375,14 @@ public final class PoolLiveness implements AutoCloseable {
             } else if (!refused(failure) && !askedAgain) {
                 // a kept-alive connection may have been closed under this ping: only a second failure in a row counts
                 askedAgain = true;
-                ping(timeoutMillis(Math.max(1, misses.getAsInt())));
+                ping();
             } else {
                 suspect(PoolLiveness.describe(failure));
             }
         }
 
         synchronized void abandon() {
+            abandoned = true;
             Request request = inFlight;
             inFlight = null;
             if (request != null) {

@@ -85,16 +85,30 @@ class PoolLivenessTest {
     }
 
     @Test
-    void aPoolThatStopsAnsweringIsSuspectAfterTheMissedPingsAndClearedWhenItAnswersAgain() throws Exception {
+    void aPoolSlowToAnswerButTakingConnectionsIsNotSuspect() throws Exception {
+        HealthServer p1 = server(0);
+        PoolRecord one = record("p1", p1.port(), 1);
+        registered.set(List.of(one));
+        PoolLiveness liveness = liveness(Duration.ofMillis(50), 2);
+        await("a ping answered").until(() -> p1.answered.get() >= 1);
+        p1.silent = true; // a starved JVM: its kernel still completes handshakes
+        Awaitility.await("p1 never suspect for being slow").during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+                .until(() -> !liveness.isSuspect(one));
+        assertEquals(0, liveness.suspicions());
+    }
+
+    @Test
+    void aHostGoneWithoutClosingAnythingIsSuspectAfterTheMissedPingsAndClearedWhenItAnswersAgain() throws Exception {
         HealthServer p1 = server(0);
         PoolRecord one = record("p1", p1.port(), 1);
         registered.set(List.of(one));
         PoolLiveness liveness = liveness(Duration.ofMillis(100), 3);
         await("a ping answered").until(() -> p1.answered.get() >= 1);
-        p1.silent = true; // the connection stays open, nothing comes back: a host gone without a FIN
-        await("p1 suspect for want of answers").until(() -> liveness.isSuspect(one));
-        assertTrue(liveness.suspects().get(0).startsWith("p1: no answer to 3 pings in a row"), liveness.suspects().toString());
-        p1.silent = false;
+        p1.vanish(); // the kept connection stays open and silent, and no handshake is completed any more
+        await("p1 suspect for want of answers and of a connection").until(() -> liveness.isSuspect(one));
+        assertTrue(liveness.suspects().get(0).startsWith("p1: no answer to 3 pings in a row and no connection within 100 ms"),
+                liveness.suspects().toString());
+        p1.reappear(); // the network is back
         await("p1 cleared once it answers").until(() -> !liveness.isSuspect(one));
         assertEquals(1, liveness.recoveries());
         assertEquals(0, liveness.suspectCount());
@@ -168,13 +182,18 @@ class PoolLivenessTest {
     static final class HealthServer implements AutoCloseable {
         final AtomicInteger answered = new AtomicInteger();
         volatile boolean silent;
+        private volatile boolean vanished;
         private final ServerSocket listening;
         private final List<Socket> connections = new CopyOnWriteArrayList<>();
 
         HealthServer(int port) throws IOException {
             listening = new ServerSocket();
             listening.setReuseAddress(true);
-            listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1); // a short queue to fill (vanish)
+            startAccepting();
+        }
+
+        private void startAccepting() {
             Thread acceptor = new Thread(this::accept, "health-server-" + listening.getLocalPort());
             acceptor.setDaemon(true);
             acceptor.start();
@@ -189,6 +208,9 @@ class PoolLivenessTest {
                 try {
                     Socket s = listening.accept();
                     connections.add(s);
+                    if (vanished) {
+                        return; // accepts no more: the queue fills and later handshakes go unanswered
+                    }
                     Thread t = new Thread(() -> serve(s), "health-connection");
                     t.setDaemon(true);
                     t.start();
@@ -215,6 +237,32 @@ class PoolLivenessTest {
             } catch (IOException e) {
                 // killed
             }
+        }
+
+        /**
+         * As a host that is cut off: nothing answered on the open connections, and no handshake completed (the listen
+         * queue is filled, so the kernel drops further SYNs).
+         */
+        void vanish() throws IOException {
+            silent = true;
+            vanished = true;
+            for (int i = 0; i < 20; i++) {
+                Socket filler = new Socket();
+                connections.add(filler);
+                try {
+                    filler.connect(listening.getLocalSocketAddress(), 300);
+                } catch (java.net.SocketTimeoutException e) {
+                    return; // full
+                }
+            }
+            throw new AssertionError("the listen queue never filled");
+        }
+
+        /** Back after {@link #vanish}: answers and accepts again. */
+        void reappear() {
+            silent = false;
+            vanished = false;
+            startAccepting();
         }
 
         void kill() throws IOException {
