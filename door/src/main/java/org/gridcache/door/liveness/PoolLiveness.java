@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * pool is <em>suspect</em> within milliseconds;</li>
  * <li>a host that vanishes without closing anything leaves the pings unanswered: after {@code door.pool-ping-misses}
  * periods in a row without an answer the door tries a bare TCP connection to the pool's port ({@link PortCheck}),
- * and when that is not made within a period either, the pool is suspect. A pool that is merely slow to answer (a
+ * and when that is not made within a period either (at least 500 ms), the pool is suspect. A pool that is merely slow to answer (a
  * starved or busy JVM) still has its kernel complete the handshake at once, so it is not suspected for being busy —
  * which would only move its load onto the others;</li>
  * <li>a failed proxied read ({@link #doubt}) asks the pool at once, as a close does.</li>
@@ -62,6 +62,8 @@ public final class PoolLiveness implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolLiveness.class);
     /** A ping left unanswered this long is given up (its misses were counted by the ticks meanwhile). */
     private static final long MIN_PING_TIMEOUT_MILLIS = 2_000;
+    /** A bare connect is given at least this long: a SYN-ACK is microseconds away, but the door itself may be starved. */
+    private static final long MIN_CONNECT_TIMEOUT_MILLIS = 500;
     private static final String AGENT = "gridcache-door-liveness";
     /** Early pings of one pool (after a close, a doubt) are at least this far apart: a pool closing every connection is not pinged in a loop. */
     private static final long PROBE_SPACING_NANOS = 50_000_000;
@@ -299,7 +301,7 @@ public final class PoolLiveness implements AutoCloseable {
             if (missed >= limit && !checking && !suspect) {
                 checking = true;
                 int unanswered = missed;
-                ports.check(url, periodMillis, why -> portChecked(why, unanswered, limit));
+                ports.check(url, Math.max(MIN_CONNECT_TIMEOUT_MILLIS, periodMillis), why -> portChecked(why, unanswered, limit));
             }
         }
 

@@ -106,7 +106,7 @@ class PoolLivenessTest {
         await("a ping answered").until(() -> p1.answered.get() >= 1);
         p1.vanish(); // the kept connection stays open and silent, and no handshake is completed any more
         await("p1 suspect for want of answers and of a connection").until(() -> liveness.isSuspect(one));
-        assertTrue(liveness.suspects().get(0).startsWith("p1: no answer to 3 pings in a row and no connection within 100 ms"),
+        assertTrue(liveness.suspects().get(0).startsWith("p1: no answer to 3 pings in a row and no connection within 500 ms"),
                 liveness.suspects().toString());
         p1.reappear(); // the network is back
         await("p1 cleared once it answers").until(() -> !liveness.isSuspect(one));
