@@ -230,6 +230,9 @@ public final class PoolLiveness implements AutoCloseable {
             Watched old = pools.get(record.id());
             if (old == null || !old.sameRegistration(record)) {
                 pools.put(record.id(), new Watched(record));
+                if (old != null) {
+                    old.abandon();
+                }
                 if (old != null && old.suspect) {
                     LOG.info("pool {} registered anew ({}): no longer suspect", record.id(), record.url());
                     version.incrementAndGet();
