@@ -9,7 +9,8 @@
 #   downloaded); the pool f0 goes to is killed with SIGKILL, and restarted after the round. Reported per round and as
 #   the median of the rounds: from the signal, and from the death (the process reaped: its kernel closes its sockets
 #   only then, which took up to seconds on a loaded machine), to the last request the door answered naming the dead
-#   pool (as Location or Link fallback); and the same for the first request that no longer named it.
+#   pool (as Location or Link fallback; 0 when none came after the signal); and the first request that no longer
+#   named it, from the signal. The prober asks one request at a time: a starved door spaces its samples.
 # Usage, from the repository root after `mvn -B -q -DskipTests package` (needs nginx-light):
 #   bench/pool-death.sh [ROUNDS (3)] [SIZE (64M)] [FILES (12)]
 # Env: GRIDCACHE (the gridcache command; default the built distribution's), LOAD (concurrent downloads, 200), WORK (a
@@ -31,8 +32,8 @@ pids=()
 loadpid=
 cleanup() {
   [ -z "$loadpid" ] || kill "$loadpid" 2>/dev/null || true
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  # door and pools before ZooKeeper: a door stopping without it waits on it to delete its record
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; wait "${pids[i]}" 2>/dev/null || true; done
   [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
   [ -n "${WORK:-}" ] || rm -rf "$work"
 }
@@ -99,7 +100,7 @@ while time.time() < end:
     time.sleep(0.01)
 PY
 
-from_signal=(); from_death=()
+from_signal=(); from_death=(); first_clean=()
 for r in $(seq "$rounds"); do
   victim_url=$(location_of f0.bin)
   victim=
@@ -124,7 +125,7 @@ for r in $(seq "$rounds"); do
   death=$(( sig - (dead - signalled) / 1000000 ))
   say "round $r: p$victim killed; dead $(( (dead - signalled) / 1000000 )) ms after SIGKILL; last request naming it" \
     "$sig ms after the signal, $death ms after the death; first not naming it $first ms after the signal"
-  from_signal+=("$sig"); from_death+=("$death")
+  from_signal+=("$sig"); from_death+=("$death"); first_clean+=("$first")
   result pool-death-last-redirect-from-signal gridcache gridcache "$r" "$sig" ms "size=$size load=$load"
   result pool-death-last-redirect-from-death gridcache gridcache "$r" "$death" ms "size=$size load=$load"
   start_pool "$victim"
@@ -134,4 +135,5 @@ done
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "pool-death: $rounds rounds, $load downloads of $files x $size; last redirect to the killed pool, median:" \
   "$(median "${from_signal[@]}") ms after SIGKILL, $(median "${from_death[@]}") ms after its death" \
-  "(per round: ${from_signal[*]} / ${from_death[*]} ms)"
+  "(per round: ${from_signal[*]} / ${from_death[*]} ms); the first request not naming it, median" \
+  "$(median "${first_clean[@]}") ms after SIGKILL (${first_clean[*]} ms)"
