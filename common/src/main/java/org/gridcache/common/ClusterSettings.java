@@ -95,6 +95,12 @@ public final class ClusterSettings {
         public static final Setting<Duration> ZK_GRACE = define("door.zk-grace", SettingTypes.DURATION, "5m", LIVE,
                 "how long a door keeps redirecting to the pools it last knew while ZooKeeper is unreachable; "
                 + "after that it answers 503");
+        public static final Setting<Duration> POOL_PING_PERIOD = define("door.pool-ping-period", SettingTypes.POSITIVE_DURATION,
+                "500ms", LIVE, "how often a door asks each pool GET /.gridcache/health over the connection it keeps to it; a pool "
+                + "that refuses, closes or leaves door.pool-ping-misses pings unanswered gets no new read until it answers again");
+        public static final Setting<Integer> POOL_PING_MISSES = define("door.pool-ping-misses", SettingTypes.POSITIVE_COUNT, "2",
+                LIVE, "how many pings in a row a pool may leave unanswered (a host gone without closing its connections) "
+                + "before the door sends it no new read");
         public static final Setting<List<String>> REDIRECT_HOSTS = define("pool.redirect-hosts", SettingTypes.HOSTS, "", LIVE,
                 "comma-separated hosts (or *.domain) a pool may follow an origin's redirect to, besides the origin's own host "
                 + "and the hosts of the mount table; never from https to http");

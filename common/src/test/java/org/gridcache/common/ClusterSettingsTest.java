@@ -88,7 +88,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(32, ClusterSettings.known().size());
+        assertEquals(34, ClusterSettings.known().size());
         ClusterSettings.known().forEach((key, setting) -> {
             assertEquals(key, setting.key());
             assertTrue(setting.apply() != null && !setting.description().isBlank(), key);

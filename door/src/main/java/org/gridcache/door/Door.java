@@ -25,6 +25,8 @@ import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.lock.DoorLocks;
+import org.gridcache.door.liveness.PoolLiveness;
+import org.gridcache.door.liveness.SelectablePools;
 import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.namespace.CollectionQuotas;
 import org.gridcache.door.namespace.GridFtpOriginLister;
@@ -103,7 +105,12 @@ public final class Door implements Closeable {
         // signs with the current key; verifies (its own tickets, at the credential service) with every published one
         TicketCodec codec = TicketCodec.of(settings.id(), settings.signingKey(), settings.ticketKeys());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
-        DoorOperations ops = own(new DoorOperations(settings.id(), pools, config, zk));
+        // which pools answer, learnt in milliseconds rather than when ZooKeeper expires a dead pool's session
+        PoolLiveness liveness = own(new PoolLiveness(PoolLiveness.client(settings.id(), security.tls()
+                ? new OriginHttpClient.FreshSessionTls(security.hostCredential(), security.trust()) : null), pools::live,
+                () -> config.current().get(Keys.POOL_PING_PERIOD), () -> config.current().get(Keys.POOL_PING_MISSES))).start();
+        SelectablePools selectable = new SelectablePools(pools::selectable, liveness);
+        DoorOperations ops = own(new DoorOperations(settings.id(), pools, liveness, selectable, config, zk));
         // the cluster's macaroon root key, made by the first TLS door (a plain door issues and accepts no bearer token)
         MacaroonSecrets macaroons = security.tls() ? own(new MacaroonSecrets(zk)).start(ZK_INITIAL_WAIT) : null;
         DoorGridSecurity grid = own(DoorGridSecurity.start(settings.id(), security, codec, () -> url, pools::live, macaroons,
@@ -125,17 +132,17 @@ public final class Door implements Closeable {
         config.onChange(s -> policies.set(s.get(Keys.SELECTION_POLICY)));
         pools.setGrace(config.current().get(Keys.ZK_GRACE));
         config.onChange(s -> pools.setGrace(s.get(Keys.ZK_GRACE)));
-        FileReads files = new FileReads(pools, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats(),
-                () -> config.current().get(Keys.PROXY_MAX_TRANSFERS)),
+        FileReads files = new FileReads(pools, selectable, policies::selector, tickets, new PoolProxy(http, settings.id(), ops.stats(),
+                () -> config.current().get(Keys.PROXY_MAX_TRANSFERS), liveness::doubt),
                 config::current, ops.stats(), grid.delegations(), new PoolDigests(http));
         LockTable lockTable = new LockTable(zk, Clock.systemUTC());
         LockChecks lockChecks = new LockChecks(lockTable, namespace);
         DoorWrites writes = new DoorWrites(namespace, new OriginWriters(new LocalOriginWriter(settings.fileOriginRoots()),
                 new WebDavOriginWriter(http), new GridFtpOriginWriter(gridftpSessions)), grid.originIdentities(), grid.policy(),
                 notices::wrote, deadProperties,
-                lockChecks, new PutRedirects(pools, policies::selector, tickets, config::current,
+                lockChecks, new PutRedirects(selectable, policies::selector, tickets, config::current,
                         () -> grid.delegations().credentialEndpoint()),
-                new CopyRedirects(namespace, grid.policy(), pools, policies::selector, tickets, config::current, grid.delegations()));
+                new CopyRedirects(namespace, grid.policy(), selectable, policies::selector, tickets, config::current, grid.delegations()));
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
                 grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
                 new PropPatch(namespace, grid.policy(), deadProperties, lockChecks),

@@ -50,7 +50,7 @@ public final class DoorServices {
         String body = switch (path) {
             case PREFIX + "/health" -> "ok\n";
             case PREFIX + "/metrics" -> operations.scrape();
-            case PREFIX + "/status" -> StatusPage.render(operations, pools.live(), pools.selectable().size(), settings.get());
+            case PREFIX + "/status" -> StatusPage.render(operations, pools.live(), operations.selectableCount(), settings.get());
             default -> Json.string(poolsFor(request.getRemoteAddr())) + "\n";
         };
         send(request, response, type, body);

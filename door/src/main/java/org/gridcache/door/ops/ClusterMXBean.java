@@ -11,8 +11,11 @@ public interface ClusterMXBean {
 
     int getLivePools();
 
-    /** Pools a new read may go to (not draining). */
+    /** Pools a new read may go to (not draining, not suspect). */
     int getSelectablePools();
+
+    /** One line per pool this door cannot reach now (id, why, for how long, URL): it sends them no new read. */
+    String[] getSuspectPools();
 
     String getPolicy();
 

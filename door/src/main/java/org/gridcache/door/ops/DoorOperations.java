@@ -1,5 +1,6 @@
 package org.gridcache.door.ops;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import org.gridcache.common.SelectionPolicy;
 import org.gridcache.common.ClusterSettings.Keys;
@@ -7,12 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ByteSize;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Mbeans;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.door.Door;
+import org.gridcache.door.liveness.PoolLiveness;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
@@ -26,6 +29,8 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DoorOperations.class);
     private final String id;
     private final PoolDirectory pools;
+    private final PoolLiveness liveness;
+    private final Supplier<List<PoolRecord>> selectable;
     private final ClusterConfig config;
     private final CuratorFramework zk;
     private final DoorStats stats;
@@ -33,9 +38,13 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
     private volatile String url = "";
     private volatile IntSupplier openConnections = () -> 0;
 
-    public DoorOperations(String id, PoolDirectory pools, ClusterConfig config, CuratorFramework zk) {
+    /** {@code selectable}: the pools a new read may go to (ZooKeeper's, less those {@code liveness} holds suspect). */
+    public DoorOperations(String id, PoolDirectory pools, PoolLiveness liveness, Supplier<List<PoolRecord>> selectable,
+                          ClusterConfig config, CuratorFramework zk) {
         this.id = id;
         this.pools = pools;
+        this.liveness = liveness;
+        this.selectable = selectable;
         this.config = config;
         this.zk = zk;
         this.stats = new DoorStats(id);
@@ -43,8 +52,15 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
                 .description("client connections open now").register(stats.registry());
         Gauge.builder("gridcache.door.pools.live", pools, p -> p.live().size())
                 .description("pools registered in ZooKeeper").register(stats.registry());
-        Gauge.builder("gridcache.door.pools.selectable", pools, p -> p.selectable().size())
+        Gauge.builder("gridcache.door.pools.selectable", selectable, s -> s.get().size())
                 .description("pools a new read may go to").register(stats.registry());
+        Gauge.builder("gridcache.door.pools.suspect", liveness, PoolLiveness::suspectCount)
+                .description("registered pools this door cannot reach (refused, closed, or pings unanswered): no new read goes "
+                        + "there").register(stats.registry());
+        FunctionCounter.builder("gridcache.door.pool.suspicions", liveness, PoolLiveness::suspicions)
+                .description("times a pool became suspect").register(stats.registry());
+        FunctionCounter.builder("gridcache.door.pool.recoveries", liveness, PoolLiveness::recoveries)
+                .description("times a suspect pool answered again").register(stats.registry());
         registrations.add(Mbeans.register("type=Door", DoorMXBean.class, this));
         // an MXBean object may be registered once only: the cluster view is an object of its own
         registrations.add(Mbeans.register("type=Cluster", ClusterMXBean.class, new ClusterView()));
@@ -58,6 +74,11 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
     public void serving(String url, IntSupplier openConnections) {
         this.url = url;
         this.openConnections = openConnections;
+    }
+
+    /** How many pools a new read may go to now. */
+    public int selectableCount() {
+        return selectable.get().size();
     }
 
     public String scrape() {
@@ -129,7 +150,12 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
 
         @Override
         public int getSelectablePools() {
-            return pools.selectable().size();
+            return selectable.get().size();
+        }
+
+        @Override
+        public String[] getSuspectPools() {
+            return liveness.suspects().toArray(String[]::new);
         }
 
         @Override

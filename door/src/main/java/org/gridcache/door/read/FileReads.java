@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
 public final class FileReads {
     private static final Logger LOG = LoggerFactory.getLogger(FileReads.class);
     private final PoolDirectory pools;
+    /** The pools a new read may go to: ZooKeeper's selectable ones less those this door cannot reach. */
+    private final Supplier<List<PoolRecord>> selectable;
     /** The chosen pool and this many fallbacks at most, in {@code Link: rel="duplicate"} headers. */
     public static final int RANKED = 4;
     private final Supplier<PoolSelector> selector;
@@ -85,11 +87,12 @@ public final class FileReads {
     }
 
     /** {@code selector}: the policy in force, asked per request (selection.policy changes live). */
-    public FileReads(PoolDirectory pools, Supplier<PoolSelector> selector, TicketIssuer tickets, PoolProxy proxy,
+    public FileReads(PoolDirectory pools, Supplier<List<PoolRecord>> selectable, Supplier<PoolSelector> selector, TicketIssuer tickets, PoolProxy proxy,
               Supplier<ClusterSettings> settings, DoorStats stats, Delegations delegations, PoolDigests digests) {
         this.stats = stats;
         this.digests = digests;
         this.pools = pools;
+        this.selectable = selectable;
         this.selector = selector;
         this.tickets = tickets;
         this.proxy = proxy;
@@ -157,7 +160,7 @@ public final class FileReads {
         if (origin.credentialMode() == CredentialMode.TOKEN && subject.tokenRef() == null) {
             return Optional.empty(); // nor without the user's token
         }
-        List<PoolSelector.Choice> ranked = selector.get().rank(file.path(), pools.selectable(), 1);
+        List<PoolSelector.Choice> ranked = selector.get().rank(file.path(), selectable.get(), 1);
         if (ranked.isEmpty()) {
             return Optional.empty();
         }
@@ -177,7 +180,7 @@ public final class FileReads {
         }
         String credentialUrl = delegations.credentialEndpoint();
         PoolSelector policy = selector.get();
-        List<PoolSelector.Choice> ranked = policy.rank(file.path(), pools.selectable(), RANKED);
+        List<PoolSelector.Choice> ranked = policy.rank(file.path(), selectable.get(), RANKED);
         if (ranked.isEmpty()) {
             throw noPool(now);
         }

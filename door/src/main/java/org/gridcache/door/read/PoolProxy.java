@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -53,14 +54,20 @@ public final class PoolProxy {
     private final String doorId;
     private final DoorStats stats;
     private final IntSupplier maxTransfers;
+    private final Consumer<String> unreachable;
     private final AtomicInteger active = new AtomicInteger();
 
-    /** {@code maxTransfers}: how many proxied reads may run at once, read on every read (a live setting). */
-    public PoolProxy(HttpClient http, String doorId, DoorStats stats, IntSupplier maxTransfers) {
+    /**
+     * {@code maxTransfers}: how many proxied reads may run at once, read on every read (a live setting).
+     * {@code unreachable}: told the id of a pool that could not be reached or broke off (the door's liveness asks it
+     * at once).
+     */
+    public PoolProxy(HttpClient http, String doorId, DoorStats stats, IntSupplier maxTransfers, Consumer<String> unreachable) {
         this.http = http;
         this.doorId = doorId;
         this.stats = stats;
         this.maxTransfers = maxTransfers;
+        this.unreachable = unreachable;
     }
 
     /** A turn to stream, or a 503; the caller gives it back with {@link #release}. Taken before a ticket is made. */
@@ -137,6 +144,7 @@ public final class PoolProxy {
         try {
             relayBody(listener, response, pool, relayed);
         } catch (PoolBrokeOffException e) {
+            unreachable.accept(pool.id());
             abortClient(client, e);
         }
     }
@@ -157,7 +165,7 @@ public final class PoolProxy {
         }
     }
 
-    private static Response awaitHeaders(Request request, InputStreamResponseListener listener, PoolRecord pool, long timeoutSeconds) {
+    private Response awaitHeaders(Request request, InputStreamResponseListener listener, PoolRecord pool, long timeoutSeconds) {
         try {
             return listener.get(timeoutSeconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -169,6 +177,7 @@ public final class PoolProxy {
             throw DoorException.badGateway("pool " + pool.id() + " did not answer within " + timeoutSeconds + " s");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
+            unreachable.accept(pool.id());
             throw DoorException.badGateway("pool " + pool.id() + " unreachable (" + cause.getClass().getSimpleName() + ")");
         }
     }

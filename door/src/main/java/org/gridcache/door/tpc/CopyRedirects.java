@@ -24,7 +24,6 @@ import org.gridcache.door.read.FileReads;
 import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.PoolSelector;
 import org.gridcache.door.write.DoorWrites;
-import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,13 +42,13 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
     static final String DAVIX_STREAMS = "X-Number-Of-Streams";
     private final Namespace namespace;
     private final Supplier<AuthzPolicy> policy;
-    private final PoolDirectory pools;
+    private final Supplier<List<PoolRecord>> pools;
     private final Supplier<PoolSelector> selector;
     private final TicketIssuer tickets;
     private final Supplier<ClusterSettings> settings;
     private final FileReads.Delegations delegations;
 
-    public CopyRedirects(Namespace namespace, Supplier<AuthzPolicy> policy, PoolDirectory pools, Supplier<PoolSelector> selector,
+    public CopyRedirects(Namespace namespace, Supplier<AuthzPolicy> policy, Supplier<List<PoolRecord>> pools, Supplier<PoolSelector> selector,
                          TicketIssuer tickets, Supplier<ClusterSettings> settings, FileReads.Delegations delegations) {
         this.namespace = namespace;
         this.policy = policy;
@@ -129,7 +128,7 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
     /** Pull: an enabled pool (it writes); push: the policy's first choice that is not draining. */
     private java.util.Optional<PoolRecord> choose(String path, CopyRequest.Kind kind) {
         Predicate<PoolRecord> usable = kind == CopyRequest.Kind.PULL ? p -> !p.readOnly() && !p.draining() : p -> !p.draining();
-        List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.selectable(), 4);
+        List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.get(), 4);
         return ranked.stream().map(PoolSelector.Choice::pool).filter(usable).findFirst();
     }
 

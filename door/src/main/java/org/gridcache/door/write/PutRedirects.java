@@ -12,7 +12,6 @@ import org.gridcache.common.PoolRecord;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.read.TicketIssuer;
 import org.gridcache.door.select.PoolSelector;
-import org.gridcache.zk.PoolDirectory;
 
 /**
  * Whether a PUT goes to a pool (307 with a write ticket, as dCache redirects uploads) or through the door, and
@@ -22,13 +21,14 @@ import org.gridcache.zk.PoolDirectory;
  * {@code redirect.on-write=false}, or when no enabled pool is there to take it (a read-only pool takes no upload).
  */
 public final class PutRedirects {
-    private final PoolDirectory pools;
+    private final Supplier<List<PoolRecord>> pools;
     private final Supplier<PoolSelector> selector;
     private final TicketIssuer tickets;
     private final Supplier<ClusterSettings> settings;
     private final Supplier<String> credentialEndpoint;
 
-    public PutRedirects(PoolDirectory pools, Supplier<PoolSelector> selector, TicketIssuer tickets,
+    /** {@code pools}: the pools a new transfer may go to now. */
+    public PutRedirects(Supplier<List<PoolRecord>> pools, Supplier<PoolSelector> selector, TicketIssuer tickets,
                         Supplier<ClusterSettings> settings, Supplier<String> credentialEndpoint) {
         this.pools = pools;
         this.selector = selector;
@@ -50,7 +50,7 @@ public final class PutRedirects {
         if (!applies(request)) {
             return Optional.empty();
         }
-        List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.selectable(), 4);
+        List<PoolSelector.Choice> ranked = selector.get().rank(path, pools.get(), 4);
         for (PoolSelector.Choice choice : ranked) {
             PoolRecord pool = choice.pool();
             if (!pool.readOnly() && !pool.draining()) {

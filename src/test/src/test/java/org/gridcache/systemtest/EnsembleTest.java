@@ -84,9 +84,7 @@ class EnsembleTest {
     }
 
     private static Gridcache startPool(int i) throws IOException {
-        return Gridcache.start(tmp.resolve("pool" + (i + 1) + "-" + System.nanoTime() + ".out"), "pool", "--config", conf.toString(),
-                "--name", "p" + (i + 1), "--store", tmp.resolve("store" + (i + 1)).toString(), "--capacity", "2G",
-                "--port", String.valueOf(Tools.freePort()));
+        return Gridcache.pool(tmp, conf, i + 1, "2G");
     }
 
     @AfterAll

@@ -43,6 +43,16 @@ final class Gridcache implements AutoCloseable {
         return new Gridcache(p, output);
     }
 
+    /**
+     * Pool {@code p<n>} of a cluster test, started (not yet up): settings from {@code conf}, its store {@code store<n>}
+     * under {@code dir} (the same on a restart), a free port, its output in a new file there.
+     */
+    static Gridcache pool(Path dir, Path conf, int n, String capacity) throws IOException {
+        return start(dir.resolve("pool" + n + "-" + System.nanoTime() + ".out"), "pool", "--config", conf.toString(),
+                "--name", "p" + n, "--store", dir.resolve("store" + n).toString(), "--capacity", capacity,
+                "--port", String.valueOf(Tools.freePort()));
+    }
+
     /** Runs an admin command (origins, config) to completion. */
     static Tools.Result admin(String... args) {
         List<String> cmd = new ArrayList<>(List.of(DIST.resolve("bin/gridcache").toString()));
