@@ -77,8 +77,14 @@ final class StrictRequestLine extends HttpParser {
             if (line.length() < MAX_KEPT) {
                 line.append((char) (b & 0xff));
             }
-            if (line.length() > MAX_METHOD && line.indexOf(" ") < 0) {
-                return new Refusal(501, "method not implemented (longer than " + MAX_METHOD + " bytes)");
+            if (line.indexOf(" ") < 0) {
+                if (b != ' ' && !isTokenChar(b)) {
+                    // a method is a token (RFC 9110 §9.1): TLS, SSH or binary bytes on the HTTP port are no request
+                    return new Refusal(400, "malformed request line (the method is not a token)");
+                }
+                if (line.length() > MAX_METHOD) {
+                    return new Refusal(501, "method not implemented (longer than " + MAX_METHOD + " bytes)");
+                }
             }
         }
         return null;
@@ -116,6 +122,11 @@ final class StrictRequestLine extends HttpParser {
             buffer.put(minor, (byte) '1');
         }
         return null;
+    }
+
+    /** RFC 9110 §5.6.2's tchar. */
+    static boolean isTokenChar(byte b) {
+        return b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b > 0 && "!#$%&'*+-.^_`|~".indexOf(b) >= 0;
     }
 
     private static boolean isDigit(char c) {

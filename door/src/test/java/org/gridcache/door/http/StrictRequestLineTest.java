@@ -141,6 +141,19 @@ class StrictRequestLineTest {
         assertTrue(answer.contains("HTTP/1.1 400"), "the second request's line is refused: " + answer);
     }
 
+    /** Bytes that are no HTTP (a TLS hello, an SSH banner, NULs) were 501 as an overlong method; a method is a token. */
+    @Test
+    void aMethodOfOtherThanTokenCharactersIs400() throws IOException {
+        String[] lines = {"\u0016\u0003\u0001\u0002\u0000\u0001", "SSH-2.0-OpenSSH_9.6\r\nx", "\u0000".repeat(1000), "GE\u0000T / HTTP/1.1",
+            "GET\t/ HTTP/1.1", "GE(T) / HTTP/1.1"};
+        for (String line : lines) {
+            String answer = exchange(line);
+            assertEquals(400, status(answer), answer);
+            assertTrue(answer.contains("the method is not a token"), answer);
+        }
+        assertEquals(200, status(exchange("M-SEARCH~ / HTTP/1.1")), "token characters pass the line check (the door answers 501)");
+    }
+
     @Test
     void anOverlongTargetStaysJettys414() throws IOException {
         assertEquals(414, status(exchange("GET /" + "a".repeat(20_000) + " HTTP/1.1")));

@@ -105,6 +105,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
             p.addLast("regions", new FileRegionChunks()); // movers write FileRegions; TLS needs bytes
         }
         p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, MAX_BODY_CHUNK));
+        p.addLast("framing", new FramingCheck()); // before anything acts on a request: Transfer-Encoding, smuggling
         if (uploads != null) {
             // before the aggregator: a PUT's body streams to the origin, never gathered
             p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),
