@@ -1,5 +1,6 @@
 package org.gridcache.door.http;
 
+import java.time.Duration;
 import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.io.Connection;
@@ -10,13 +11,20 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.internal.HttpConnection;
 
 /**
- * HTTP/1.1 connections whose request lines are held to RFC 9112 ({@link StrictRequestLine}). Jetty 12 offers no
- * setting for it; its connection class lives in an {@code internal} package but is public and made to be extended
+ * HTTP/1.1 connections whose request lines are held to RFC 9112 ({@link StrictRequestLine}) and whose requests' heads
+ * must arrive within a deadline ({@link HeaderDeadline}). Jetty 12 offers no setting for either; its connection class lives in an {@code internal} package but is public and made to be extended
  * ({@code newHttpParser} is its hook), so an upgrade of Jetty is checked by {@code StrictRequestLineTest}.
  */
 final class StrictHttpConnectionFactory extends HttpConnectionFactory {
+    private volatile Duration headerTimeout = Duration.ofSeconds(20);
+
     StrictHttpConnectionFactory(HttpConfiguration config) {
         super(config);
+    }
+
+    /** For connections made from now on. */
+    void headerTimeout(Duration timeout) {
+        headerTimeout = timeout;
     }
 
     @Override
@@ -26,7 +34,8 @@ final class StrictHttpConnectionFactory extends HttpConnectionFactory {
             protected HttpParser newHttpParser(HttpCompliance compliance) {
                 HttpParser lenient = super.newHttpParser(compliance); // carries the connection's request handler
                 HttpParser strict = new StrictRequestLine((HttpParser.RequestHandler) lenient.getHandler(),
-                        getHttpConfiguration().getRequestHeaderSize(), compliance);
+                        getHttpConfiguration().getRequestHeaderSize(), compliance,
+                        new HeaderDeadline(getEndPoint(), headerTimeout, connector.getIdleTimeout()));
                 strict.setHeaderCacheSize(lenient.getHeaderCacheSize());
                 strict.setHeaderCacheCaseSensitive(lenient.isHeaderCacheCaseSensitive());
                 return strict;

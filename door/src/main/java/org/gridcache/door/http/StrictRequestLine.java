@@ -31,12 +31,34 @@ final class StrictRequestLine extends HttpParser {
     private int leadingBytes;
     private boolean checked;
 
-    StrictRequestLine(RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance) {
+    private final HeaderDeadline deadline;
+
+    /** {@code deadline} null: none (tests of the line alone). */
+    StrictRequestLine(RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance, HeaderDeadline deadline) {
         super(handler, maxHeaderBytes, compliance);
+        this.deadline = deadline;
+    }
+
+    StrictRequestLine(RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance) {
+        this(handler, maxHeaderBytes, compliance, null);
     }
 
     @Override
     public boolean parseNext(ByteBuffer buffer) {
+        if (deadline != null && deadline.passed()) {
+            LOG.info("request head not complete within {} of its first byte: closing", deadline.timeout());
+            BufferUtil.clear(buffer);
+            badMessage(new HttpException.RuntimeException(408, "request headers not received within " + deadline.timeout()));
+            return false;
+        }
+        boolean handled = parseLine(buffer);
+        if (deadline != null) {
+            deadline.reading(inHeaderState() && !isStart()); // a head begun and not yet complete
+        }
+        return handled;
+    }
+
+    private boolean parseLine(ByteBuffer buffer) {
         if (!checked) {
             Refusal refusal = scan(buffer);
             if (refusal != null) {

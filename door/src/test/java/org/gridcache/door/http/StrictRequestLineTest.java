@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -20,16 +23,23 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The request lines of issue 15's hostile-input run, through a real Jetty connector with the door's factory. */
+/**
+ * The request lines of issue 15's hostile-input run, and the deadline of a request's head (slowloris), through a real
+ * Jetty connector with the door's factory.
+ */
 class StrictRequestLineTest {
+    private static final Duration HEAD_DEADLINE = Duration.ofSeconds(1);
     private static Server server;
     private static int port;
 
     @BeforeAll
     static void start() throws Exception {
         server = new Server();
-        ServerConnector connector = new ServerConnector(server, new StrictHttpConnectionFactory(new HttpConfiguration()));
+        StrictHttpConnectionFactory http = new StrictHttpConnectionFactory(new HttpConfiguration());
+        http.headerTimeout(HEAD_DEADLINE);
+        ServerConnector connector = new ServerConnector(server, http);
         connector.setHost("127.0.0.1");
+        connector.setIdleTimeout(30_000); // far beyond the tests: only the head's deadline closes a trickling client
         server.addConnector(connector);
         server.setErrorHandler(new PlainErrorHandler());
         server.setHandler(new Handler.Abstract() {
@@ -157,5 +167,34 @@ class StrictRequestLineTest {
     @Test
     void anOverlongTargetStaysJettys414() throws IOException {
         assertEquals(414, status(exchange("GET /" + "a".repeat(20_000) + " HTTP/1.1")));
+    }
+
+    @Test
+    void aTrickledHeadIsClosedOnceTheDeadlinePasses() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(100);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write("GET / HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            StringBuilder answer = new StringBuilder();
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < Duration.ofSeconds(10).toNanos()) {
+                try {
+                    out.write('X'); // a byte every 100 ms: the connection is never idle
+                    int b;
+                    while ((b = in.read()) >= 0) {
+                        answer.append((char) b);
+                    }
+                    closed = true;
+                } catch (SocketTimeoutException e) {
+                    // nothing yet: trickle on
+                } catch (SocketException e) {
+                    closed = true; // reset: closed
+                }
+            }
+            assertTrue(closed, "the connection was closed within 10 s (deadline " + HEAD_DEADLINE + ", idle timeout 30 s)");
+            assertTrue(answer.isEmpty() || answer.toString().startsWith("HTTP/1.1 408"), answer.toString());
+        }
     }
 }
