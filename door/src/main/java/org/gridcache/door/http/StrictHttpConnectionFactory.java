@@ -29,13 +29,13 @@ final class StrictHttpConnectionFactory extends HttpConnectionFactory {
 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
+        HeaderDeadline deadline = new HeaderDeadline(endPoint, headerTimeout, connector.getIdleTimeout());
         HttpConnection connection = new HttpConnection(getHttpConfiguration(), connector, endPoint) {
             @Override
             protected HttpParser newHttpParser(HttpCompliance compliance) {
                 HttpParser lenient = super.newHttpParser(compliance); // carries the connection's request handler
                 HttpParser strict = new StrictRequestLine((HttpParser.RequestHandler) lenient.getHandler(),
-                        getHttpConfiguration().getRequestHeaderSize(), compliance,
-                        new HeaderDeadline(getEndPoint(), headerTimeout, connector.getIdleTimeout()));
+                        getHttpConfiguration().getRequestHeaderSize(), compliance, deadline);
                 strict.setHeaderCacheSize(lenient.getHeaderCacheSize());
                 strict.setHeaderCacheCaseSensitive(lenient.isHeaderCacheCaseSensitive());
                 return strict;
@@ -43,6 +43,7 @@ final class StrictHttpConnectionFactory extends HttpConnectionFactory {
         };
         connection.setUseInputDirectByteBuffers(isUseInputDirectByteBuffers());
         connection.setUseOutputDirectByteBuffers(isUseOutputDirectByteBuffers());
+        deadline.opened(connector.getScheduler());
         return configure(connection, connector, endPoint);
     }
 }

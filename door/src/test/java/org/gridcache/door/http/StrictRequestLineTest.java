@@ -197,4 +197,13 @@ class StrictRequestLineTest {
             assertTrue(answer.isEmpty() || answer.toString().startsWith("HTTP/1.1 408"), answer.toString());
         }
     }
+
+    /** A client that connects and sends nothing (or trickles a TLS handshake, which never reaches the parser). */
+    @Test
+    void aConnectionThatSendsNothingIsClosedAtTheDeadline() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000); // the idle timeout is 30 s: only the deadline closes within this
+            assertEquals(-1, socket.getInputStream().read());
+        }
+    }
 }

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * mod_reqtimeout asks: a client that trickles a header byte every few seconds (slowloris) never lets the connection go
  * idle, and would hold it for ever. Two handlers of one connection share the deadline: {@link #bytes()}, before the
  * codec, starts it when bytes arrive while no request is under way; {@link #heads()}, after the codec, ends it when the
- * head is parsed, and knows a request's end. Past the deadline the connection is closed (nothing was answered yet).
- * All on the channel's event loop.
+ * head is parsed, and knows a request's end. The first head's deadline runs from the connection's opening, so a client
+ * that connects and sends nothing, or trickles a TLS handshake, is bounded too. Past the deadline the connection is
+ * closed (nothing was answered yet). All on the channel's event loop.
  */
 final class HeaderDeadline {
     private static final Logger LOG = LoggerFactory.getLogger(HeaderDeadline.class);
@@ -34,9 +35,22 @@ final class HeaderDeadline {
     ChannelHandler bytes() {
         return new ChannelInboundHandlerAdapter() {
             @Override
+            public void handlerAdded(ChannelHandlerContext ctx) {
+                if (ctx.channel().isActive()) {
+                    start(ctx);
+                }
+            }
+
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) throws Exception {
+                start(ctx);
+                super.channelActive(ctx);
+            }
+
+            @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                if (msg instanceof ByteBuf && !inBody && pending == null) {
-                    pending = ctx.executor().schedule(() -> expire(ctx), timeout.toMillis(), TimeUnit.MILLISECONDS);
+                if (msg instanceof ByteBuf && !inBody) {
+                    start(ctx);
                 }
                 ctx.fireChannelRead(msg);
             }
@@ -63,6 +77,12 @@ final class HeaderDeadline {
                 ctx.fireChannelRead(msg);
             }
         };
+    }
+
+    private void start(ChannelHandlerContext ctx) {
+        if (pending == null) {
+            pending = ctx.executor().schedule(() -> expire(ctx), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     private void expire(ChannelHandlerContext ctx) {

@@ -63,4 +63,16 @@ class HeaderDeadlineTest {
         channel.runScheduledPendingTasks();
         assertFalse(channel.isOpen());
     }
+
+    /** The first head's deadline runs from the opening: a client that sends nothing, or trickles a TLS handshake. */
+    @Test
+    void aConnectionThatSendsNothingIsClosedAtTheDeadline() {
+        EmbeddedChannel channel = channel();
+        channel.advanceTimeBy(19, TimeUnit.SECONDS);
+        channel.runScheduledPendingTasks();
+        assertTrue(channel.isOpen());
+        channel.advanceTimeBy(2, TimeUnit.SECONDS);
+        channel.runScheduledPendingTasks();
+        assertFalse(channel.isOpen());
+    }
 }
