@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hostile-request corpus (one case a line). Run once; the file it writes is the corpus."""
+"""Writes the hostile-request corpus, one case a line: python3 hostile-requests.py hostile-requests.txt (edit here)."""
 import re, sys
 
 cases = []  # (target, expect, name, raw bytes as str with escapes)
@@ -507,8 +507,9 @@ for method, exp in [('PUT', '400|403|405|411'), ('DELETE', '403|405'), ('POST', 
 add('pool', '400|403|405', 'method PUT with read ticket', req('PUT /f.bin?{ticket} HTTP/1.1', 'Content-Length: 1\r\n', 'x'))
 add('pool', '400|403|405', 'method COPY with read ticket', req('COPY /f.bin?{ticket} HTTP/1.1', 'Source: http://127.0.0.1:1/x\r\nContent-Length: 0\r\n'))
 add('pool', '400|403|405|411|413', 'method PUT 2^62 without ticket', req('PUT /f.bin HTTP/1.1', 'Content-Length: 4611686018427387904\r\nExpect: 100-continue\r\n'))
-add('pool', '206 many', 'pipelined 40 ranged requests', ''.join(req('GET /f.bin?{ticket} HTTP/1.1', 'Range: bytes=0-0\r\n') for _ in range(40)))
-add('door', '302 many', 'pipelined 40 requests', ''.join(req('GET /f.bin HTTP/1.1') for _ in range(40)))
+# fewer than the 16 a pool lets wait behind a transfer (PipeliningGate): the 17th would be 503, rightly
+add('pool', '206 many', 'pipelined 12 ranged requests', ''.join(req('GET /f.bin?{ticket} HTTP/1.1', 'Range: bytes=0-0\r\n') for _ in range(12)))
+add('door', '302 many', 'pipelined 12 requests', ''.join(req('GET /f.bin HTTP/1.1') for _ in range(12)))
 
 seen = set()
 for c in cases:

@@ -57,13 +57,18 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.sendError(response, "method " + ex.method + " not allowed");
             return;
         }
+        QueryStringDecoder target = new QueryStringDecoder(ex.uri);
         String path;
         try {
-            QueryStringDecoder target = new QueryStringDecoder(ex.uri);
             path = GridPath.normalize(UrlCodec.decode(target.rawPath()));
+        } catch (IllegalArgumentException e) {
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
+            return;
+        }
+        try {
             target.parameters(); // a malformed escape in the query is the client's error, not a missing ticket
         } catch (IllegalArgumentException e) {
-            ex.sendError(HttpResponseStatus.BAD_REQUEST, "bad path or query: " + e.getMessage());
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed query: " + e.getMessage());
             return;
         }
         ctx.fireChannelRead(ex.withPath(path));
