@@ -47,9 +47,15 @@ final class HeaderDeadline {
         return reading && System.nanoTime() - startedNanos > timeout.toNanos();
     }
 
-    /** After each parse: {@code head} when a request's head has begun and is not yet complete. */
-    void reading(boolean head) {
-        if (head) {
+    /**
+     * After each parse: {@code begun} when a request's head has begun and is not yet complete, {@code complete} when it
+     * is (then the connection's first head is in, whether it took one read or many).
+     */
+    void reading(boolean begun, boolean complete) {
+        if (complete) {
+            firstHeadDone = true;
+        }
+        if (begun) {
             if (!reading) {
                 reading = true;
                 startedNanos = System.nanoTime();
@@ -58,7 +64,6 @@ final class HeaderDeadline {
             endPoint.setIdleTimeout(Math.min(leftMillis, idleMillis > 0 ? idleMillis : Long.MAX_VALUE));
         } else if (reading) {
             reading = false;
-            firstHeadDone = true;
             endPoint.setIdleTimeout(idleMillis);
         }
     }

@@ -53,7 +53,7 @@ final class StrictRequestLine extends HttpParser {
         }
         boolean handled = parseLine(buffer);
         if (deadline != null) {
-            deadline.reading(inHeaderState() && !isStart()); // a head begun and not yet complete
+            deadline.reading(inHeaderState() && !isStart(), !inHeaderState()); // begun and not complete; complete
         }
         return handled;
     }

@@ -206,4 +206,35 @@ class StrictRequestLineTest {
             assertEquals(-1, socket.getInputStream().read());
         }
     }
+
+    /** The deadline bounds heads, never a kept-alive connection whose first head came in one read (the soak found it). */
+    @Test
+    void aKeptAliveConnectionOutlivesTheDeadline() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write("GET /a HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertTrue(readAnswer(in).startsWith("HTTP/1.1 200"));
+            Thread.sleep(HEAD_DEADLINE.multipliedBy(2).toMillis()); // an idle keep-alive client, longer than the deadline
+            out.write("GET /b HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertTrue(readAnswer(in).startsWith("HTTP/1.1 200"), "the connection is still served");
+        }
+    }
+
+    /** One answer of the test handler (its body is "METHOD VERSION", with a Content-Length). */
+    private static String readAnswer(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return head.toString();
+            }
+            head.append((char) b);
+        }
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
+        int n = length.find() ? Integer.parseInt(length.group(1)) : 0;
+        in.readNBytes(n);
+        return head.toString();
+    }
 }
