@@ -7,12 +7,13 @@
 # summary.txt (requests, errors by status; per node under load the first, last, min and max heap and descriptors and
 # the largest deviation from the first; and heap and descriptors idle before and after the load, for leaks).
 # Needs root (nginx), jcmd (the JDK), and the distribution built (mvn -DskipTests package).
-# Env: HOT=20 MISS=2000 (files, 256 KiB each; the pools hold 128 MiB each, so misses keep missing) BENCH_RUN (work dir).
+# Env: HOT=20 MISS=2000 (files, 256 KiB each; the pools hold CAPACITY=128M each, so misses keep missing; small pools
+# under 1000 requests can be full of data in use, answered 507: a larger CAPACITY with more MISS avoids it), BENCH_RUN.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 DURATION=${1:-10m}; CONNECTIONS=${2:-1000}
-HOT=${HOT:-20}; MISS=${MISS:-2000}
+HOT=${HOT:-20}; MISS=${MISS:-2000}; CAPACITY=${CAPACITY:-128M}
 case $DURATION in
   *h) seconds=$(( ${DURATION%h} * 3600 )) ;;
   *m) seconds=$(( ${DURATION%m} * 60 )) ;;
@@ -64,7 +65,7 @@ await 60 "ZooKeeper" grep -q "is up" "$work/zk.out"
 "$gridcache" origins add soak --prefix /soak --url "http://127.0.0.1:$np/soak/" --zk "127.0.0.1:$zp" >/dev/null
 declare -A node
 for p in p1 p2; do
-  "$gridcache" pool "${common[@]}" --name "$p" --store "$work/store-$p" --capacity 128M --port "$(free_port)" \
+  "$gridcache" pool "${common[@]}" --name "$p" --store "$work/store-$p" --capacity "$CAPACITY" --port "$(free_port)" \
     >"$work/$p.out" 2>&1 & pids+=($!); node[$p]=$!
 done
 "$gridcache" door "${common[@]}" --port "$dp" >"$work/door.out" 2>&1 & pids+=($!); node[door]=$!
@@ -97,7 +98,7 @@ sleep 35 # the clients' connections close, and the door's idle ones time out (do
 sample $(( $(date +%s) - t0 )) after
 
 {
-  echo "soak $(date -u +%FT%TZ): $seconds s, $CONNECTIONS connections, door + 2 pools (128 MiB each) + nginx origin;"
+  echo "soak $(date -u +%FT%TZ): $seconds s, $CONNECTIONS connections, door + 2 pools ($CAPACITY each) + nginx origin;"
   echo "mix: 50 % hits ($HOT files), 20 % misses ($MISS files of 256 KiB), 20 % ranges of 64 MiB, 10 % PROPFIND"
   grep -v '^progress' "$out/load.csv" | sed 's/^/  /'
   awk -F, 'NR > 1 && $3 != "" && $4 != "ERR" {
