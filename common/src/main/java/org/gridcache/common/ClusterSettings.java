@@ -65,6 +65,15 @@ public final class ClusterSettings {
         public static final Setting<Duration> DOOR_LOW_RESOURCES_IDLE_TIMEOUT = define("door.low-resources-idle-timeout",
                 SettingTypes.POSITIVE_DURATION, "5s", LIVE, "the shorter idle timeout while a door is short of threads or at "
                 + "door.max-connections (Jetty's LowResourceMonitor), so idle clients make room for working ones");
+        public static final Setting<Duration> DOOR_HEADER_TIMEOUT = define("door.header-timeout", SettingTypes.POSITIVE_DURATION,
+                "20s", LIVE, "how long a client may take to send a request's line and headers, from its first byte, before "
+                + "the door closes the connection (slow-header clients, as Apache's mod_reqtimeout)");
+        public static final Setting<Duration> POOL_HEADER_TIMEOUT = define("pool.header-timeout", SettingTypes.POSITIVE_DURATION,
+                "20s", LIVE, "how long a client may take to send a request's line and headers, from its first byte, before "
+                + "the pool closes the connection; for new connections");
+        public static final Setting<Duration> POOL_SEND_TIMEOUT = define("pool.send-timeout", SettingTypes.POSITIVE_DURATION,
+                "60s", LIVE, "how long a response may make no progress (a client that stopped reading) before the pool "
+                + "closes the connection; for new connections");
         public static final Setting<Duration> LISTING_CACHE_TTL = define("door.listing-cache-ttl", SettingTypes.DURATION, "10s", LIVE,
                 "how long the door caches an origin's listing and file metadata");
         public static final Setting<Long> LISTING_MAX_BYTES = define("door.listing-max-bytes", SettingTypes.BYTE_SIZE, "8M", LIVE,

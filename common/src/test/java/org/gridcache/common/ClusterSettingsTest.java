@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -88,7 +89,11 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(34, ClusterSettings.known().size());
+        assertEquals(37, ClusterSettings.known().size());
+        ClusterSettings defaults = ClusterSettings.defaults();
+        assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
+        assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
+        assertEquals(Duration.ofSeconds(60), defaults.get(Keys.POOL_SEND_TIMEOUT));
         ClusterSettings.known().forEach((key, setting) -> {
             assertEquals(key, setting.key());
             assertTrue(setting.apply() != null && !setting.description().isBlank(), key);

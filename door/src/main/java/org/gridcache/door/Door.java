@@ -172,7 +172,8 @@ public final class Door implements Closeable {
     }
 
     private static void applyLimits(DoorServer server, ClusterSettings s) {
-        server.limits(s.get(Keys.DOOR_MAX_CONNECTIONS), s.get(Keys.DOOR_IDLE_TIMEOUT), s.get(Keys.DOOR_LOW_RESOURCES_IDLE_TIMEOUT));
+        server.limits(s.get(Keys.DOOR_MAX_CONNECTIONS), s.get(Keys.DOOR_IDLE_TIMEOUT), s.get(Keys.DOOR_LOW_RESOURCES_IDLE_TIMEOUT),
+                s.get(Keys.DOOR_HEADER_TIMEOUT));
     }
 
     private <T extends AutoCloseable> T own(T part) {

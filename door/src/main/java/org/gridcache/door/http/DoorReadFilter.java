@@ -7,6 +7,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
@@ -82,6 +84,18 @@ public final class DoorReadFilter extends HttpFilter {
         this.macaroons = macaroons;
     }
 
+    /** Headers that decide what a request does (RFC 4918's and RFC 9110's singletons): at most one of each. */
+    static final List<String> SINGLE_HEADERS = List.of("Depth", "Destination", "Overwrite", "Lock-Token", "Timeout", "If",
+            "Content-Type", "Range", "Authorization");
+
+    private static boolean moreThanOne(Enumeration<String> values) {
+        if (values == null || !values.hasMoreElements()) {
+            return false;
+        }
+        values.nextElement();
+        return values.hasMoreElements();
+    }
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
@@ -93,6 +107,12 @@ public final class DoorReadFilter extends HttpFilter {
             if (!HttpMethods.KNOWN.contains(method)) {
                 // RFC 9110 §15.6.2: a method the server does not recognise is 501, one it knows but refuses here 405
                 throw new DoorException(501, "method not implemented");
+            }
+            for (String single : SINGLE_HEADERS) {
+                if (moreThanOne(request.getHeaders(single))) {
+                    // one reading of the request must hold: a check on the first and an action on another never differ
+                    throw new DoorException(400, "more than one " + single + " header");
+                }
             }
             path = namespacePath(request);
             subject = subjects.resolve(request);

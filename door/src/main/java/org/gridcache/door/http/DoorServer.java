@@ -28,6 +28,7 @@ public final class DoorServer {
     private final ServerConnector connector;
     private final NetworkConnectionLimit connectionLimit;
     private final LowResourceMonitor lowResources;
+    private final StrictHttpConnectionFactory http1;
 
     /** {@code ssl} null: plain HTTP. */
     public DoorServer(String id, String host, int port, SSLContext ssl, DoorAccounting accounting, DoorReadFilter filter,
@@ -38,8 +39,9 @@ public final class DoorServer {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false); // Milton sends a Server header of its own; one is plenty, none is better
         http.setSendXPoweredBy(false);
+        http1 = new StrictHttpConnectionFactory(http);
         if (ssl == null) {
-            connector = new ServerConnector(server, new StrictHttpConnectionFactory(http));
+            connector = new ServerConnector(server, http1);
         } else {
             // the client certificate chain becomes the request attribute jakarta.servlet.request.X509Certificate
             SecureRequestCustomizer secure = new SecureRequestCustomizer();
@@ -50,7 +52,7 @@ public final class DoorServer {
             tls.setWantClientAuth(true); // a certificate is asked for, never required: anonymous access may be allowed
             tls.setEndpointIdentificationAlgorithm(null);
             tls.setExcludeProtocols("SSLv3", "TLSv1", "TLSv1.1");
-            connector = new ServerConnector(server, tls, new StrictHttpConnectionFactory(http));
+            connector = new ServerConnector(server, tls, http1);
         }
         connector.setHost(host);
         connector.setPort(port);
@@ -76,9 +78,11 @@ public final class DoorServer {
      * How many client connections at once, how long an idle one stays, and how long while resources are short: at
      * {@code maxConnections} Jetty stops accepting (new connections wait in the kernel's backlog, and are refused by
      * the kernel once it is full) and cuts the idle timeout of the open ones to {@code lowResourcesIdle}; the same
-     * shorter timeout applies while every thread is busy. Applied live.
+     * shorter timeout applies while every thread is busy. A request's line and headers must arrive within
+     * {@code headers} of its first byte ({@link HeaderDeadline}). Applied live.
      */
-    public void limits(int maxConnections, Duration idle, Duration lowResourcesIdle) {
+    public void limits(int maxConnections, Duration idle, Duration lowResourcesIdle, Duration headers) {
+        http1.headerTimeout(headers);
         connectionLimit.setMaxNetworkConnectionCount(maxConnections);
         connectionLimit.setEndPointIdleTimeout(lowResourcesIdle.toMillis());
         connector.setIdleTimeout(idle.toMillis());

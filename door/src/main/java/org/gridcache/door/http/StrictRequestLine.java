@@ -31,12 +31,34 @@ final class StrictRequestLine extends HttpParser {
     private int leadingBytes;
     private boolean checked;
 
-    StrictRequestLine(RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance) {
+    private final HeaderDeadline deadline;
+
+    /** {@code deadline} null: none (tests of the line alone). */
+    StrictRequestLine(RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance, HeaderDeadline deadline) {
         super(handler, maxHeaderBytes, compliance);
+        this.deadline = deadline;
+    }
+
+    StrictRequestLine(RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance) {
+        this(handler, maxHeaderBytes, compliance, null);
     }
 
     @Override
     public boolean parseNext(ByteBuffer buffer) {
+        if (deadline != null && deadline.passed()) {
+            LOG.info("request head not complete within {} of its first byte: closing", deadline.timeout());
+            BufferUtil.clear(buffer);
+            badMessage(new HttpException.RuntimeException(408, "request headers not received within " + deadline.timeout()));
+            return false;
+        }
+        boolean handled = parseLine(buffer);
+        if (deadline != null) {
+            deadline.reading(inHeaderState() && !isStart(), !inHeaderState()); // begun and not complete; complete
+        }
+        return handled;
+    }
+
+    private boolean parseLine(ByteBuffer buffer) {
         if (!checked) {
             Refusal refusal = scan(buffer);
             if (refusal != null) {
@@ -77,8 +99,14 @@ final class StrictRequestLine extends HttpParser {
             if (line.length() < MAX_KEPT) {
                 line.append((char) (b & 0xff));
             }
-            if (line.length() > MAX_METHOD && line.indexOf(" ") < 0) {
-                return new Refusal(501, "method not implemented (longer than " + MAX_METHOD + " bytes)");
+            if (line.indexOf(" ") < 0) {
+                if (b != ' ' && !isTokenChar(b)) {
+                    // a method is a token (RFC 9110 §9.1): TLS, SSH or binary bytes on the HTTP port are no request
+                    return new Refusal(400, "malformed request line (the method is not a token)");
+                }
+                if (line.length() > MAX_METHOD) {
+                    return new Refusal(501, "method not implemented (longer than " + MAX_METHOD + " bytes)");
+                }
             }
         }
         return null;
@@ -116,6 +144,11 @@ final class StrictRequestLine extends HttpParser {
             buffer.put(minor, (byte) '1');
         }
         return null;
+    }
+
+    /** RFC 9110 §5.6.2's tchar. */
+    static boolean isTokenChar(byte b) {
+        return b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b > 0 && "!#$%&'*+-.^_`|~".indexOf(b) >= 0;
     }
 
     private static boolean isDigit(char c) {

@@ -121,6 +121,10 @@ public final class DoorWrites {
             // a client that sends "#…" means another resource than the one the fragment-less path names: never write that
             throw new DoorException(400, "a request URI with a fragment (#) names no resource to " + method);
         }
+        if (method.equals("PUT") && request.getHeader("Content-Range") != null) {
+            // RFC 9110 §14.5: a partial PUT would be stored as the whole file; a server that takes PUT must say 400
+            throw new DoorException(400, "a PUT with Content-Range (a partial upload) is not supported: send the whole file");
+        }
         if (method.equals("COPY") && copies != null && copies.takes(request)) {
             copies.handle(request, response, path, subject, this);
             return;

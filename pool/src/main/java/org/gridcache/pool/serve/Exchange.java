@@ -105,13 +105,24 @@ public final class Exchange {
         gate.next(reusable && keepAlive);
     }
 
-    /** Answers with a complete response, then ends the exchange. */
+    /** Answers with a complete response, then ends the exchange (closing the connection if the response says so). */
     void reply(FullHttpResponse response) {
-        ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> end(f.isSuccess()));
+        boolean reusable = HttpUtil.isKeepAlive(response);
+        ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> end(f.isSuccess() && reusable));
     }
 
     void sendError(HttpResponseStatus status, String reason) {
         sendError(Responses.errorResponse(this, status, reason), reason);
+    }
+
+    /**
+     * A refusal after which nothing more on this connection can be trusted to be framed as the client meant (a
+     * request the codec could not parse, a foreign HTTP version): answered with {@code Connection: close}, then closed.
+     */
+    void sendErrorAndClose(HttpResponseStatus status, String reason) {
+        FullHttpResponse response = Responses.errorResponse(this, status, reason);
+        HttpUtil.setKeepAlive(response, false);
+        sendError(response, reason);
     }
 
     /** Every refusal before a mover exists ends here: one log line, the status counted, the one-line reason. */

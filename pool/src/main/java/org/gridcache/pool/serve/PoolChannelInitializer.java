@@ -12,6 +12,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.pool.fetch.StaleCopies;
@@ -50,11 +51,13 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
 
     /**
      * What the handlers need of the pool. {@code mounts}: where a ticket's path is read from. {@code access} null: no
-     * TLS; {@code peers} null: a pool on its own.
+     * TLS; {@code peers} null: a pool on its own. {@code headerTimeout} and {@code sendTimeout}: the slow-client bounds
+     * ({@code pool.header-timeout}, {@code pool.send-timeout}), read for each new connection.
      */
     public record Parts(String poolName, TicketCodec tickets, MountTable mounts, Downloads downloads, Store store, Movers movers,
                         PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
-                        Duration originReadTimeout, BlockFetches blocks) {
+                        Duration originReadTimeout, BlockFetches blocks, Supplier<Duration> headerTimeout,
+                        Supplier<Duration> sendTimeout) {
     }
 
     /**
@@ -98,13 +101,20 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
     @Override
     protected void initChannel(SocketChannel ch) {
         ChannelPipeline p = ch.pipeline();
-        p.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS));
+        // observing output: a response that moves (a large file to a slow but reading client) is not idle
+        long sendMillis = parts.sendTimeout().get().toMillis();
+        p.addLast("idle", new IdleStateHandler(true, 0, sendMillis, IDLE_SECONDS * 1000L, TimeUnit.MILLISECONDS));
+        p.addLast("stalled", new StalledSends(parts.sendTimeout().get()));
+        HeaderDeadline deadline = new HeaderDeadline(parts.headerTimeout().get());
         if (tls != null) {
             p.addLast("tls", tls.newHandler(ch.alloc()));
             p.addLast("chunks", new ChunkedWriteHandler());
             p.addLast("regions", new FileRegionChunks()); // movers write FileRegions; TLS needs bytes
         }
+        p.addLast("head-bytes", deadline.bytes());    // a request's first byte starts its head's deadline
         p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, MAX_BODY_CHUNK));
+        p.addLast("head-complete", deadline.heads()); // its head, parsed, ends it
+        p.addLast("framing", new FramingCheck()); // before anything acts on a request: Transfer-Encoding, smuggling
         if (uploads != null) {
             // before the aggregator: a PUT's body streams to the origin, never gathered
             p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),

@@ -6,27 +6,44 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.HttpMethods;
 import org.gridcache.common.UrlCodec;
 
 /**
- * Refuses early what a pool never serves: a malformed request or an HTTP version but 1.x (400), a method no one
- * implements (501), a method but GET and HEAD (405), a bad path (400).
+ * Refuses early what a pool never serves: a malformed request, an HTTP version but HTTP/1.0 and HTTP/1.1 as RFC 9112
+ * spells them, a target that is not a path, a missing, repeated or malformed {@code Host} (400, and the connection
+ * closed where its framing is in doubt), a method no one implements (501), a method but GET and HEAD (405), a bad
+ * path or query (400).
  */
 @Sharable
 final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
+    /** RFC 3986's reg-name, an IPv4 address too; then an optional port. */
+    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9._~!$&'()*+,;=%-]*|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{0,5})?");
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
         if (!ex.decoded) {
-            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed request");
+            ex.sendErrorAndClose(HttpResponseStatus.BAD_REQUEST, "malformed request");
             return;
         }
-        if (!ex.version.protocolName().equals("HTTP") || ex.version.majorVersion() != 1) {
-            // RFC 9112: a malformed or foreign version is the client's error (Netty reads HTTP/2.0 and HTXP/1.1 as lines)
-            ex.sendError(HttpResponseStatus.BAD_REQUEST, "HTTP version " + ex.version.text() + " is not spoken here (HTTP/1.1 is)");
+        String versionRefusal = versionRefusal(ex.version);
+        if (versionRefusal != null) {
+            ex.sendErrorAndClose(HttpResponseStatus.BAD_REQUEST, versionRefusal);
+            return;
+        }
+        if (!ex.uri.startsWith("/") || !visibleAscii(ex.uri)) {
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed request target (a path, in visible ASCII, is served here)");
+            return;
+        }
+        String hostRefusal = hostRefusal(ex);
+        if (hostRefusal != null) {
+            ex.sendErrorAndClose(HttpResponseStatus.BAD_REQUEST, hostRefusal);
             return;
         }
         if (!HttpMethods.KNOWN.contains(ex.method)) {
@@ -40,13 +57,63 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.sendError(response, "method " + ex.method + " not allowed");
             return;
         }
+        QueryStringDecoder target = new QueryStringDecoder(ex.uri);
         String path;
         try {
-            path = GridPath.normalize(UrlCodec.decode(new QueryStringDecoder(ex.uri).rawPath()));
+            path = GridPath.normalize(UrlCodec.decode(target.rawPath()));
         } catch (IllegalArgumentException e) {
             ex.sendError(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
             return;
         }
+        try {
+            target.parameters(); // a malformed escape in the query is the client's error, not a missing ticket
+        } catch (IllegalArgumentException e) {
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed query: " + e.getMessage());
+            return;
+        }
         ctx.fireChannelRead(ex.withPath(path));
+    }
+
+    /**
+     * Null for HTTP/1.0 and HTTP/1.1 spelled exactly so (Netty reads {@code http/1.1} and {@code HTTP/01.1} as versions
+     * of its own, never as its constants) and for a higher minor version of HTTP/1, which RFC 9112 §2.3 reads as the
+     * highest this speaks; else why not.
+     */
+    static String versionRefusal(HttpVersion version) {
+        if (version == HttpVersion.HTTP_1_1 || version == HttpVersion.HTTP_1_0) {
+            return null;
+        }
+        if (version.protocolName().equals("HTTP") && version.majorVersion() == 1 && version.minorVersion() > 1
+                && version.text().equals("HTTP/1." + version.minorVersion())) {
+            return null;
+        }
+        return "malformed HTTP version " + version.text() + " (HTTP/1.1 is spoken here)";
+    }
+
+    /** RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host, and it is a host with an optional port. */
+    private static String hostRefusal(Exchange ex) {
+        List<String> hosts = ex.headers.getAll(HttpHeaderNames.HOST);
+        if (hosts.isEmpty()) {
+            return ex.version == HttpVersion.HTTP_1_1 ? "no Host header in an HTTP/1.1 request" : null;
+        }
+        if (hosts.size() > 1) {
+            return "more than one Host header";
+        }
+        Matcher host = HOST.matcher(hosts.get(0));
+        if (!host.matches() || host.group(2) != null && host.group(2).length() > 1
+                && Integer.parseInt(host.group(2).substring(1)) > 65535) {
+            return "malformed Host header";
+        }
+        return null;
+    }
+
+    private static boolean visibleAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c <= ' ' || c >= 0x7f) {
+                return false;
+            }
+        }
+        return true;
     }
 }

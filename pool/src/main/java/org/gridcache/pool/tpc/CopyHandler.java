@@ -261,8 +261,13 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 
+    /** The ticket in the query; null when there is none, or the query is malformed (no ticket can be read from it). */
     private static String tokenOf(String uri) {
-        List<String> values = new QueryStringDecoder(uri).parameters().get(Ticket.QUERY_PARAMETER);
-        return values == null || values.isEmpty() ? null : values.get(0);
+        try {
+            List<String> values = new QueryStringDecoder(uri).parameters().get(Ticket.QUERY_PARAMETER);
+            return values == null || values.isEmpty() ? null : values.get(0);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 }

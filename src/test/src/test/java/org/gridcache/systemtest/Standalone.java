@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 
 /** {@code gridcache standalone} on free loopback ports in front of one origin: the fixture most system tests share. */
 final class Standalone implements AutoCloseable {
@@ -57,6 +58,13 @@ final class Standalone implements AutoCloseable {
     /** The door's base URL, without a trailing slash. */
     String door() {
         return door;
+    }
+
+    /** Where the door redirects a GET of {@code path}: a pool URL with a ticket (asserted to be a 302). */
+    String location(String path) {
+        Tools.Result r = Tools.curl("-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", door + path).assertOk();
+        Assertions.assertTrue(r.out().startsWith("302 http"), r.out());
+        return r.out().substring(4).trim();
     }
 
     Path home() {
