@@ -228,7 +228,15 @@ public final class Download implements DownloadSink {
     public long transferFrom(FileChannel source, long position, long count) throws IOException, FetchException {
         makeRoom(count);
         out.position(written);
-        long n = source.transferTo(position, count, out);
+        long n;
+        try {
+            n = source.transferTo(position, count, out);
+        } catch (IOException e) {
+            if (FetchException.isNoSpace(e)) {
+                throw FetchException.storeWrite("write the file", e); // the store's side, not the origin's
+            }
+            throw e;
+        }
         digestBack(written, n);
         written += n;
         received += n;
@@ -263,8 +271,7 @@ public final class Download implements DownloadSink {
                 notifyListeners();
             }
         } catch (IOException e) {
-            fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                    "pool cannot write the file: " + e.getMessage()));
+            fail(FetchException.storeWrite("write the file", e));
         } finally {
             writerActive.set(false);
         }
@@ -436,9 +443,18 @@ public final class Download implements DownloadSink {
         } catch (FetchException e) {
             fail(e);
             return;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             if (state == State.FAILED) {
                 return; // abandoned meanwhile (pool closing): already reported
+            }
+            if (!FetchException.isNoSpace(e)) { // a full disk is said once, by fail's line
+                LOG.error("store: cannot commit {} from {}: {}", key, OriginFetcher.describe(origin), e.toString());
+            }
+            fail(FetchException.storeWrite("store the file", e));
+            return;
+        } catch (RuntimeException e) {
+            if (state == State.FAILED) {
+                return;
             }
             LOG.error("store: cannot commit {} from {}: {}", key, OriginFetcher.describe(origin), e.toString());
             fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
