@@ -210,12 +210,16 @@ public final class Store {
         }
         long lacking = bytes + reservedBytes - diskFree.getAsLong();
         if (lacking > 0) {
-            LOG.info("store: its file system lacks {} bytes for a reservation of {}; evicting", lacking, bytes);
-            evict(lacking);
-            lacking = bytes + reservedBytes - diskFree.getAsLong();
-            if (lacking > 0) {
+            List<StoreKey> victims = victims(lacking);
+            if (bytesOf(victims) < lacking) { // evicting all that may go would not do: keep it
                 throw FetchException.storeFull("the pool's disk is full (" + lacking + " bytes lacking for " + bytes
                         + "; what is left is being read or fetched)");
+            }
+            LOG.info("store: its file system lacks {} bytes for a reservation of {}; evicting", lacking, bytes);
+            evict(victims);
+            lacking = bytes + reservedBytes - diskFree.getAsLong();
+            if (lacking > 0) {
+                throw FetchException.storeFull("the pool's disk is full (" + lacking + " bytes lacking for " + bytes + ")");
             }
         }
         reservedBytes += bytes;
@@ -274,16 +278,34 @@ public final class Store {
     }
 
     private void evict(long needed) {
-        if (needed <= 0) {
-            return;
+        if (needed > 0) {
+            evict(victims(needed));
         }
+    }
+
+    /** The least recently used unpinned complete and partial files whose bytes add up to {@code needed}, or all there are. */
+    private List<StoreKey> victims(long needed) {
         List<Eviction.Candidate> partialCandidates = new ArrayList<>();
         long now = System.nanoTime();
         for (PartialFile p : partials.values()) {
             partialCandidates.add(new Eviction.Candidate(p.key(), p.bitmap().storedBytes(), now - p.lastUse));
         }
-        for (StoreKey victim : Eviction.victims(index, pins::containsKey, needed, partialCandidates)) {
-            long size = partials.containsKey(victim) ? dropPartial(victim) : drop(victim);
+        return Eviction.victims(index, pins::containsKey, needed, partialCandidates);
+    }
+
+    private long bytesOf(List<StoreKey> victims) {
+        long bytes = 0;
+        for (StoreKey victim : victims) {
+            PartialFile p = partials.get(victim);
+            StoreEntry e = index.policy().getIfPresentQuietly(victim);
+            bytes += p != null && e == null ? p.bitmap().storedBytes() : (e == null ? 0 : e.size);
+        }
+        return bytes;
+    }
+
+    private void evict(List<StoreKey> victims) {
+        for (StoreKey victim : victims) {
+            long size = partials.containsKey(victim) && !index.asMap().containsKey(victim) ? dropPartial(victim) : drop(victim);
             evictions.increment();
             evictedBytes.add(size);
             LOG.info("store: evicted {} ({} bytes), {} of {} bytes used", victim, size, used(), capacity);

@@ -81,12 +81,28 @@ class FullDiskStoreTest {
     }
 
     @Test
+    void whatCannotMakeRoomIsNotEvictedInVain() throws Exception {
+        Store store = open();
+        StoreKey a = StoreTest.put(store, "http://o/a", 400);
+        StoreKey b = StoreTest.put(store, "http://o/b", 400);
+        outside.set(150); // 50 free
+        store.pin(a);
+
+        assertThrows(FetchException.class, () -> store.reserve(500), "b's 400 bytes would leave 50 lacking");
+        assertNotNull(store.lookup(b), "so b stays");
+        assertEquals(0, store.evictions());
+    }
+
+    @Test
     void reservationsInFlightCountAgainstTheDisk() throws Exception {
         Store store = open();
-        StoreTest.put(store, "http://o/a", 300);
+        StoreKey a = StoreTest.put(store, "http://o/a", 300);
         store.reserve(500); // a fetch in flight, none of its bytes written yet: 200 free on the fake disk
-        assertThrows(FetchException.class, () -> store.reserve(600), "a is evicted, still 100 lacking");
-        assertEquals(500, store.used());
+        assertThrows(FetchException.class, () -> store.reserve(600), "evicting a would still leave 100 lacking");
+        assertNotNull(store.lookup(a));
+        assertEquals(800, store.used());
+        store.reserve(400); // lacks 200: a goes
+        assertNull(store.lookup(a));
     }
 
     @Test
