@@ -254,6 +254,7 @@ public final class Store {
         StoreEntry old = index.asMap().put(key, entry);
         if (old != null) {
             committedBytes -= old.size;
+            gone(old);
         }
         reservedBytes -= reserved;
         committedBytes += entry.size;
@@ -266,6 +267,7 @@ public final class Store {
         StoreEntry e = index.asMap().remove(key);
         if (e != null) {
             committedBytes -= e.size;
+            gone(e);
         }
         deleteQuietly(dataFile(key));
         deleteQuietly(sidecarFile(key));
@@ -680,14 +682,21 @@ public final class Store {
 
     /** Under the monitor: {@code found} replaced by {@code proven}, or the file dropped when it is not proven (null). */
     private StoreEntry settle(StoreKey key, StoreEntry found, StoreEntry proven) {
-        unverified.decrementAndGet();
         if (proven == null) {
             LOG.info("store: dropping {} (its sidecar does not prove it complete)", data.relativize(dataFile(key)));
             drop(key);
             return null;
         }
         index.asMap().replace(key, found, proven);
+        gone(found);
         return proven;
+    }
+
+    /** An entry left the index (proven, replaced, dropped or evicted): one fewer to prove if it was unverified. */
+    private void gone(StoreEntry e) {
+        if (!e.isVerified()) {
+            unverified.decrementAndGet();
+        }
     }
 
     /** How long the start-up's index rebuild took (walk, sidecars, deletions), in milliseconds. */

@@ -79,6 +79,26 @@ class StoreRecoveryTest {
     }
 
     @Test
+    void unverifiedFilesEvictedOrReplacedBeforeTheirProofAreNoLongerCounted() throws Exception {
+        Store store = reopen();
+        StoreKey a = put(store, "http://o/a", 300);
+        StoreKey b = put(store, "http://o/b", 300);
+
+        Store reopened = reopen();
+        reopened.evict(a); // an operator's eviction, before or after the verifier reached it
+        try (FileChannel out = reopened.createPart(b)) { // b fetched anew (stale, say), committed over the old copy
+            out.write(ByteBuffer.allocate(200));
+        }
+        reopened.writeSidecar(b, new Sidecar("http://o/b", 200, 8, null, 0));
+        reopened.commit(b, new StoreEntry(200, 8, null), 0, false);
+        assertTrue(reopened.awaitVerified(Duration.ofSeconds(30)));
+        assertEquals(0, reopened.unverifiedFiles());
+        assertNull(reopened.lookup(a));
+        assertEquals(8, reopened.lookup(b).mtime);
+        assertEquals(200, reopened.used());
+    }
+
+    @Test
     void partTemporaryOrphanedAndMisplacedFilesAreDeletedAtStart() throws Exception {
         Store store = reopen();
         StoreKey kept = put(store, "http://o/kept", 10);
