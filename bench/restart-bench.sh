@@ -6,6 +6,8 @@
 #   - index: the pool's own "index ready in N ms" line (Store's rebuild: the walk, deletions, the index),
 #   - start: from the process start until that line appeared in its output (JVM start, ZooKeeper, settings, rebuild),
 #   - up: from the process start until "is up" (listening and registered),
+#   - cpu: the CPU seconds the pool process had used when the index was ready (JVM start included): unlike the wall
+#     times, barely touched by other work on the machine,
 #   - proven: the verifier's "proven in N ms" line (every sidecar read, after the pool is up, beside the clients),
 # and the median of each. The page cache is warm (the files were just written or read): a cold disk is slower.
 #
@@ -96,7 +98,10 @@ EOF
 fi
 data_files() { find "$work/store/data" -type f -regextype posix-extended -regex '.*/[0-9a-f]{64}' | wc -l; }
 
-declare -a index start up proven
+declare -a index start up proven cpu
+cpu_seconds() { # PID: user + system CPU seconds so far (fields 14 and 15 of /proc/PID/stat, in clock ticks)
+  awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / hz}' "/proc/$1/stat"
+}
 for r in $(seq "$rounds"); do
   kill -9 "$pool"; wait "$pool" 2>/dev/null || true
   stored=$(data_files) # counted once the pool is dead: the last commits of the seeding are on disk by now
@@ -104,17 +109,18 @@ for r in $(seq "$rounds"); do
   out="$work/pool-$r.out"
   start_pool "$out"
   start[r]=$(since "index ready in" "$out")
+  cpu[r]=$(cpu_seconds "$pool")
   up[r]=$(since "is up" "$out")
   index[r]=$(grep -o 'index ready in [0-9]* ms' "$out" | grep -o '[0-9]*')
   count=$(grep -o 'ms: [0-9]* files' "$out" | grep -o '[0-9]*')
   await 600 "the verifier" grep -q "proven in" "$out"
   proven[r]=$(grep -o 'proven in [0-9]* ms' "$out" | grep -o '[0-9]*')
-  echo "round $r: $count files; index ready in ${index[r]} ms; ${start[r]} s from process start to index ready, ${up[r]} s to up; all sidecars proven ${proven[r]} ms after"
+  echo "round $r: $count files; index ready in ${index[r]} ms; ${start[r]} s from process start to index ready (${cpu[r]} s of CPU), ${up[r]} s to up; all sidecars proven ${proven[r]} ms after"
   [ "$count" -eq "$stored" ] || { echo "the index counts $count files, the disk holds $stored" >&2; exit 1; }
   result restart-index "pool $stored files" gridcache "$r" "${index[r]}" ms
   result restart-start "pool $stored files" gridcache "$r" "${start[r]}" s
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-echo "median of $rounds: index ready in $(median "${index[@]}") ms; $(median "${start[@]}") s from process start to index ready; $(median "${up[@]}") s to up; sidecars proven in $(median "${proven[@]}") ms ($stored files)"
+echo "median of $rounds: index ready in $(median "${index[@]}") ms; $(median "${start[@]}") s from process start to index ready ($(median "${cpu[@]}") s of CPU); $(median "${up[@]}") s to up; sidecars proven in $(median "${proven[@]}") ms ($stored files)"
 date -u +"ended %H:%M:%S UTC"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine lengthens every figure)"
