@@ -137,6 +137,8 @@ class FullDiskTest {
     @Test
     @Order(3)
     void pinnedDataFillingTheDiskLeavesNoRoom507() throws Exception {
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), cachedAs("/c.bin"));
+        awaitStored("/c.bin");
         fillTheDisk();
         List<String> stored = stored();
         List<Process> slowReaders = new ArrayList<>();
@@ -147,9 +149,10 @@ class FullDiskTest {
             }
             Tools.await("every stored file pinned by a reader", Duration.ofSeconds(30),
                     () -> cluster.metric("gridcache_pool_active_transfers") == stored.size());
-            Tools.Result refused = Tools.curl("-L", "-w", "\n%{http_code}", cluster.door() + "/d.bin");
-            assertTrue(refused.out().endsWith("507"), refused.out());
-            assertTrue(refused.out().contains("disk is full"), refused.out());
+            Tools.Result refused = Tools.curl("-L", "-o", tmp.resolve("refused").toString(), "-w", "%{http_code}",
+                    cluster.door() + "/d.bin");
+            assertEquals("507", refused.out(), stored + " pinned; pool output: " + cluster.poolOutput());
+            assertTrue(Files.readString(tmp.resolve("refused")).contains("disk is full"));
             for (String path : stored) {
                 assertTrue(isStored(path), path + " was not evicted in vain");
             }
@@ -177,6 +180,8 @@ class FullDiskTest {
         for (int i = 1; i <= fillers; i++) {
             Files.delete(storeView.resolve("filler-" + i));
         }
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), cachedAs("/c.bin"));
+        awaitStored("/c.bin");
         long onDisk = cluster.storeFiles(PoolProcesses::isDataFile).size();
         List<String> stored = stored();
         assertFalse(stored.isEmpty());
@@ -193,6 +198,16 @@ class FullDiskTest {
             cluster.assertRead(path, data.resolve(path.substring(1)), "HIT");
         }
         cluster.assertRead("/d.bin", data.resolve("d.bin"), "MISS");
+    }
+
+    /** HIT when the store holds the file now, else MISS. */
+    private static String cachedAs(String path) {
+        return isStored(path) ? "HIT" : "MISS";
+    }
+
+    /** A file's commit (sidecar, rename) follows its last byte to the client: wait for it. */
+    private static void awaitStored(String path) {
+        Tools.await(path + " committed to the store", Duration.ofSeconds(30), () -> isStored(path));
     }
 
     /** The files read so far that the store holds now (eviction chose among them). */

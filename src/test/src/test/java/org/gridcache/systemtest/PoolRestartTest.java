@@ -58,6 +58,8 @@ class PoolRestartTest {
     void aPoolKilledMidFetchAndMidUploadRestartsWithOnlyProvenFilesAndServesThemAsHits() throws Exception {
         List<String> paths = java.util.stream.IntStream.range(0, FILES).mapToObj(i -> "/many/f" + i + ".bin").toList();
         assertEquals(FILES, cluster.readAll(paths), "every small file read through the pool");
+        // a commit (fsync, sidecar, rename) follows the last byte to the client; a kill before it loses only that copy
+        Tools.await("every small file committed", Duration.ofSeconds(120), () -> cluster.metric("gridcache_pool_files") == FILES);
 
         Process fetch = new ProcessBuilder("curl", "-sS", "-L", "-o", tmp.resolve("big.partial").toString(),
                 cluster.door() + "/slow/big.bin").redirectErrorStream(true).start();
