@@ -522,6 +522,11 @@ public final class Store {
         return create(partFile(key));
     }
 
+    /** Opens the part file {@link #createPart} made, for writing and reading, as it is. */
+    public FileChannel openPart(StoreKey key) throws IOException {
+        return FileChannel.open(partFile(key), StandardOpenOption.WRITE, StandardOpenOption.READ);
+    }
+
     private FileChannel create(Path part) throws IOException {
         Files.createDirectories(part.getParent(), mode.directoryAttribute());
         FileChannel channel = FileChannel.open(part, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
