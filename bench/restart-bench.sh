@@ -95,6 +95,17 @@ EOF
   echo "seeded $ok of $files files through the pool in $seconds s (curl --parallel-max ${PARALLEL:-16})"
   result restart-seed pool info 1 "$seconds" s "$ok files"
   [ "$ok" -eq "$files" ] || { echo "not every file was read (see $work/seed.err); the restart is measured with $ok" >&2; }
+  # each commit (fsync, sidecar, rename) follows its file's last byte to the client, on the pool's two disk writers:
+  # wait until the store holds what was read (or stops growing for 30 s), so the kill below loses no copy
+  committed() { curl -s "http://127.0.0.1:$pool_port/.gridcache/metrics" | awk '/^gridcache_pool_files / {printf "%d", $2}'; }
+  t0=$(date +%s.%N); last=-1; still=0
+  while n=$(committed); [ "${n:-0}" -lt "$ok" ] && [ "$still" -lt 30 ]; do
+    if [ "$n" = "$last" ]; then still=$((still + 1)); else still=0; last=$n; fi
+    sleep 1
+  done
+  seconds=$(python3 -c "import sys; print(f'{float(sys.argv[1]) - float(sys.argv[2]):.1f}')" "$(date +%s.%N)" "$t0")
+  echo "committed $(committed) of $ok files $seconds s after the last client had its bytes"
+  result restart-commit-lag pool info 1 "$seconds" s "$ok files"
 fi
 data_files() { find "$work/store/data" -type f -regextype posix-extended -regex '.*/[0-9a-f]{64}' | wc -l; }
 
