@@ -97,7 +97,7 @@ EOF
   [ "$ok" -eq "$files" ] || { echo "not every file was read (see $work/seed.err); the restart is measured with $ok" >&2; }
   # each commit (fsync, sidecar, rename) follows its file's last byte to the client, on the pool's two disk writers:
   # wait until the store holds what was read (or stops growing for 30 s), so the kill below loses no copy
-  committed() { curl -s "http://127.0.0.1:$pool_port/.gridcache/metrics" | awk '/^gridcache_pool_files / {printf "%d", $2}'; }
+  committed() { curl -s "http://127.0.0.1:$pool_port/.gridcache/metrics" | awk '/^gridcache_pool_files[ {]/ {printf "%d", $NF}'; }
   t0=$(date +%s.%N); last=-1; still=0
   while n=$(committed); [ "${n:-0}" -lt "$ok" ] && [ "$still" -lt 30 ]; do
     if [ "$n" = "$last" ]; then still=$((still + 1)); else still=0; last=$n; fi
