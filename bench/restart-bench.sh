@@ -30,7 +30,10 @@ work=$(mktemp -d)
 pids=()
 cleanup() {
   [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
-  for p in "${pids[@]}" ${pool:-}; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  # pool, door, then zk: a door stopped after ZooKeeper waits for it (its shutdown did not end in a minute)
+  local order=(${pool:-}) i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do order+=("${pids[i]}"); done
+  for p in "${order[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   [ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
