@@ -47,7 +47,19 @@ public final class Download implements DownloadSink {
     private final URI origin;
     private final long ticketSize;
     private final long ticketMtime;
-    private final FileChannel out;
+    /**
+     * Opens the part file for writing. It is opened only when bytes are written (on a disk writer, or on the file
+     * origin's thread), not at the miss: a fetch whose commit waits for a disk writer holds no file descriptor, so a
+     * backlog of commits (small files arriving faster than the disk syncs them) cannot exhaust the pool's descriptors.
+     */
+    interface PartFile {
+        FileChannel open() throws IOException;
+    }
+
+    private final PartFile partFile;
+    /** The part file open for writing; null before the first byte; guarded by this. */
+    private FileChannel out;
+    private boolean closed;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final long startNanos = System.nanoTime();
     private final MemoryWindow window = new MemoryWindow();
@@ -90,7 +102,7 @@ public final class Download implements DownloadSink {
     /** Store space held for this fetch; guarded by the store's monitor. */
     long reserved;
 
-    Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, FileChannel out,
+    Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, PartFile partFile,
              WriteBehindBudget budget, Executor diskWriter, java.util.Set<ChecksumType> types) {
         this.owner = owner;
         this.types = java.util.Set.copyOf(types);
@@ -101,7 +113,18 @@ public final class Download implements DownloadSink {
         this.origin = origin;
         this.ticketSize = ticketSize;
         this.ticketMtime = ticketMtime;
-        this.out = out;
+        this.partFile = partFile;
+    }
+
+    /** The part file open for writing, opened now if it is not yet; fails once the fetch was abandoned. */
+    private synchronized FileChannel out() throws IOException {
+        if (closed) {
+            throw new java.nio.channels.ClosedChannelException();
+        }
+        if (out == null) {
+            out = partFile.open();
+        }
+        return out;
     }
 
     // --- for listeners ---
@@ -227,8 +250,17 @@ public final class Download implements DownloadSink {
     @Override
     public long transferFrom(FileChannel source, long position, long count) throws IOException, FetchException {
         makeRoom(count);
+        FileChannel out = out();
         out.position(written);
-        long n = source.transferTo(position, count, out);
+        long n;
+        try {
+            n = source.transferTo(position, count, out);
+        } catch (IOException e) {
+            if (FetchException.isNoSpace(e)) {
+                throw FetchException.storeWrite("write the file", e); // the store's side, not the origin's
+            }
+            throw e;
+        }
         digestBack(written, n);
         written += n;
         received += n;
@@ -263,8 +295,7 @@ public final class Download implements DownloadSink {
                 notifyListeners();
             }
         } catch (IOException e) {
-            fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                    "pool cannot write the file: " + e.getMessage()));
+            fail(FetchException.storeWrite("write the file", e));
         } finally {
             writerActive.set(false);
         }
@@ -280,6 +311,7 @@ public final class Download implements DownloadSink {
         int index = buf.readerIndex();
         int length = buf.readableBytes();
         int done = 0;
+        FileChannel out = out();
         while (done < length) {
             done += buf.getBytes(index + done, out, chunk.position() + done, length - done);
         }
@@ -322,7 +354,7 @@ public final class Download implements DownloadSink {
         long position = from;
         while (position < from + length) {
             buf.clear().limit((int) Math.min(buf.capacity(), from + length - position));
-            int n = out.read(buf, position);
+            int n = out().read(buf, position);
             if (n < 0) {
                 throw new IOException("part file shorter than what was copied into it");
             }
@@ -415,6 +447,7 @@ public final class Download implements DownloadSink {
         }
         Checksums computed;
         try {
+            FileChannel out = out(); // an empty file has had no byte written: opened here
             out.force(true);
             plan(); // an empty file has had no first byte
             computed = computation.finish();
@@ -431,14 +464,23 @@ public final class Download implements DownloadSink {
             if (check != null) {
                 check.verify(out, total); // what was written, read back: a mismatch never becomes a hit
             }
-            out.close();
+            closeQuietly();
             owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000, computed.toHex()));
         } catch (FetchException e) {
             fail(e);
             return;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             if (state == State.FAILED) {
                 return; // abandoned meanwhile (pool closing): already reported
+            }
+            if (!FetchException.isNoSpace(e)) { // a full disk is said once, by fail's line
+                LOG.error("store: cannot commit {} from {}: {}", key, OriginFetcher.describe(origin), e.toString());
+            }
+            fail(FetchException.storeWrite("store the file", e));
+            return;
+        } catch (RuntimeException e) {
+            if (state == State.FAILED) {
+                return;
             }
             LOG.error("store: cannot commit {} from {}: {}", key, OriginFetcher.describe(origin), e.toString());
             fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR,
@@ -477,8 +519,17 @@ public final class Download implements DownloadSink {
 
     /** Closes the part file; idempotent. */
     void closeQuietly() {
+        FileChannel open;
+        synchronized (this) {
+            closed = true;
+            open = out;
+            out = null;
+        }
+        if (open == null) {
+            return;
+        }
         try {
-            out.close();
+            open.close();
         } catch (IOException e) {
             LOG.debug("closing part file of {}: {}", key, e.toString());
         }

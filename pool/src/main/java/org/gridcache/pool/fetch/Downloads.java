@@ -206,14 +206,14 @@ public final class Downloads implements AutoCloseable {
     private Download start(StoreKey key, Ticket ticket, URI origin) throws FetchException, IOException {
         long reserve = Math.max(0, ticket.size());
         store.reserve(reserve);
-        FileChannel out;
         try {
-            out = store.createPart(key);
+            store.createPart(key).close(); // there for the clients' readers at once; written when bytes come
         } catch (IOException e) {
             store.release(reserve);
             throw e;
         }
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), out, budget, diskWriters,
+        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), () -> store.openPart(key),
+                budget, diskWriters,
                 checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);

@@ -52,4 +52,24 @@ public final class FetchException extends Exception {
     public static FetchException storeFull(String reason) {
         return new FetchException(HttpResponseStatus.INSUFFICIENT_STORAGE, reason);
     }
+
+    /**
+     * The store's disk refused a write ({@code what}: "write the file"): 507 when the file system is full (ENOSPC,
+     * EDQUOT: the store's accounting did not know, e.g. something else filled the disk), else 500.
+     */
+    public static FetchException storeWrite(String what, java.io.IOException e) {
+        return isNoSpace(e) ? storeFull("pool cannot " + what + ": its disk is full")
+                : new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot " + what + ": " + e.getMessage());
+    }
+
+    /** Whether an I/O error is the file system's "no space" (the JDK gives only strerror's text for ENOSPC and EDQUOT). */
+    public static boolean isNoSpace(java.io.IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

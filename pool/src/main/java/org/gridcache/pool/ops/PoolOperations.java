@@ -59,6 +59,10 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
         gauge(registry, "gridcache.pool.used", "bytes", store, s -> s.used(), "bytes stored or reserved for fetches in flight");
         gauge(registry, "gridcache.pool.free", "bytes", store, s -> s.freeBytes(), "capacity minus used");
         gauge(registry, "gridcache.pool.files", null, store, s -> s.files(), "complete files in the store");
+        gauge(registry, "gridcache.pool.unverified.files", null, store, s -> s.unverifiedFiles(),
+                "files found at start-up whose sidecars are not yet read (proven before they are served)");
+        gauge(registry, "gridcache.pool.store.rebuild", "seconds", store, s -> s.rebuildMillis() / 1000.0,
+                "how long the start-up's index rebuild took");
         gauge(registry, "gridcache.pool.partial.files", null, store, s -> s.partialFiles(),
                 "partial files in the store (some blocks of a file, from block reads)");
         gauge(registry, "gridcache.pool.active.transfers", null, movers, m -> m.active(), "client transfers in progress");

@@ -123,7 +123,7 @@ final class HttpRangedReads implements RangedReads {
             } catch (FetchException e) {
                 fail(ctx, e);
             } catch (IOException e) {
-                fail(ctx, new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot store a block: " + e.getMessage()));
+                fail(ctx, FetchException.storeWrite("store a block", e));
             }
         }
 

@@ -72,8 +72,9 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             ex.sendError(e.status(), e.getMessage());
             return;
         } catch (IOException e) {
+            FetchException refusal = FetchException.storeWrite("open its store for " + ex.path, e);
             LOG.error("store: cannot open {}: {}", ex.path, e.toString());
-            ex.sendError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot read its store");
+            ex.sendError(refusal.status(), FetchException.isNoSpace(e) ? refusal.getMessage() : "pool cannot read its store");
             return;
         }
         if (source instanceof Downloads.Hit hit) {
@@ -115,7 +116,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             }
         } catch (IOException e) {
             LOG.error("store: cannot keep blocks of {}: {}", ex.path, e.toString());
-            ex.sendError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot write its store");
+            ex.sendError(FetchException.storeWrite("keep blocks", e).status(), "pool cannot write its store");
             return true;
         }
         sparse = new SparseTransfer(ex, ticket, ranges, file, reader, blocks, reads.get(), movers, (s, reusable, fallBack) -> {

@@ -3,7 +3,6 @@ package org.gridcache.pool.store;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -20,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
 import org.gridcache.common.checksum.Checksums;
@@ -46,6 +44,8 @@ public final class Store {
     /** A partial file: some blocks of an origin's file, its sidecar ({@code .blocks.json}) says which. */
     public static final String BLOCKS = ".blocks";
     private static final String TMP = ".tmp";
+    /** Threads reading sidecars at start-up: a disk answers several reads at once sooner than one after the other. */
+    private static final int RECOVERY_THREADS = Math.max(4, Runtime.getRuntime().availableProcessors());
 
     private final Path data;
     private final StoreMode mode;
@@ -57,17 +57,28 @@ public final class Store {
     private final Map<StoreKey, PartialFile> partials = new HashMap<>();
     private long committedBytes;
     private long reservedBytes;
+    private long rebuildMillis;
+    /** Files found at start-up not yet proven; {@link #verified} opens when the verifier has been through them all. */
+    private final java.util.concurrent.atomic.AtomicInteger unverified = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.CountDownLatch verified = new java.util.concurrent.CountDownLatch(1);
     private final LongAdder evictions = new LongAdder();
     private final LongAdder evictedBytes = new LongAdder();
     private final LongAdder originBytes = new LongAdder();
     private final LongAdder peerBytes = new LongAdder();
     private final LongAdder checksumMismatches = new LongAdder();
 
-    private Store(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode) {
+    /**
+     * Bytes the store's file system still takes; asked at each reservation, since something else may fill the disk
+     * (another store, logs, a capacity larger than the disk) and the pool's own accounting would not know.
+     */
+    private final java.util.function.LongSupplier diskFree;
+
+    private Store(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode, java.util.function.LongSupplier diskFree) {
         this.data = root.resolve("data");
         this.mode = mode;
         this.capacity = capacity;
         this.eviction = new Eviction(capacity, settings);
+        this.diskFree = diskFree;
     }
 
     /**
@@ -91,7 +102,22 @@ public final class Store {
      * set to {@code mode} at once, so files an older version left with the umask's permissions are out of reach too.
      */
     public static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode) throws IOException {
-        Store store = new Store(root, capacity, settings, mode);
+        Path data = root.resolve("data");
+        Files.createDirectories(data, mode.directoryAttribute());
+        java.nio.file.FileStore fs = Files.getFileStore(data);
+        return open(root, capacity, settings, mode, () -> {
+            try {
+                return fs.getUsableSpace();
+            } catch (IOException e) {
+                return Long.MAX_VALUE; // cannot tell: the accounting alone decides, as before
+            }
+        });
+    }
+
+    /** As {@link #open(Path, long, Supplier, StoreMode)}, with the file system's free bytes told by {@code diskFree}. */
+    static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode,
+                      java.util.function.LongSupplier diskFree) throws IOException {
+        Store store = new Store(root, capacity, settings, mode, diskFree);
         Files.createDirectories(store.data, mode.directoryAttribute());
         mode.applyToDirectory(store.data);
         store.rebuild();
@@ -131,8 +157,13 @@ public final class Store {
 
     // --- index, pins and space (under the monitor) ---
 
+    /**
+     * The entry of a complete copy, a use of it (LRU); null when none is stored. A file found at start-up and not yet
+     * proven is proven here first (its sidecar read under the monitor, once), or dropped: nothing unproven is served.
+     */
     public synchronized StoreEntry lookup(StoreKey key) {
-        return index.getIfPresent(key);
+        StoreEntry e = index.getIfPresent(key);
+        return e == null || e.isVerified() ? e : settle(key, e, proven(key, e));
     }
 
     /** Whether a complete copy is stored; unlike {@link #lookup} this is not a use (LRU order stays). */
@@ -163,7 +194,12 @@ public final class Store {
         return pins.containsKey(key);
     }
 
-    /** Reserves room for {@code bytes} more, evicting unpinned files if needed; throws 507 when there is none. */
+    /**
+     * Reserves room for {@code bytes} more, evicting unpinned files if needed; throws 507 when there is none. Room
+     * means both: under the capacity by the store's own accounting, and on the file system, whose free bytes must
+     * cover this reservation and all others in flight (counted as if none of their bytes were written yet: near a
+     * full disk this evicts a little too much rather than let a fetch run into it).
+     */
     public synchronized void reserve(long bytes) throws FetchException {
         if (bytes > capacity) {
             throw FetchException.storeFull("file of " + bytes + " bytes is larger than the pool's capacity of " + capacity);
@@ -171,6 +207,20 @@ public final class Store {
         evict(eviction.bytesToFree(used(), bytes));
         if (used() + bytes > capacity) {
             throw FetchException.storeFull("store full of pinned data");
+        }
+        long lacking = bytes + reservedBytes - diskFree.getAsLong();
+        if (lacking > 0) {
+            List<StoreKey> victims = victims(lacking);
+            if (bytesOf(victims) < lacking) { // evicting all that may go would not do: keep it
+                throw FetchException.storeFull("the pool's disk is full (" + lacking + " bytes lacking for " + bytes
+                        + "; what is left is being read or fetched)");
+            }
+            LOG.info("store: its file system lacks {} bytes for a reservation of {}; evicting", lacking, bytes);
+            evict(victims);
+            lacking = bytes + reservedBytes - diskFree.getAsLong();
+            if (lacking > 0) {
+                throw FetchException.storeFull("the pool's disk is full (" + lacking + " bytes lacking for " + bytes + ")");
+            }
         }
         reservedBytes += bytes;
     }
@@ -204,6 +254,7 @@ public final class Store {
         StoreEntry old = index.asMap().put(key, entry);
         if (old != null) {
             committedBytes -= old.size;
+            gone(old);
         }
         reservedBytes -= reserved;
         committedBytes += entry.size;
@@ -216,6 +267,7 @@ public final class Store {
         StoreEntry e = index.asMap().remove(key);
         if (e != null) {
             committedBytes -= e.size;
+            gone(e);
         }
         deleteQuietly(dataFile(key));
         deleteQuietly(sidecarFile(key));
@@ -228,16 +280,34 @@ public final class Store {
     }
 
     private void evict(long needed) {
-        if (needed <= 0) {
-            return;
+        if (needed > 0) {
+            evict(victims(needed));
         }
+    }
+
+    /** The least recently used unpinned complete and partial files whose bytes add up to {@code needed}, or all there are. */
+    private List<StoreKey> victims(long needed) {
         List<Eviction.Candidate> partialCandidates = new ArrayList<>();
         long now = System.nanoTime();
         for (PartialFile p : partials.values()) {
             partialCandidates.add(new Eviction.Candidate(p.key(), p.bitmap().storedBytes(), now - p.lastUse));
         }
-        for (StoreKey victim : Eviction.victims(index, pins::containsKey, needed, partialCandidates)) {
-            long size = partials.containsKey(victim) ? dropPartial(victim) : drop(victim);
+        return Eviction.victims(index, pins::containsKey, needed, partialCandidates);
+    }
+
+    private long bytesOf(List<StoreKey> victims) {
+        long bytes = 0;
+        for (StoreKey victim : victims) {
+            PartialFile p = partials.get(victim);
+            StoreEntry e = index.policy().getIfPresentQuietly(victim);
+            bytes += p != null && e == null ? p.bitmap().storedBytes() : (e == null ? 0 : e.size);
+        }
+        return bytes;
+    }
+
+    private void evict(List<StoreKey> victims) {
+        for (StoreKey victim : victims) {
+            long size = partials.containsKey(victim) && !index.asMap().containsKey(victim) ? dropPartial(victim) : drop(victim);
             evictions.increment();
             evictedBytes.add(size);
             LOG.info("store: evicted {} ({} bytes), {} of {} bytes used", victim, size, used(), capacity);
@@ -313,6 +383,16 @@ public final class Store {
 
     public synchronized int files() {
         return index.asMap().size();
+    }
+
+    /** Files found at start-up whose sidecars are not yet read (they are proven before they are served). */
+    public int unverifiedFiles() {
+        return unverified.get();
+    }
+
+    /** Waits until every file found at start-up has been proven or dropped; false when {@code timeout} passed first. */
+    public boolean awaitVerified(Duration timeout) throws InterruptedException {
+        return verified.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     // --- partial files (blocks) ---
@@ -442,6 +522,11 @@ public final class Store {
         return create(partFile(key));
     }
 
+    /** Opens the part file {@link #createPart} made, for writing and reading, as it is. */
+    public FileChannel openPart(StoreKey key) throws IOException {
+        return FileChannel.open(partFile(key), StandardOpenOption.WRITE, StandardOpenOption.READ);
+    }
+
     private FileChannel create(Path part) throws IOException {
         Files.createDirectories(part.getParent(), mode.directoryAttribute());
         FileChannel channel = FileChannel.open(part, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
@@ -476,8 +561,14 @@ public final class Store {
         try (FileChannel out = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE), mode.fileAttribute())) {
             mode.applyToFile(tmp);
-            out.write(java.nio.ByteBuffer.wrap(Json.bytes(sidecar)));
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(Json.bytes(sidecar));
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
             out.force(true);
+        } catch (IOException e) {
+            deleteQuietly(tmp); // e.g. a full disk: the old sidecar, if any, stands
+            throw e;
         }
         move(tmp, target);
     }
@@ -510,47 +601,112 @@ public final class Store {
     // --- start-up ---
 
     /**
-     * Rebuilds the index from the sidecars. A data file counts only when its sidecar names an origin URL that
-     * hashes to its name and a size equal to its length; part files, temporary files, orphans and mismatches are
-     * deleted. Files enter the LRU order by modification time, the best guess of their last use after a restart.
+     * Rebuilds the index from the sidecars ({@link StoreRecovery}). A data file counts only when its sidecar names an
+     * origin URL that hashes to its name and a size equal to its length; part files, upload copies, temporary files,
+     * orphans and mismatches are deleted. Files enter the LRU order by modification time, the best guess of their
+     * last use after a restart. Logs one line with the count and the time it took (the pool serves nothing before).
      */
     private void rebuild() throws IOException {
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(data)) {
-            files = walk.filter(Files::isRegularFile).toList();
-        }
-        List<Path> accepted = new ArrayList<>();
+        long start = System.nanoTime();
+        StoreRecovery.Found found = StoreRecovery.scan(data, RECOVERY_THREADS);
         int dropped = 0;
-        for (Path file : files) {
+        for (Path file : found.blocks()) {
             String name = file.getFileName().toString();
-            if (name.endsWith(SIDECAR)) {
-                continue; // judged together with its data file; orphans are removed below
-            }
-            if (name.endsWith(BLOCKS) && restorePartial(file, name.substring(0, name.length() - BLOCKS.length()))) {
-                continue;
-            }
-            StoreKey key = StoreKey.ofHex(name);
-            if (key != null && dataFile(key).equals(file) && isComplete(key)) {
-                accepted.add(file);
-            } else {
-                LOG.info("store: dropping {} (partial, temporary or unproven)", data.relativize(file));
+            if (!restorePartial(file, name.substring(0, name.length() - BLOCKS.length()))) {
+                LOG.info("store: dropping {} (a partial file without a proven bitmap)", data.relativize(file));
                 deleteQuietly(file);
-                if (key != null) {
-                    deleteQuietly(sidecarFile(key));
-                }
+                deleteQuietly(sibling(file, SIDECAR));
                 dropped++;
             }
         }
-        dropped += deleteOrphanSidecars(files);
-        accepted.sort(Comparator.comparing(Store::lastModified));
-        for (Path file : accepted) {
-            StoreKey key = StoreKey.ofHex(file.getFileName().toString());
-            Sidecar s = Json.read(Files.readAllBytes(sidecarFile(key)), Sidecar.class);
-            index.put(key, new StoreEntry(s.size(), s.mtime(), s.etag()));
-            committedBytes += s.size();
+        for (Path file : found.unproven()) {
+            LOG.info("store: dropping {} (partial, temporary, orphaned or unproven)", data.relativize(file));
+            deleteQuietly(file);
+            dropped++;
         }
-        LOG.info("store {}: {} files and {} partial files, {} bytes of {}; dropped {} partial or orphaned files", data,
-                accepted.size(), partials.size(), committedBytes, capacity, dropped);
+        List<StoreRecovery.Complete> complete = new ArrayList<>(found.complete());
+        complete.sort(Comparator.comparingLong(StoreRecovery.Complete::lastModified));
+        for (StoreRecovery.Complete c : complete) {
+            index.put(c.key(), StoreEntry.unverified(c.size()));
+            committedBytes += c.size();
+        }
+        unverified.set(complete.size());
+        rebuildMillis = (System.nanoTime() - start) / 1_000_000;
+        LOG.info("store {}: index ready in {} ms: {} files and {} partial files, {} bytes of {}; dropped {} partial, "
+                + "temporary or orphaned files", data, rebuildMillis, complete.size(), partials.size(), committedBytes,
+                capacity, dropped);
+        Thread verifier = new Thread(() -> verifyAll(complete), "store-verifier");
+        verifier.setDaemon(true);
+        verifier.start();
+    }
+
+    /**
+     * Proves the files found at start-up, oldest first (so that the entries it replaces keep their LRU order), each
+     * sidecar read outside the monitor; a file a request proved first is skipped. Logs one line at the end.
+     */
+    private void verifyAll(List<StoreRecovery.Complete> found) {
+        long start = System.nanoTime();
+        int dropped = 0;
+        try {
+            for (StoreRecovery.Complete c : found) {
+                StoreEntry e;
+                synchronized (this) {
+                    e = index.policy().getIfPresentQuietly(c.key());
+                }
+                if (e == null || e.isVerified()) {
+                    continue;
+                }
+                StoreEntry proven = proven(c.key(), e);
+                synchronized (this) {
+                    if (index.policy().getIfPresentQuietly(c.key()) == e && settle(c.key(), e, proven) == null) {
+                        dropped++;
+                    }
+                }
+            }
+            LOG.info("store {}: {} files found at start-up proven in {} ms; {} dropped (sidecar disagrees)", data,
+                    found.size() - dropped, (System.nanoTime() - start) / 1_000_000, dropped);
+        } catch (RuntimeException e) {
+            LOG.error("store: verifying the files found at start-up stopped (they are proven at first use): {}", e.toString());
+        } finally {
+            verified.countDown();
+        }
+    }
+
+    /** The entry an unverified one's sidecar proves: the URL hashes to the name and the size is the file's; else null. */
+    private StoreEntry proven(StoreKey key, StoreEntry found) {
+        try {
+            Sidecar s = Json.read(Files.readAllBytes(sidecarFile(key)), Sidecar.class);
+            if (s.originUrl() != null && s.size() == found.size && StoreKey.hashOf(s.originUrl()).equals(key)) {
+                return new StoreEntry(s.size(), s.mtime(), s.etag());
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.debug("store: sidecar of {} unreadable: {}", key, e.toString());
+        }
+        return null;
+    }
+
+    /** Under the monitor: {@code found} replaced by {@code proven}, or the file dropped when it is not proven (null). */
+    private StoreEntry settle(StoreKey key, StoreEntry found, StoreEntry proven) {
+        if (proven == null) {
+            LOG.info("store: dropping {} (its sidecar does not prove it complete)", data.relativize(dataFile(key)));
+            drop(key);
+            return null;
+        }
+        index.asMap().replace(key, found, proven);
+        gone(found);
+        return proven;
+    }
+
+    /** An entry left the index (proven, replaced, dropped or evicted): one fewer to prove if it was unverified. */
+    private void gone(StoreEntry e) {
+        if (!e.isVerified()) {
+            unverified.decrementAndGet();
+        }
+    }
+
+    /** How long the start-up's index rebuild took (walk, sidecars, deletions), in milliseconds. */
+    public long rebuildMillis() {
+        return rebuildMillis;
     }
 
     /**
@@ -564,7 +720,7 @@ public final class Store {
         }
         try {
             Sidecar s = Json.read(Files.readAllBytes(blocksSidecarFile(key)), Sidecar.class);
-            if (s.originUrl() == null || !StoreKey.ofOrigin(s.originUrl()).equals(key) || s.size() != Files.size(file)
+            if (s.originUrl() == null || !StoreKey.hashOf(s.originUrl()).equals(key) || s.size() != Files.size(file)
                     || s.blockSize() == null) {
                 return false;
             }
@@ -577,36 +733,6 @@ public final class Store {
         } catch (IOException | IllegalArgumentException | ArithmeticException e) {
             LOG.debug("store: partial file {} unproven: {}", file, e.toString());
             return false;
-        }
-    }
-
-    private boolean isComplete(StoreKey key) {
-        try {
-            Sidecar s = Json.read(Files.readAllBytes(sidecarFile(key)), Sidecar.class);
-            return s.originUrl() != null && StoreKey.ofOrigin(s.originUrl()).equals(key) && s.size() == Files.size(dataFile(key));
-        } catch (IOException | IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    private int deleteOrphanSidecars(List<Path> files) {
-        int n = 0;
-        for (Path file : files) {
-            String name = file.getFileName().toString();
-            if (name.endsWith(SIDECAR) && !Files.exists(file.resolveSibling(name.substring(0, name.length() - SIDECAR.length())))) {
-                LOG.info("store: dropping orphaned sidecar {}", data.relativize(file));
-                deleteQuietly(file);
-                n++;
-            }
-        }
-        return n;
-    }
-
-    private static long lastModified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toMillis();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

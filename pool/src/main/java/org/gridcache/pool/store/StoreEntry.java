@@ -5,8 +5,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * The in-memory metadata of one complete stored file. Kept tiny (the ETag as ASCII bytes, no URL, no path) since
  * the index holds one per file; the last access time lives in the Caffeine node.
+ *
+ * <p>After a restart a file enters the index {@link #unverified}: its size from the file system, its sidecar not yet
+ * read. The store proves it (sidecar read, URL and size checked) before anyone sees it ({@link Store#lookup}); the
+ * state costs no field: an unverified entry's ETag is one shared marker array.
  */
 public final class StoreEntry {
+    private static final byte[] UNVERIFIED = new byte[0];
     public final long size;
     /** Origin modification time, epoch seconds; -1 when unknown. */
     public final long mtime;
@@ -18,8 +23,24 @@ public final class StoreEntry {
         this.etag = etag == null ? null : etag.getBytes(StandardCharsets.US_ASCII);
     }
 
+    private StoreEntry(long size) {
+        this.size = size;
+        this.mtime = -1;
+        this.etag = UNVERIFIED;
+    }
+
+    /** A data file found at start-up, {@code size} bytes long, whose sidecar is still to be read. */
+    static StoreEntry unverified(long size) {
+        return new StoreEntry(size);
+    }
+
+    /** False for a file found at start-up until its sidecar has been read and agrees with it. */
+    boolean isVerified() {
+        return etag != UNVERIFIED;
+    }
+
     public String etag() {
-        return etag == null ? null : new String(etag, StandardCharsets.US_ASCII);
+        return etag == null || etag == UNVERIFIED ? null : new String(etag, StandardCharsets.US_ASCII);
     }
 
     /** True when the ticket's known size or mtime says the origin holds another version than this copy. */

@@ -31,10 +31,11 @@ public final class StoreKey {
     private static final Cache<String, StoreKey> RECENT = Caffeine.newBuilder().maximumSize(4096).build();
 
     public static StoreKey ofOrigin(String originUrl) {
-        return RECENT.get(originUrl, StoreKey::hash);
+        return RECENT.get(originUrl, StoreKey::hashOf);
     }
 
-    private static StoreKey hash(String originUrl) {
+    /** As {@link #ofOrigin}, past the cache of recent keys: a restart hashes every stored URL once, and would only churn it. */
+    static StoreKey hashOf(String originUrl) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(originUrl.getBytes(StandardCharsets.UTF_8));
             ByteBuffer buf = ByteBuffer.wrap(hash);

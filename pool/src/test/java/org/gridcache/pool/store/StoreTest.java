@@ -23,14 +23,19 @@ class StoreTest {
     @TempDir
     Path dir;
 
-    private static StoreKey put(Store store, String url, int size) throws Exception {
+    static StoreKey put(Store store, String url, int size) throws Exception {
+        return put(store, url, size, 1, null);
+    }
+
+    /** A fetched file committed as the fetch commits it: reserved, written, sidecar, rename. */
+    static StoreKey put(Store store, String url, int size, long mtime, String etag) throws Exception {
         StoreKey key = StoreKey.ofOrigin(url);
         store.reserve(size);
         try (FileChannel out = store.createPart(key)) {
             out.write(ByteBuffer.allocate(size));
         }
-        store.writeSidecar(key, new Sidecar(url, size, 1, null, 0));
-        store.commit(key, new StoreEntry(size, 1, null), size, false);
+        store.writeSidecar(key, new Sidecar(url, size, mtime, etag, 0));
+        store.commit(key, new StoreEntry(size, mtime, etag), size, false);
         return key;
     }
 

@@ -26,14 +26,22 @@ final class Gridcache implements AutoCloseable {
 
     /** As {@link #start(Path, String...)}, with extra environment variables (e.g. GRIDCACHE_JAVA_OPTS). */
     static Gridcache start(java.util.Map<String, String> env, Path output, String... args) throws IOException {
-        return start(env, null, output, args);
+        return start(env, (String) null, output, args);
     }
 
     /** As {@link #start(java.util.Map, Path, String...)}, under the file mode creation mask {@code umask} (null: ours). */
     static Gridcache start(java.util.Map<String, String> env, String umask, Path output, String... args) throws IOException {
+        return start(env, umask == null ? List.of() : List.of("sh", "-c", "umask \"$0\" && exec \"$@\"", umask), output, args);
+    }
+
+    /**
+     * As {@link #start(Path, String...)}, run by {@code wrapper} (a command that execs its arguments, such as
+     * {@code nsenter -t PID -m}: the process started is then still the JVM).
+     */
+    static Gridcache start(java.util.Map<String, String> env, List<String> wrapper, Path output, String... args) throws IOException {
         Path bin = DIST.resolve("bin/gridcache");
         Assertions.assertTrue(Files.isExecutable(bin), "no distribution at " + DIST + " (run mvn package first)");
-        List<String> cmd = new ArrayList<>(umask == null ? List.of() : List.of("sh", "-c", "umask \"$0\" && exec \"$@\"", umask));
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(bin.toString());
         cmd.addAll(List.of(args));
         Files.createDirectories(output.getParent());

@@ -1,0 +1,226 @@
+package org.gridcache.systemtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A pool whose store lies on a small file system that something else fills (issue 15, R5). The store is a 48 MiB
+ * tmpfs mounted in a mount namespace of its own, held by a {@code sleep} started with {@code unshare} (as root, a
+ * mount namespace; otherwise a user namespace mapping us to root as well, so the test needs no privilege), and the
+ * pool runs in it through {@code nsenter}; we fill it through {@code /proc/<holder>/root}. The pool's capacity (1G)
+ * is far above the disk, so only the file system says it is full. The tests run in order on one store: a fetch the
+ * full disk breaks off, eviction making room, pinned data leaving none (507), an upload, and a restart.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FullDiskTest {
+    static final int MIB = 1 << 20;
+    @TempDir
+    static Path tmp;
+    static NginxOrigin origin;
+    static Process holder;
+    static Path store;
+    static Path storeView;
+    static PoolProcesses cluster;
+    static Path data;
+    static int fillers;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Tools.require("curl", "nginx", "unshare", "nsenter");
+        data = Files.createDirectories(tmp.resolve("data"));
+        for (String name : List.of("a", "b", "c", "d")) {
+            Tools.randomFile(data.resolve(name + ".bin"), 8 * MIB, name.charAt(0));
+        }
+        Tools.randomFile(data.resolve("slow/big.bin"), 16 * MIB, 16);
+        Files.createDirectories(data.resolve("up"));
+        origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data, PoolProcesses.SLOW_LOCATION);
+        store = Files.createDirectories(tmp.resolve("store"));
+        boolean root = "0".equals(Tools.run(Duration.ofSeconds(10), "id", "-u").assertOk().out().trim());
+        List<String> unshare = new ArrayList<>(root ? List.of("unshare", "--mount", "--propagation", "private")
+                : List.of("unshare", "--user", "--map-root-user", "--mount", "--propagation", "private"));
+        unshare.addAll(List.of("sh", "-c", "mount -t tmpfs -o size=48m,mode=0700 tmpfs \"$0\" && echo mounted && exec sleep 3600",
+                store.toString()));
+        holder = new ProcessBuilder(unshare).redirectErrorStream(true).start();
+        String said = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        assertEquals("mounted", said, "a tmpfs in a mount namespace of its own (unshare)");
+        String pid = String.valueOf(holder.pid());
+        List<String> nsenter = root ? List.of("nsenter", "-t", pid, "-m")
+                : List.of("nsenter", "-t", pid, "-U", "-m", "--preserve-credentials");
+        storeView = Path.of("/proc", pid, "root").resolve(store.toString().substring(1));
+        cluster = PoolProcesses.start(tmp, origin, store, storeView, "1G", nsenter);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Tools.closeAll(origin, cluster);
+        if (holder != null) {
+            holder.destroy(); // its mount namespace, and the tmpfs with it, go when it does
+            holder.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Writes zeros into a new file beside the store's data until the file system is full; its path. */
+    static Path fillTheDisk() throws IOException {
+        Path filler = storeView.resolve("filler-" + ++fillers);
+        byte[] zeros = new byte[MIB];
+        try (OutputStream out = Files.newOutputStream(filler)) {
+            while (true) {
+                out.write(zeros);
+                out.flush();
+            }
+        } catch (IOException e) {
+            assertTrue(String.valueOf(e.getMessage()).contains("No space left on device"), e.toString());
+        }
+        return filler;
+    }
+
+    static long lines(String text) {
+        return cluster.poolOutput().lines().filter(l -> l.contains(text)).count();
+    }
+
+    @Test
+    @Order(1)
+    void aFetchInFlightWhenTheDiskFillsBreaksOffAndIsLoggedOnce() throws Exception {
+        cluster.assertRead("/a.bin", data.resolve("a.bin"), "MISS");
+        cluster.assertRead("/b.bin", data.resolve("b.bin"), "MISS");
+        Path body = tmp.resolve("big.partial");
+        Process fetch = new ProcessBuilder("curl", "-sS", "-L", "-D", tmp.resolve("big.head").toString(), "-o", body.toString(),
+                cluster.door() + "/slow/big.bin").redirectErrorStream(true).start();
+        Tools.await("the fetch of big.bin to be 2 MiB in", Duration.ofSeconds(60), () ->
+                cluster.storeFiles(n -> n.endsWith(".part")).stream().anyMatch(p -> p.toFile().length() >= 2 * MIB));
+
+        fillTheDisk();
+        assertTrue(fetch.waitFor(60, TimeUnit.SECONDS));
+        assertNotEquals(0, fetch.exitValue(), "curl knows the body is short");
+        String head = Files.readString(tmp.resolve("big.head"));
+        assertTrue(head.toLowerCase(java.util.Locale.ROOT).contains("content-length: " + (16 * MIB)), "the length was announced: " + head);
+        assertTrue(Files.size(body) < 16 * MIB, "the body broke off: " + Files.size(body));
+        Tools.await("the part file to be dropped", Duration.ofSeconds(30), () -> cluster.storeFiles(n -> n.endsWith(".part")).isEmpty());
+        assertEquals(1, lines("disk is full"), "one line says why: " + cluster.poolOutput());
+    }
+
+    @Test
+    @Order(2)
+    void evictionMakesRoomOnTheFullDiskAndLaterReadsWork() throws Exception {
+        double evictions = cluster.metric("gridcache_pool_evictions_total");
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), "MISS");
+        assertTrue(cluster.metric("gridcache_pool_evictions_total") > evictions, "a.bin, the least recently used, made room");
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), "HIT");
+        cluster.assertRead("/slow/big.bin", data.resolve("slow/big.bin"), "MISS");
+    }
+
+    @Test
+    @Order(3)
+    void pinnedDataFillingTheDiskLeavesNoRoom507() throws Exception {
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), cachedAs("/c.bin"));
+        awaitStored("/c.bin");
+        fillTheDisk();
+        List<String> stored = stored();
+        List<Process> slowReaders = new ArrayList<>();
+        try {
+            for (String path : stored) { // each a hit held open: pinned
+                slowReaders.add(new ProcessBuilder("curl", "-sS", "-L", "--limit-rate", "32k", "-o", "/dev/null",
+                        cluster.door() + path).start());
+            }
+            Tools.await("every stored file pinned by a reader", Duration.ofSeconds(30),
+                    () -> cluster.metric("gridcache_pool_active_transfers") == stored.size());
+            Tools.Result refused = Tools.curl("-L", "-o", tmp.resolve("refused").toString(), "-w", "%{http_code}",
+                    cluster.door() + "/d.bin");
+            assertEquals("507", refused.out(), stored + " pinned; pool output: " + cluster.poolOutput());
+            assertTrue(Files.readString(tmp.resolve("refused")).contains("disk is full"));
+            for (String path : stored) {
+                assertTrue(isStored(path), path + " was not evicted in vain");
+            }
+        } finally {
+            slowReaders.forEach(Process::destroy);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void anUploadOnAFullDiskReachesTheOriginAndKeepsNoCopy() throws Exception {
+        Path upload = Tools.randomFile(tmp.resolve("upload.bin"), 40 * MIB, 40); // more than the disk could ever free
+        Tools.Result put = Tools.curl("-L", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Expect: 100-continue", "-T",
+                upload.toString(), cluster.door() + "/up/new.bin").assertOk();
+        assertEquals("201", put.out(), "a write is not refused for want of a cache copy");
+        assertEquals(Tools.sha256(upload), Tools.sha256(data.resolve("up/new.bin")), "byte-exact at the origin");
+        assertEquals(List.of(), cluster.storeFiles(n -> n.endsWith(".upload")));
+        assertFalse(isStored("/up/new.bin"));
+        assertEquals(1, lines("no copy of the upload of /up/new.bin is kept"), cluster.poolOutput());
+    }
+
+    @Test
+    @Order(5)
+    void afterARestartTheIndexCountsExactlyTheFilesOnDisk() throws Exception {
+        for (int i = 1; i <= fillers; i++) {
+            Files.delete(storeView.resolve("filler-" + i));
+        }
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), cachedAs("/c.bin"));
+        awaitStored("/c.bin");
+        long onDisk = cluster.storeFiles(PoolProcesses::isDataFile).size();
+        List<String> stored = stored();
+        assertFalse(stored.isEmpty());
+        long sidecars = cluster.storeFiles(n -> n.endsWith(".json")).size();
+        assertEquals(onDisk, sidecars, "every data file has its sidecar, and no sidecar is left without one");
+        String log = cluster.restartPool();
+        Matcher ready = Pattern.compile("index ready in \\d+ ms: (\\d+) files and 0 partial files, \\d+ bytes of \\d+; dropped 0")
+                .matcher(log);
+        assertTrue(ready.find(), log);
+        assertEquals(onDisk, Long.parseLong(ready.group(1)));
+        Tools.await("every file proven", Duration.ofSeconds(30), () -> cluster.metric("gridcache_pool_unverified_files") == 0);
+        assertEquals(onDisk, (long) cluster.metric("gridcache_pool_files"));
+        for (String path : stored) {
+            cluster.assertRead(path, data.resolve(path.substring(1)), "HIT");
+        }
+        cluster.assertRead("/d.bin", data.resolve("d.bin"), "MISS");
+    }
+
+    /** HIT when the store holds the file now, else MISS. */
+    private static String cachedAs(String path) {
+        return isStored(path) ? "HIT" : "MISS";
+    }
+
+    /** A file's commit (sidecar, rename) follows its last byte to the client: wait for it. */
+    private static void awaitStored(String path) {
+        Tools.await(path + " committed to the store", Duration.ofSeconds(30), () -> isStored(path));
+    }
+
+    /** The files read so far that the store holds now (eviction chose among them). */
+    private static List<String> stored() {
+        return List.of("/a.bin", "/b.bin", "/c.bin", "/slow/big.bin").stream().filter(FullDiskTest::isStored).toList();
+    }
+
+    private static boolean isStored(String path) {
+        try {
+            cluster.dataFileOf(path);
+            return true;
+        } catch (AssertionError | IOException e) {
+            return false;
+        }
+    }
+}
