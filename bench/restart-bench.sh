@@ -31,7 +31,8 @@ pids=()
 cleanup() {
   [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
   # pool, door, then zk: a door stopped after ZooKeeper waits for it (its shutdown did not end in a minute)
-  local order=(${pool:-}) i
+  local order=() i
+  [ -n "${pool:-}" ] && order+=("$pool")
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do order+=("${pids[i]}"); done
   for p in "${order[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   [ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"
