@@ -29,6 +29,7 @@ public final class IdleConnectionPool<K, C> implements AutoCloseable {
     private final Map<K, Deque<Idle<C>>> idle = new HashMap<>();
     private int count;
     private boolean closed;
+    private java.util.concurrent.ScheduledExecutorService sweeper;
 
     private record Idle<C>(C connection, long since) {
     }
@@ -92,7 +93,24 @@ public final class IdleConnectionPool<K, C> implements AutoCloseable {
         evicted.forEach(this::closeQuietly);
     }
 
-    /** Closes the connections idle for longer than the idle time; the pool's sweeper calls it now and then. */
+    /**
+     * Starts a daemon thread named {@code threadName} that calls {@link #closeIdle} four times per idle time (at
+     * least a second apart), until {@link #close}; this pool, for chaining.
+     */
+    public synchronized IdleConnectionPool<K, C> sweptBy(String threadName) {
+        if (sweeper == null) {
+            sweeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, threadName);
+                t.setDaemon(true);
+                return t;
+            });
+            long every = Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(idleNanos) / 4);
+            sweeper.scheduleWithFixedDelay(this::closeIdle, every, every, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        return this;
+    }
+
+    /** Closes the connections idle for longer than the idle time; the sweeper ({@link #sweptBy}) calls it now and then. */
     public void closeIdle() {
         List<C> expired = new ArrayList<>();
         long now = nanoTime.getAsLong();
@@ -153,6 +171,9 @@ public final class IdleConnectionPool<K, C> implements AutoCloseable {
         List<C> all = new ArrayList<>();
         synchronized (this) {
             closed = true;
+            if (sweeper != null) {
+                sweeper.shutdownNow();
+            }
             idle.values().forEach(q -> q.forEach(i -> all.add(i.connection())));
             idle.clear();
             count = 0;

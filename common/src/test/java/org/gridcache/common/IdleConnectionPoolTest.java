@@ -18,7 +18,7 @@ class IdleConnectionPoolTest {
         final String name;
         boolean answers = true;
         int noops;
-        boolean closed;
+        volatile boolean closed;
 
         Fake(String name) {
             this.name = name;
@@ -159,5 +159,18 @@ class IdleConnectionPoolTest {
                 Fake::close, now::get));
         assertThrows(IllegalArgumentException.class, () -> new IdleConnectionPool<String, Fake>(Duration.ofSeconds(1), 4, 2,
                 Fake::alive, Fake::close, now::get));
+    }
+
+    @Test
+    void itsSweeperClosesWhatIdledOutWithoutBeingAskedAndStopsWithThePool() {
+        IdleConnectionPool<String, Fake> pool = new IdleConnectionPool<String, Fake>(Duration.ofSeconds(1), 4, 64, Fake::alive,
+                Fake::close, System::nanoTime).sweptBy("test-idle-sweeper");
+        Fake idled = new Fake("idled");
+        pool.give("alice", idled);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> idled.closed);
+        assertEquals(0, pool.idle());
+        pool.close();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().equals("test-idle-sweeper")));
     }
 }

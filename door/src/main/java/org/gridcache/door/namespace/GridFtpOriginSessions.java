@@ -4,9 +4,6 @@ import eu.emi.security.authn.x509.X509Credential;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.IdleConnectionPool;
 import org.gridcache.common.OriginEntry;
@@ -38,15 +35,10 @@ public final class GridFtpOriginSessions implements AutoCloseable {
     /** One stream, DCAU, clear data channels: the options both connections of a third-party copy must share. */
     private static final GridFtpOptions OPTIONS = new GridFtpOptions(1, true, GridFtpOptions.Protection.CLEAR, REPLY_TIMEOUT);
     private final X509Credential host;
-    private final IdleConnectionPool<Key, GridFtpConnection> idle = new IdleConnectionPool<>(IDLE, PER_KEY, TOTAL,
-            GridFtpConnection::alive, GridFtpConnection::close, System::nanoTime);
+    private final IdleConnectionPool<Key, GridFtpConnection> idle = new IdleConnectionPool<Key, GridFtpConnection>(IDLE, PER_KEY, TOTAL,
+            GridFtpConnection::alive, GridFtpConnection::close, System::nanoTime).sweptBy("door-gridftp-idle-connections");
     private final LongAdder opened = new LongAdder();
     private final LongAdder reused = new LongAdder();
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "door-gridftp-idle-connections");
-        t.setDaemon(true);
-        return t;
-    });
 
     /** Whom a connection was authenticated as, and where to: an identity is equal by its key (renewals differ). */
     private record Key(OriginIdentity as, String host, int port) {
@@ -61,8 +53,6 @@ public final class GridFtpOriginSessions implements AutoCloseable {
         if (caDir != null) {
             GridFtp.configure(caDir);
         }
-        long every = Math.max(1, IDLE.toSeconds() / 4);
-        sweeper.scheduleWithFixedDelay(idle::closeIdle, every, every, TimeUnit.SECONDS);
     }
 
     /**
@@ -138,7 +128,6 @@ public final class GridFtpOriginSessions implements AutoCloseable {
 
     @Override
     public void close() {
-        sweeper.shutdownNow();
         idle.close();
     }
 }

@@ -10,9 +10,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.IdleConnectionPool;
 import org.gridcache.common.OriginEntry;
@@ -61,18 +58,11 @@ public final class GsiConnectionPool implements AutoCloseable {
     private final IdleConnectionPool<Key, Lease> idle;
     private final LongAdder opened = new LongAdder();
     private final LongAdder reused = new LongAdder();
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "gridftp-idle-connections");
-        t.setDaemon(true);
-        return t;
-    });
 
     GsiConnectionPool() {
-        this.idle = new IdleConnectionPool<>(IDLE, PER_KEY, TOTAL,
+        this.idle = new IdleConnectionPool<Key, Lease>(IDLE, PER_KEY, TOTAL,
                 lease -> System.currentTimeMillis() < lease.usableUntilMillis() && lease.connection().alive(), lease -> lease.connection().close(),
-                System::nanoTime);
-        long every = Math.max(1, IDLE.toSeconds() / 4);
-        sweeper.scheduleWithFixedDelay(idle::closeIdle, every, every, TimeUnit.SECONDS);
+                System::nanoTime).sweptBy("gridftp-idle-connections");
     }
 
     /** An idle connection for this server, credential and options, NOOP-checked; null when there is none. */
@@ -160,7 +150,6 @@ public final class GsiConnectionPool implements AutoCloseable {
 
     @Override
     public void close() {
-        sweeper.shutdownNow();
         idle.close();
     }
 }
