@@ -8,7 +8,7 @@ import org.globus.gsi.gssapi.GlobusGSSContextImpl;
  * Process-wide set-up that jGlobus 2.1.0 needs before its first connection (gridenv/README.md, Java findings): it
  * offers only TLSv1 and SSLv3, which current servers and JDKs refuse, so its protocol list is switched to TLSv1.2
  * (TLSv1.3 does not work with its GSS code); and it reads the trusted CA directory only from the
- * {@code X509_CERT_DIR} system property. Stream-mode retrieves are read in full blocks ({@link FullBlockStreamReader}).
+ * {@code X509_CERT_DIR} system property.
  */
 public final class GridFtp {
     private static boolean patched;
@@ -37,7 +37,6 @@ public final class GridFtp {
             for (int i = 0; i < protocols.length; i++) {
                 protocols[i] = "TLSv1.2"; // the array is final, its elements are not
             }
-            FullBlockStreamReader.install();
             patched = true;
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot switch jGlobus to TLSv1.2: " + e, e);
