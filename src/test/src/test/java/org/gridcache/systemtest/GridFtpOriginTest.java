@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import eu.emi.security.authn.x509.X509Credential;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -191,8 +192,21 @@ class GridFtpOriginTest {
             fail(r.out() + Files.readString(out, java.nio.charset.StandardCharsets.ISO_8859_1));
         }
         assertTrue(r.out().contains("X-Cache: " + expectedCache), r.out());
-        assertEquals(Files.size(data.resolve(path.substring(1))), Files.size(out), "the whole body of " + path + ": " + r.out());
+        assertEquals(Files.size(data.resolve(path.substring(1))), Files.size(out), "the whole body of " + path + ": " + r.out()
+                + "\nthe pool's warnings: " + poolWarnings());
         assertEquals(Tools.sha256(data.resolve(path.substring(1))), Tools.sha256(out), "byte-exact " + path);
+    }
+
+    /** The pool's WARN and ERROR lines so far: why a fetch failed. */
+    static String poolWarnings() throws IOException {
+        StringBuilder lines = new StringBuilder();
+        try (var files = Files.list(logs)) {
+            for (Path log : files.filter(f -> f.getFileName().toString().startsWith("pool")).toList()) {
+                Files.readAllLines(log).stream().filter(l -> l.contains("WARN") || l.contains("ERROR"))
+                        .forEach(l -> lines.append('\n').append(l));
+            }
+        }
+        return lines.toString();
     }
 
     @Test
