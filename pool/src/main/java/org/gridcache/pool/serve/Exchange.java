@@ -42,7 +42,11 @@ public final class Exchange {
     final HttpVersion version;
     final String uri;
     final HttpHeaders headers;
-    /** The signed ticket as the client sent it: the door wants it back when the pool asks for a credential. */
+    /**
+     * The signed ticket as the client sent it ({@code gridcache-ticket}, read from the query once, by
+     * {@link RequestCheck}), verified once {@link #ticket} is set: the door wants it back when the pool asks for a
+     * credential. Null when the query has none.
+     */
     final String token;
     private final long startNanos;
     private final PipeliningGate gate;
@@ -84,8 +88,8 @@ public final class Exchange {
         this.token = token;
     }
 
-    Exchange withPath(String checked) {
-        return new Exchange(this, checked, ticket, token);
+    Exchange withPath(String checked, String sentTicket) {
+        return new Exchange(this, checked, ticket, sentTicket);
     }
 
     Exchange withTicket(Ticket verified, String signed) {

@@ -65,13 +65,15 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.sendError(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
             return;
         }
+        List<String> tickets;
         try {
-            target.parameters(); // a malformed escape in the query is the client's error, not a missing ticket
+            // a malformed escape in the query is the client's error, not a missing ticket
+            tickets = target.parameters().get(org.gridcache.common.Ticket.QUERY_PARAMETER);
         } catch (IllegalArgumentException e) {
             ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed query: " + e.getMessage());
             return;
         }
-        ctx.fireChannelRead(ex.withPath(path));
+        ctx.fireChannelRead(ex.withPath(path, tickets == null || tickets.isEmpty() ? null : tickets.get(0)));
     }
 
     /**

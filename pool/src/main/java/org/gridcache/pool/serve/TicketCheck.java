@@ -4,8 +4,6 @@ import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
-import java.util.List;
 import java.util.Optional;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.Ticket;
@@ -41,7 +39,7 @@ final class TicketCheck extends SimpleChannelInboundHandler<Exchange> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
-        String token = firstValue(new QueryStringDecoder(ex.uri).parameters().get(Ticket.QUERY_PARAMETER));
+        String token = ex.token; // as RequestCheck read it from the query
         Ticket ticket;
         try {
             ticket = tickets.verify(token, ex.path, poolName, Ticket.READ);
@@ -83,9 +81,5 @@ final class TicketCheck extends SimpleChannelInboundHandler<Exchange> {
             return;
         }
         ctx.fireChannelRead(admitted);
-    }
-
-    private static String firstValue(List<String> values) {
-        return values == null || values.isEmpty() ? null : values.get(0);
     }
 }
