@@ -54,6 +54,11 @@ public final class Checksums {
         return values.isEmpty();
     }
 
+    /** The types with a value. */
+    public java.util.Set<ChecksumType> types() {
+        return Collections.unmodifiableSet(values.keySet());
+    }
+
     public boolean has(ChecksumType type) {
         return values.containsKey(type);
     }

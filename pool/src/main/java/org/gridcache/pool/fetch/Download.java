@@ -70,18 +70,24 @@ public final class Download implements DownloadSink {
     private volatile boolean completeRequested;
     private volatile DownloadSink.Verification verification;
     private volatile boolean verifying;
+    /** Set once the origin's checksum agreed (or the verification passed): the clients' last byte goes out. */
+    private volatile boolean verified;
+    /** The types an origin's checksum will be compared on, announced before the first byte; copied on write. */
+    private volatile java.util.Set<ChecksumType> compared = java.util.Set.of();
     /** The types {@code pool.checksums} names (when the fill began). */
     private final java.util.Set<ChecksumType> types;
     /**
-     * The types fed in file order while the file fills, by whichever thread writes to disk (one at a time): all of
-     * them when the fill is verified (a mismatch must stop the clients' last byte), else only those that cost little
-     * (adler32 and crc32c are CPU intrinsics at GB/s). Chosen at the first byte ({@link #plan}), null before.
+     * The types fed in file order while the file fills, by whichever thread writes to disk (one at a time): those that
+     * cost little (adler32 and crc32c are CPU intrinsics at GB/s) and those the origin's checksum will be compared on
+     * (the comparison holds the clients' last byte, so it must need no pass over the file). Chosen at the first byte
+     * ({@link #plan}), null before.
      */
     private ChecksumComputation computation;
     /**
-     * The costly types (md5 and sha-256: a few hundred MB/s together, one core's worth at a cut-through client's rate)
-     * when the fill is not verified: computed from the part file after the last byte reached it, before the commit,
-     * so that while the file fills they take no CPU from the clients being served; null when there are none.
+     * The other, costly types (md5 and sha-256: a few hundred MB/s together, one core's worth at a cut-through
+     * client's rate): computed from the part file after the last byte reached it and was verified, before the commit,
+     * so that they take no CPU from the clients while the file fills and do not hold a verified fill's last byte;
+     * null when there are none.
      */
     private ChecksumComputation afterwards;
     private volatile Checksums offered = Checksums.NONE;
@@ -331,21 +337,28 @@ public final class Download implements DownloadSink {
      * Which types are computed as the file fills and which once it is complete; runs at the first byte written (the
      * fetcher has said by then whether it verifies: {@link #originChecksums} and {@link #willVerify} come first).
      */
-    private void plan() {
+    private synchronized void plan() {
         if (computation != null) {
             return;
         }
-        if (verifying) {
-            computation = new ChecksumComputation(types);
-            return;
-        }
-        java.util.Set<ChecksumType> cheap = java.util.EnumSet.noneOf(ChecksumType.class);
+        java.util.Set<ChecksumType> inline = inlineTypes();
         java.util.Set<ChecksumType> costly = java.util.EnumSet.noneOf(ChecksumType.class);
-        for (ChecksumType type : types) {
-            (type == ChecksumType.ADLER32 || type == ChecksumType.CRC32C ? cheap : costly).add(type);
-        }
-        computation = new ChecksumComputation(cheap);
+        costly.addAll(types);
+        costly.removeAll(inline);
+        computation = new ChecksumComputation(inline);
         afterwards = costly.isEmpty() ? null : new ChecksumComputation(costly);
+    }
+
+    /** The cheap types of {@code pool.checksums} and the types to be compared with the origin's. */
+    private java.util.Set<ChecksumType> inlineTypes() {
+        java.util.Set<ChecksumType> inline = java.util.EnumSet.noneOf(ChecksumType.class);
+        for (ChecksumType type : types) {
+            if (type == ChecksumType.ADLER32 || type == ChecksumType.CRC32C) {
+                inline.add(type);
+            }
+        }
+        inline.addAll(compared);
+        return inline;
     }
 
     /** Feeds {@code into} with the part file's bytes from {@code from} (in the page cache: just written). */
@@ -366,15 +379,26 @@ public final class Download implements DownloadSink {
 
     @Override
     public boolean computes(org.gridcache.common.checksum.ChecksumType type) {
-        return computation.computes(type);
+        return inlineTypes().contains(type); // as plan chose, or will choose (an empty file: at the finish)
     }
 
     @Override
     public void originChecksums(Checksums fromOrigin) {
         offered = fromOrigin;
         if (!fromOrigin.isEmpty()) {
+            compare(fromOrigin.types());
             verifying = true; // the clients' last byte waits for the comparison, so a mismatch fails them too
         }
+    }
+
+    private synchronized void compare(java.util.Set<ChecksumType> more) {
+        if (computation != null) {
+            return; // announced after the first byte: plan has chosen; computes() says what it covers
+        }
+        java.util.Set<ChecksumType> all = java.util.EnumSet.noneOf(ChecksumType.class);
+        all.addAll(compared);
+        all.addAll(more);
+        compared = all;
     }
 
     private void makeRoom(long length) throws FetchException {
@@ -396,13 +420,14 @@ public final class Download implements DownloadSink {
     }
 
     @Override
-    public void willVerify() {
+    public void willVerify(ChecksumType type) {
+        compare(java.util.Set.of(type));
         verifying = true;
     }
 
-    /** True when the fetcher verifies the content at the end: movers hold the last byte back until then. */
-    public boolean verifying() {
-        return verifying;
+    /** True while the fetcher has yet to verify the content: movers hold the file's last byte back until then. */
+    public boolean holdsLastByte() {
+        return verifying && !verified;
     }
 
     /** As {@link #complete()}, running {@code check} on the part file before the commit. */
@@ -448,13 +473,8 @@ public final class Download implements DownloadSink {
         Checksums computed;
         try {
             FileChannel out = out(); // an empty file has had no byte written: opened here
-            out.force(true);
             plan(); // an empty file has had no first byte
             computed = computation.finish();
-            if (afterwards != null) {
-                digestFromFile(afterwards, 0, total);
-                computed = computed.with(afterwards.finish());
-            }
             java.util.Set<org.gridcache.common.checksum.ChecksumType> differ = computed.disagreements(offered).keySet();
             if (!differ.isEmpty()) {
                 throw FetchException.checksumMismatch("checksum mismatch: origin " + OriginFetcher.describe(origin) + " gave "
@@ -463,6 +483,15 @@ public final class Download implements DownloadSink {
             DownloadSink.Verification check = verification;
             if (check != null) {
                 check.verify(out, total); // what was written, read back: a mismatch never becomes a hit
+            }
+            if (verifying) {
+                verified = true; // the content is the origin's: the clients' last byte need not wait for the fsync or the costly checksums
+                notifyListeners();
+            }
+            out.force(true);
+            if (afterwards != null) {
+                digestFromFile(afterwards, 0, total);
+                computed = computed.with(afterwards.finish());
             }
             closeQuietly();
             owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000, computed.toHex()));

@@ -41,9 +41,11 @@ public interface DownloadSink {
     /**
      * Announces, before {@link #begin}, that this fetch will end with {@link #complete(Verification)}: the file's
      * last byte is then held back from waiting clients until the verification passed, so that a mismatch fails
-     * their transfers too (an aborted connection) instead of handing them a complete-looking response.
+     * their transfers too (an aborted connection) instead of handing them a complete-looking response. {@code type}
+     * is the checksum the origin will be asked for: the sink computes it while the file fills, so that the comparison
+     * needs no read-back.
      */
-    default void willVerify() {
+    default void willVerify(org.gridcache.common.checksum.ChecksumType type) {
     }
 
     /** As {@link #complete()}, the file becoming a hit only if {@code verification} passes on what was written. */
@@ -54,15 +56,16 @@ public interface DownloadSink {
     /**
      * The checksums the origin gave for the file (an HTTP origin's {@code Digest}, GridFTP's CKSM): the
      * file becomes a hit only if what the pool computed while it filled agrees on every type both know. Given
-     * before {@link #begin}, the last byte is held back from clients until then (as {@link #willVerify}).
+     * before {@link #begin}, the last byte is held back from clients until then (as {@link #willVerify}); its types are
+     * computed while the file fills.
      */
     default void originChecksums(org.gridcache.common.checksum.Checksums offered) {
     }
 
     /**
      * Whether the sink computes {@code type} while it fills (cluster setting {@code pool.checksums} when the fetch
-     * began): an origin's checksum of that type given to {@link #originChecksums} is then verified without reading the
-     * file back.
+     * began, and the type announced by {@link #willVerify}): an origin's checksum of that type given to
+     * {@link #originChecksums} is then verified without reading the file back.
      */
     default boolean computes(org.gridcache.common.checksum.ChecksumType type) {
         return false;

@@ -109,7 +109,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
             return; // resume() pumps again when the client has drained
         }
         long sendable = end;
-        if (state != Download.State.COMPLETE && download.verifying() && end == download.size() && end > 0) {
+        if (state != Download.State.COMPLETE && download.holdsLastByte() && end == download.size() && end > 0) {
             sendable = end - 1; // the file's last byte waits for its verification: a mismatch aborts this client too
         }
         long onDisk = Math.min(download.written(), sendable);

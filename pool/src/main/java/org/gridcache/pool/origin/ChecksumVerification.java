@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A GridFTP file becomes a hit only when what the pool wrote has the origin's checksum (CKSM): a bit flipped on the
  * wire or in memory is caught before any client gets the last byte (the sink holds it back until verified), and the
- * file is discarded. The pool computes its checksums while the file fills ({@code pool.checksums}, on the disk
- * writer, over the very buffers it writes), so the origin's value is compared with that ({@link #asOffered}); only
- * when the pool does not compute the origin's algorithm is the part file read back ({@link #verify}), after the fsync,
- * which for a large file costs as long as reading it from the page cache.
+ * file is discarded. The pool computes the algorithm it will ask for while the file fills (on the disk writer, over
+ * the very buffers it writes), so the origin's value is compared with that ({@link #asOffered}); only when the origin
+ * answers in the other algorithm is the part file read back ({@link #verify}), which for a large file costs as long
+ * as reading it from the page cache.
  */
 final class ChecksumVerification {
     private static final Logger LOG = LoggerFactory.getLogger(ChecksumVerification.class);
@@ -51,6 +51,11 @@ final class ChecksumVerification {
         }
         LOG.info("GridFTP origin offers no checksum for {}: verified by size only", path);
         return null;
+    }
+
+    /** The type the pool computes to compare with the origin's {@code wanted} checksum; {@code wanted} is not none. */
+    static ChecksumType typeOf(GridFtpChecksum wanted) {
+        return wanted == GridFtpChecksum.MD5 ? ChecksumType.MD5 : ChecksumType.ADLER32;
     }
 
     /** The origin's value as the sink compares it, when the sink computes that algorithm; null when it does not. */

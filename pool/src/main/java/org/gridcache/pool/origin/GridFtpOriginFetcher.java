@@ -127,7 +127,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             GridFtpChecksum wanted = sessions.settings().get(Keys.GRIDFTP_CHECKSUM);
             boolean checksummed = wanted != GridFtpChecksum.NONE;
             if (checksummed) {
-                sink.willVerify(); // the clients' last byte waits for the verification
+                sink.willVerify(ChecksumVerification.typeOf(wanted)); // the clients' last byte waits for the verification
             }
             sink.begin(entry.size(), entry.mtimeMillis() < 0 ? -1 : entry.mtimeMillis() / 1000, null);
             long started = System.nanoTime();
