@@ -21,6 +21,7 @@ import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.mover.MappedReads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolMXBean;
 import org.gridcache.pool.ops.PoolOperations;
@@ -164,7 +165,8 @@ public final class Pool implements Closeable {
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
                         peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
-                        () -> config.current().get(Keys.POOL_SEND_TIMEOUT)), uploads, copies::newHandler,
+                        () -> config.current().get(Keys.POOL_SEND_TIMEOUT),
+                        new MappedReads(() -> config.current().get(Keys.POOL_MAPPED_READS))), uploads, copies::newHandler,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;

@@ -10,19 +10,25 @@ import org.gridcache.pool.serve.Exchange;
 import org.gridcache.pool.serve.Responses;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Sends a complete stored file: one zero-copy region for the whole file or the range asked for, or, for several
+ * Sends a complete stored file: one zero-copy region for the whole file or the range asked for (from the file's
+ * mapping instead to a client on this host: {@link MappedReads}), or, for several
  * ranges (a vector read), a multipart/byteranges body of one zero-copy region per range (RFC 9110 §14.6).
  */
 public final class HitMover extends Mover {
+    private static final Logger LOG = LoggerFactory.getLogger(HitMover.class);
     private final Downloads.Hit hit;
     private final Store store;
+    private final MappedReads mappedReads;
 
-    public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, Done done) {
+    public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, MappedReads mappedReads, Done done) {
         super(ex, hit, store, movers, done);
         this.hit = hit;
         this.store = store;
+        this.mappedReads = mappedReads;
     }
 
     @Override
@@ -48,6 +54,22 @@ public final class HitMover extends Mover {
         status(head.status());
         ex.ctx.write(head);
         long length = range.length();
+        if (!ex.head && mappedReads.suits(ex.ctx, length)) {
+            MappedSend.send(ex.ctx, mappedReads, entry, hit.file(), range.start(), length)
+                    .addListener((ChannelFutureListener) f -> {
+                        if (f.isSuccess()) {
+                            finishWith(length);
+                        } else { // the head has gone: the client must see the body cut short, never a complete one
+                            if (ex.ctx.channel().isActive()) { // else the client went away: the mover's line says so
+                                LOG.info("{} {}: sending from the file's mapping failed: {}", ex.method, ex.path,
+                                        f.cause().toString());
+                            }
+                            ex.ctx.close();
+                            finish(false);
+                        }
+                    });
+            return;
+        }
         if (!ex.head && length > 0) {
             // SharedFileRegion: the mover, not the region, closes the file (also when the client aborts)
             ex.ctx.write(new SharedFileRegion(hit.file(), range.start(), length));

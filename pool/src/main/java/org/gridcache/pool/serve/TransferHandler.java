@@ -15,6 +15,7 @@ import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.mover.ByteRange;
 import org.gridcache.pool.mover.CutThroughMover;
 import org.gridcache.pool.mover.HitMover;
+import org.gridcache.pool.mover.MappedReads;
 import org.gridcache.pool.mover.Mover;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.mover.PartialTransfer;
@@ -44,10 +45,12 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     private PartialTransfer partial;
     private final BlockFetches blocks;
     private SparseTransfer sparse;
+    private final MappedReads mappedReads;
 
     TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout,
-                    BlockFetches blocks) {
+                    BlockFetches blocks, MappedReads mappedReads) {
         this.blocks = blocks;
+        this.mappedReads = mappedReads;
         this.downloads = downloads;
         this.store = store;
         this.movers = movers;
@@ -78,7 +81,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             return;
         }
         if (source instanceof Downloads.Hit hit) {
-            current = new HitMover(ex, hit, store, movers, this);
+            current = new HitMover(ex, hit, store, movers, mappedReads, this);
         } else {
             current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
         }
