@@ -8,9 +8,17 @@ import java.nio.channels.FileChannel;
  * {@link DefaultFileRegion} it leaves the file open when released, because the next slice reads the same file;
  * the mover closes it when done.
  */
-final class SharedFileRegion extends DefaultFileRegion {
-    SharedFileRegion(FileChannel file, long position, long count) {
+public final class SharedFileRegion extends DefaultFileRegion {
+    private final FileChannel file;
+
+    public SharedFileRegion(FileChannel file, long position, long count) {
         super(file, position, count);
+        this.file = file;
+    }
+
+    /** The file, open while the mover runs: under TLS its bytes are read straight into the buffers to encrypt. */
+    public FileChannel file() {
+        return file;
     }
 
     @Override

@@ -2,27 +2,33 @@ package org.gridcache.pool.serve;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.FileRegion;
 import io.netty.handler.stream.ChunkedInput;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.WritableByteChannel;
+import java.nio.channels.FileChannel;
+import org.gridcache.pool.mover.SharedFileRegion;
 
 /**
  * Under TLS the bytes must pass through the SSL engine, so a zero-copy {@link FileRegion} cannot go to the socket:
  * this handler turns each region the movers write into a {@link ChunkedInput} of buffers for the
  * {@code ChunkedWriteHandler} in front of the TLS handler. The movers stay the same with and without TLS.
+ *
+ * <p>Each chunk is one positional read of the file straight into the (direct) buffer the engine encrypts from: no
+ * intermediate copy, one system call per chunk ({@code FileRegion.transferTo} into a buffer read 8 KiB at a time
+ * through a JDK buffer, then copied it: a fifth of the pool's CPU under an HTTPS aggregate).
  */
 final class FileRegionChunks extends ChannelOutboundHandlerAdapter {
     static final int CHUNK = 64 * 1024;
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof FileRegion region) {
-            ctx.write(new RegionInput(region), promise);
+        if (msg instanceof SharedFileRegion region) {
+            // a chunk that cannot be read fails the region's write, not the response's end: close, never hang
+            ctx.write(new RegionInput(region), promise.unvoid()).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         } else {
             ctx.write(msg, promise);
         }
@@ -30,15 +36,21 @@ final class FileRegionChunks extends ChannelOutboundHandlerAdapter {
 
     /** Reads a region chunk by chunk; releases it when the chunked writer closes the input. */
     private static final class RegionInput implements ChunkedInput<ByteBuf> {
-        private final FileRegion region;
+        private final SharedFileRegion region;
+        private final FileChannel file;
+        private final long end;
+        private long next;
 
-        RegionInput(FileRegion region) {
+        RegionInput(SharedFileRegion region) {
             this.region = region;
+            this.file = region.file();
+            this.next = region.position() + region.transferred();
+            this.end = region.position() + region.count();
         }
 
         @Override
         public boolean isEndOfInput() {
-            return region.transferred() >= region.count();
+            return next >= end;
         }
 
         @Override
@@ -57,19 +69,16 @@ final class FileRegionChunks extends ChannelOutboundHandlerAdapter {
             if (isEndOfInput()) {
                 return null;
             }
-            int size = (int) Math.min(CHUNK, region.count() - region.transferred());
-            ByteBuf buf = allocator.buffer(size);
+            int size = (int) Math.min(CHUNK, end - next);
+            ByteBuf buf = allocator.directBuffer(size);
             boolean ok = false;
             try {
-                BufferChannel into = new BufferChannel(buf);
-                while (buf.isWritable() && !isEndOfInput()) {
-                    if (region.transferTo(into, region.transferred()) <= 0) {
-                        break;
+                while (buf.writerIndex() < size) {
+                    if (buf.writeBytes(file, next + buf.writerIndex(), size - buf.writerIndex()) < 0) {
+                        throw new IOException("file ended before the region did");
                     }
                 }
-                if (buf.readableBytes() == 0) {
-                    throw new IOException("file ended before the region did");
-                }
+                next += size;
                 ok = true;
                 return buf;
             } finally {
@@ -86,36 +95,7 @@ final class FileRegionChunks extends ChannelOutboundHandlerAdapter {
 
         @Override
         public long progress() {
-            return region.transferred();
-        }
-    }
-
-    /** A channel that writes into a buffer up to its capacity. */
-    private static final class BufferChannel implements WritableByteChannel {
-        private final ByteBuf buf;
-
-        BufferChannel(ByteBuf buf) {
-            this.buf = buf;
-        }
-
-        @Override
-        public int write(ByteBuffer src) {
-            int n = Math.min(src.remaining(), buf.writableBytes());
-            ByteBuffer slice = src.slice();
-            slice.limit(n);
-            buf.writeBytes(slice);
-            src.position(src.position() + n);
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public void close() {
-            // the buffer is owned by the caller
+            return next - region.position();
         }
     }
 }
