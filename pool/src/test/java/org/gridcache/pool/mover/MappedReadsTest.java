@@ -1,19 +1,18 @@
 package org.gridcache.pool.mover;
 
+import static org.gridcache.pool.OutboundBytes.drain;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.SelfSignedCertificate;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -53,17 +52,6 @@ class MappedReadsTest {
         return drain(channel);
     }
 
-    private static byte[] drain(EmbeddedChannel channel) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object o; (o = channel.readOutbound()) != null; ) {
-            ByteBuf b = (ByteBuf) o;
-            byte[] bytes = new byte[b.readableBytes()];
-            b.readBytes(bytes);
-            out.writeBytes(bytes);
-            b.release();
-        }
-        return out.toByteArray();
-    }
 
     @Test
     void aRangeAcrossChunksAndSegmentsGoesOutByteExact() throws IOException {
