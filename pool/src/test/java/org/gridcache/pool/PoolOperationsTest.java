@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.RuntimeMBeanException;
@@ -166,9 +167,11 @@ class PoolOperationsTest extends PoolTestSupport {
             origin.serve("/t", data);
             fetch("/t", data);
             fetch("/t", data, "Range", "bytes=0-99");
-            await().atMost(WAIT).alias("two transfer records").until(() -> records.list.size() >= 2);
-            Map<?, ?> miss = Json.mapper().readValue(records.list.get(0).getFormattedMessage(), Map.class);
-            Map<?, ?> hit = Json.mapper().readValue(records.list.get(1).getFormattedMessage(), Map.class);
+            // TransferLog writes several records (lines) to a logging event
+            Supplier<List<String>> lines = () -> List.copyOf(records.list).stream().flatMap(e -> e.getFormattedMessage().lines()).toList();
+            await().atMost(WAIT).alias("two transfer records").until(() -> lines.get().size() >= 2);
+            Map<?, ?> miss = Json.mapper().readValue(lines.get().get(0), Map.class);
+            Map<?, ?> hit = Json.mapper().readValue(lines.get().get(1), Map.class);
             assertEquals("pool", miss.get("node"));
             assertEquals(poolName, miss.get("nodeId"));
             assertEquals("/CN=test", miss.get("subject"));
