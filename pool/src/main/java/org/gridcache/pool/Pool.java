@@ -162,11 +162,13 @@ public final class Pool implements Closeable {
         copies = new CopyService(settings.name(), tickets, mounts, operations, store, downloads, access,
                 security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL));
+        MappedReads mappedReads = new MappedReads(() -> config.current().get(Keys.POOL_MAPPED_READS));
+        store.whenGone(mappedReads::forget); // an evicted file's mapping must not hold its disk space
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
                         peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
                         () -> config.current().get(Keys.POOL_SEND_TIMEOUT),
-                        new MappedReads(() -> config.current().get(Keys.POOL_MAPPED_READS))), uploads, copies::newHandler,
+                        mappedReads), uploads, copies::newHandler,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;

@@ -2,16 +2,19 @@ package org.gridcache.pool.mover;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.gridcache.common.MappedReadClients;
 import org.gridcache.pool.store.StoreEntry;
@@ -27,9 +30,11 @@ import org.gridcache.pool.store.StoreEntry;
  * fails with {@code EFAULT} instead.
  *
  * <p>The mappings of committed files are kept, by {@link StoreEntry} identity (every stored version has its own
- * entry, and a committed data file never changes), up to {@link #MAPPED_BYTES} of address space; the next read of a
- * kept file faults no page in. An evicted or replaced file's mapping is released by the collector once no response
- * still sends from it, so no chunk in a socket's queue ever points at unmapped memory.
+ * entry, and a committed data file never changes), up to {@link #MAPPED_BYTES} of address space, so the next read of
+ * a kept file faults no page in. A mapping holds its file's disk space as an open file does: when the store lets an
+ * entry go (evicted, stale, replaced: {@link #forget}) or the bound pushes one out, it is unmapped at once if no send
+ * is using it, else when the last send using it has had every chunk written (a {@link Lease}), so no chunk in a
+ * socket's queue ever points at unmapped memory, and an evicted file's space is free when eviction says so.
  */
 public final class MappedReads {
     /** Smaller bodies go out with sendfile: one mapping per small file would cost more than it saves. */
@@ -38,6 +43,9 @@ public final class MappedReads {
     static final long MAPPED_BYTES = 16L << 30;
     /** One {@link MappedByteBuffer} spans at most this much (a buffer's index is an int). */
     static final long SEGMENT = 1L << 30;
+    /** Kept for an entry the store let go, so that a send still holding it maps afresh and keeps nothing. */
+    private static final Mapping GONE = new Mapping(0, SEGMENT, true);
+    private static final AtomicLong MAPPED_NOW = new AtomicLong();
 
     private final Supplier<MappedReadClients> clients;
     private final Cache<StoreEntry, Mapping> mappings;
@@ -51,9 +59,16 @@ public final class MappedReads {
         this.clients = clients;
         this.segmentBytes = segmentBytes;
         this.mappings = Caffeine.newBuilder()
-                .weakKeys() // identity, and an entry the store dropped takes its mapping with it
+                .weakKeys() // identity; an entry nobody holds any more takes its mapping with it
                 .maximumWeight(Math.max(1, mappedBytes >> 20))
-                .weigher((StoreEntry e, Mapping m) -> (int) Math.min(Integer.MAX_VALUE, (e.size >> 20) + 1))
+                // a marker for a gone entry weighs as 1 MiB: bounded in number like the mappings
+                .weigher((StoreEntry e, Mapping m) -> m == GONE ? 1 : (int) Math.min(Integer.MAX_VALUE, (e.size >> 20) + 1))
+                .executor(Runnable::run) // unmapped on the thread that pushed it out, not later
+                .removalListener((StoreEntry e, Mapping m, RemovalCause cause) -> {
+                    if (m != null) {
+                        m.retire();
+                    }
+                })
                 .build();
     }
 
@@ -80,27 +95,98 @@ public final class MappedReads {
     }
 
     /**
-     * Up to {@code length} bytes of {@code entry}'s data from {@code position}, as a read-only buffer over its mapping
-     * (shorter where a segment ends). {@code file} is the entry's open data file, mapped on first use.
+     * The store let {@code entry} go: its mapping is unmapped now, or when the sends using it end, and a send that
+     * still holds the entry maps it for itself only.
      */
-    ByteBuf chunk(StoreEntry entry, FileChannel file, long position, int length) throws IOException {
-        int segment = (int) (position / segmentBytes);
-        MappedByteBuffer mapped = mappings.get(entry, e -> new Mapping(e.size, segmentBytes)).segment(segment, file);
-        int offset = (int) (position - segment * segmentBytes);
-        int n = Math.min(length, mapped.capacity() - offset);
-        return Unpooled.wrappedBuffer(mapped.slice(offset, n));
+    public void forget(StoreEntry entry) {
+        if (entry.size >= SMALLEST) { // smaller files are never mapped
+            mappings.asMap().put(entry, GONE); // the removal listener retires the mapping it replaces
+        }
     }
 
-    /** A committed file's mapping, one buffer per segment, each mapped when first read. */
+    /** The mapping of {@code entry} (whose open data file is {@code file}) for one send; {@link Lease#release} it. */
+    Lease lease(StoreEntry entry, FileChannel file) {
+        while (true) {
+            Mapping m = mappings.get(entry, e -> new Mapping(e.size, segmentBytes, false));
+            if (m == GONE) {
+                Mapping own = new Mapping(entry.size, segmentBytes, false);
+                own.acquire();
+                own.retire(); // unmapped when this send releases it
+                return new Lease(own, file);
+            }
+            if (m.acquire()) {
+                return new Lease(m, file);
+            }
+            mappings.asMap().remove(entry, m); // retired between the lookup and now: look again
+        }
+    }
+
+    /** Segments mapped now, kept or in use (for tests). */
+    long mappedSegments() {
+        return MAPPED_NOW.get();
+    }
+
+    /** One send's hold on a mapping. */
+    final class Lease {
+        private final Mapping mapping;
+        private final FileChannel file;
+        private boolean released;
+
+        private Lease(Mapping mapping, FileChannel file) {
+            this.mapping = mapping;
+            this.file = file;
+        }
+
+        /** Up to {@code length} bytes from {@code position}, a read-only slice of the mapping (shorter at a segment's end). */
+        ByteBuf chunk(long position, int length) throws IOException {
+            int segment = (int) (position / segmentBytes);
+            MappedByteBuffer mapped = mapping.segment(segment, file);
+            int offset = (int) (position - segment * segmentBytes);
+            int n = Math.min(length, mapped.capacity() - offset);
+            return Unpooled.wrappedBuffer(mapped.slice(offset, n));
+        }
+
+        /** Once every chunk of the send is written or failed: no slice of the mapping is queued any more. */
+        void release() {
+            if (!released) {
+                released = true;
+                mapping.release();
+            }
+        }
+    }
+
+    /** A file's mapping, one buffer per segment, each mapped when first read; unmapped once retired and unused. */
     private static final class Mapping {
         private final long size;
         private final long segmentBytes;
         private final MappedByteBuffer[] segments;
+        private int users;
+        private boolean retired;
 
-        Mapping(long size, long segmentBytes) {
+        Mapping(long size, long segmentBytes, boolean retired) {
             this.size = size;
             this.segmentBytes = segmentBytes;
             this.segments = new MappedByteBuffer[(int) ((size + segmentBytes - 1) / segmentBytes)];
+            this.retired = retired;
+        }
+
+        /** False when retired: a mapping that is to go gets no new send. */
+        synchronized boolean acquire() {
+            if (retired) {
+                return false;
+            }
+            users++;
+            return true;
+        }
+
+        synchronized void release() {
+            users--;
+            unmapIfDone();
+        }
+
+        synchronized void retire() {
+            retired = true;
+            unmapIfDone();
         }
 
         synchronized MappedByteBuffer segment(int i, FileChannel file) throws IOException {
@@ -110,8 +196,21 @@ public final class MappedReads {
                 }
                 long start = i * segmentBytes;
                 segments[i] = file.map(FileChannel.MapMode.READ_ONLY, start, Math.min(segmentBytes, size - start));
+                MAPPED_NOW.incrementAndGet();
             }
             return segments[i];
+        }
+
+        private void unmapIfDone() {
+            if (retired && users == 0) {
+                for (int i = 0; i < segments.length; i++) {
+                    if (segments[i] != null) {
+                        PlatformDependent.freeDirectBuffer(segments[i]); // no slice of it is queued anywhere
+                        segments[i] = null;
+                        MAPPED_NOW.decrementAndGet();
+                    }
+                }
+            }
         }
     }
 }

@@ -11,16 +11,14 @@ import org.gridcache.pool.store.StoreEntry;
 /**
  * Sends a range of a stored file as chunks of its kept mapping ({@link MappedReads}), two in flight: the next is
  * written when one has gone to the socket, so a client that reads slowly holds two chunks' worth of the mapping in
- * its queue, never the file.
+ * its queue, never the file. The send holds a lease on the mapping until every chunk it wrote is written or failed.
  */
 final class MappedSend {
     static final int CHUNK = 4 * 1024 * 1024;
     private static final int IN_FLIGHT = 2;
 
     private final ChannelHandlerContext ctx;
-    private final MappedReads mappings;
-    private final StoreEntry entry;
-    private final FileChannel file;
+    private final MappedReads.Lease lease;
     private final long end;
     private final ChannelPromise done;
     private long next;
@@ -31,9 +29,7 @@ final class MappedSend {
     private MappedSend(ChannelHandlerContext ctx, MappedReads mappings, StoreEntry entry, FileChannel file, long start,
                        long length) {
         this.ctx = ctx;
-        this.mappings = mappings;
-        this.entry = entry;
-        this.file = file;
+        this.lease = mappings.lease(entry, file);
         this.next = start;
         this.end = start + length;
         this.done = ctx.newPromise();
@@ -67,12 +63,15 @@ final class MappedSend {
         if (!done.isDone() && inFlight == 0 && next >= end) {
             done.trySuccess();
         }
+        if (done.isDone() && inFlight == 0) {
+            lease.release(); // every chunk written or failed: none of the mapping is queued any more
+        }
     }
 
     private void writeNextChunk() {
         ByteBuf chunk;
         try {
-            chunk = mappings.chunk(entry, file, next, (int) Math.min(CHUNK, end - next));
+            chunk = lease.chunk(next, (int) Math.min(CHUNK, end - next));
         } catch (IOException | RuntimeException e) {
             done.tryFailure(e);
             return;

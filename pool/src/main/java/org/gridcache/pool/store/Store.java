@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Json;
@@ -52,6 +53,7 @@ public final class Store {
     private final long capacity;
     private final Eviction eviction;
     private final Cache<StoreKey, StoreEntry> index = newIndex();
+    private volatile Consumer<StoreEntry> whenGone = e -> { };
     private final Map<StoreKey, Integer> pins = new HashMap<>();
     /** Files of which some blocks are stored; their proven bytes count in {@link #committedBytes}. */
     private final Map<StoreKey, PartialFile> partials = new HashMap<>();
@@ -702,6 +704,15 @@ public final class Store {
         if (!e.isVerified()) {
             unverified.decrementAndGet();
         }
+        whenGone.accept(e);
+    }
+
+    /**
+     * {@code listener} hears of every entry that leaves the index (evicted, dropped, replaced by a newer copy or by its
+     * proven self after a restart), under the store's monitor: what holds the entry's file open lets it go there.
+     */
+    public void whenGone(Consumer<StoreEntry> listener) {
+        this.whenGone = listener;
     }
 
     /** How long the start-up's index rebuild took (walk, sidecars, deletions), in milliseconds. */

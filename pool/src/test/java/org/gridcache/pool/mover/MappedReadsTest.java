@@ -1,25 +1,31 @@
 package org.gridcache.pool.mover;
 
-import static org.gridcache.pool.OutboundBytes.drain;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.SelfSignedCertificate;
+import io.netty.util.ReferenceCountUtil;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.gridcache.common.MappedReadClients;
 import org.gridcache.pool.store.StoreEntry;
@@ -42,16 +48,33 @@ class MappedReadsTest {
         return FileChannel.open(file, StandardOpenOption.READ);
     }
 
-    /** Sends [start, start + length) and returns what the channel wrote, asserting the send completed. */
-    private static byte[] send(MappedReads reads, StoreEntry entry, FileChannel file, long start, long length) {
-        EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
-        ChannelHandlerContext ctx = channel.pipeline().firstContext();
-        ChannelFuture done = MappedSend.send(ctx, reads, entry, file, start, length);
-        channel.runPendingTasks();
-        assertTrue(done.isSuccess(), () -> "send failed: " + done.cause());
-        return drain(channel);
+    /**
+     * Takes each written buffer as a socket does: copies its bytes, releases it, then completes the write (an
+     * EmbeddedChannel would complete the write first and keep the buffer, which a socket never does).
+     */
+    private static final class CopyingSocket extends ChannelOutboundHandlerAdapter {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            ByteBuf b = (ByteBuf) msg;
+            byte[] copy = new byte[b.readableBytes()];
+            b.readBytes(copy);
+            bytes.writeBytes(copy);
+            b.release();
+            promise.setSuccess();
+        }
     }
 
+    /** Sends [start, start + length) and returns what the socket took, asserting the send completed. */
+    private static byte[] send(MappedReads reads, StoreEntry entry, FileChannel file, long start, long length) {
+        CopyingSocket socket = new CopyingSocket();
+        EmbeddedChannel channel = new EmbeddedChannel(socket, new ChannelInboundHandlerAdapter());
+        ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, entry, file, start, length);
+        channel.runPendingTasks();
+        assertTrue(done.isSuccess(), () -> "send failed: " + done.cause());
+        return socket.bytes.toByteArray();
+    }
 
     @Test
     void aRangeAcrossChunksAndSegmentsGoesOutByteExact() throws IOException {
@@ -85,17 +108,80 @@ class MappedReadsTest {
         }
     }
 
+    /** Holds every write (the socket has not taken it) until {@link #writeAll}: chunks stay queued. */
+    private static final class HeldWrites extends ChannelOutboundHandlerAdapter {
+        final List<Object> messages = new ArrayList<>();
+        final List<ChannelPromise> promises = new ArrayList<>();
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            messages.add(msg);
+            promises.add(promise);
+        }
+
+        /** The socket takes what is held, as it would when the client reads on. */
+        int writeAll() {
+            int n = messages.size();
+            for (int i = 0; i < n; i++) {
+                ReferenceCountUtil.release(messages.get(i));
+                promises.get(i).setSuccess();
+            }
+            messages.subList(0, n).clear();
+            promises.subList(0, n).clear();
+            return n;
+        }
+    }
+
+    @Test
+    void anEvictedFilesMappingGoesAtOnceWhenUnusedAndOnlyAfterItsQueuedChunksWhenInUse() throws IOException {
+        byte[] data = write("f", 5 * MIB, 4); // two chunks: 4 MiB and 1 MiB
+        MappedReads reads = new MappedReads(() -> MappedReadClients.ALL);
+        long before = reads.mappedSegments();
+        StoreEntry idle = new StoreEntry(data.length, 1, null);
+        StoreEntry busy = new StoreEntry(data.length, 2, null);
+        try (FileChannel file = open(dir.resolve("f"))) {
+            assertArrayEquals(data, send(reads, idle, file, 0, data.length));
+            assertEquals(before + 1, reads.mappedSegments(), "kept after the read");
+            reads.forget(idle); // evicted while nobody reads it: its disk space must be free now
+            assertEquals(before, reads.mappedSegments());
+
+            HeldWrites socket = new HeldWrites();
+            EmbeddedChannel channel = new EmbeddedChannel(socket, new ChannelInboundHandlerAdapter());
+            ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, busy, file, 0, data.length);
+            assertEquals(2, socket.messages.size(), "two chunks queued");
+            reads.forget(busy); // evicted while its chunks sit in the socket's queue
+            assertEquals(before + 1, reads.mappedSegments(), "no queued chunk may point at unmapped memory");
+            assertEquals(2, socket.writeAll());
+            assertTrue(done.isSuccess());
+            assertEquals(before, reads.mappedSegments(), "unmapped once its chunks are written");
+        }
+    }
+
+    @Test
+    void aSendForAnEntryAlreadyGoneMapsForItselfAndKeepsNothing() throws IOException {
+        byte[] data = write("f", 6 * MIB, 5);
+        MappedReads reads = new MappedReads(() -> MappedReadClients.ALL);
+        long before = reads.mappedSegments();
+        StoreEntry gone = new StoreEntry(data.length, 1, null);
+        reads.forget(gone); // dropped while a hit that had looked it up was about to send
+        try (FileChannel file = open(dir.resolve("f"))) {
+            assertArrayEquals(data, send(reads, gone, file, 0, data.length));
+        }
+        assertEquals(before, reads.mappedSegments());
+    }
+
     @Test
     void aFileShorterThanItsEntryFailsTheSendBeforeAnyByte() throws IOException {
         byte[] data = write("f", 5 * MIB, 1);
         MappedReads reads = new MappedReads(() -> MappedReadClients.ALL);
         StoreEntry entry = new StoreEntry(data.length + 1, -1, null); // truncated under the store
         try (FileChannel file = open(dir.resolve("f"))) {
-            EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
-            ChannelFuture done = MappedSend.send(channel.pipeline().firstContext(), reads, entry, file, 0, data.length + 1);
+            CopyingSocket socket = new CopyingSocket();
+            EmbeddedChannel channel = new EmbeddedChannel(socket, new ChannelInboundHandlerAdapter());
+            ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, entry, file, 0, data.length + 1);
             channel.runPendingTasks();
             assertInstanceOf(IOException.class, done.cause());
-            assertEquals(0, drain(channel).length);
+            assertEquals(0, socket.bytes.size());
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.pool.fetch.FetchException;
@@ -54,6 +55,27 @@ class StoreTest {
         assertFalse(Files.exists(store.dataFile(b)));
         assertTrue(Files.exists(store.dataFile(a)));
         assertEquals(900, store.used());
+    }
+
+    @Test
+    void everyEntryLeavingTheIndexIsHeardOf() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        List<StoreEntry> gone = new ArrayList<>();
+        store.whenGone(gone::add);
+        StoreKey a = put(store, "http://o/a", 300);
+        StoreEntry firstA = store.lookup(a);
+        StoreKey b = put(store, "http://o/b", 300);
+        StoreEntry firstB = store.lookup(b);
+        put(store, "http://o/a", 200); // a newer copy replaces the first
+        assertEquals(List.of(firstA), gone);
+        store.drop(b); // stale, vanished at the origin
+        assertEquals(List.of(firstA, firstB), gone);
+        StoreEntry c = store.lookup(put(store, "http://o/c", 300));
+        StoreEntry d = store.lookup(put(store, "http://o/d", 300));
+        store.reserve(400); // evicts the least recently used: the second a, then c
+        assertEquals(4, gone.size());
+        assertTrue(gone.contains(c));
+        assertFalse(gone.contains(d));
     }
 
     @Test
