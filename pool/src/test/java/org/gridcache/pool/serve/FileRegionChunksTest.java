@@ -1,13 +1,14 @@
 package org.gridcache.pool.serve;
 
-import static org.gridcache.pool.OutboundBytes.drain;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -22,6 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
 class FileRegionChunksTest {
     @TempDir
     Path dir;
+
+    private static byte[] drain(EmbeddedChannel channel) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object o; (o = channel.readOutbound()) != null; ) {
+            ByteBuf b = (ByteBuf) o;
+            byte[] bytes = new byte[b.readableBytes()];
+            b.readBytes(bytes);
+            out.writeBytes(bytes);
+            b.release();
+        }
+        return out.toByteArray();
+    }
 
 
     @Test
