@@ -167,9 +167,7 @@ class DoorWriteTest {
 
     @Test
     void theOriginsRefusalsReachTheClientWithTheirStatus() throws Exception {
-        // refused before it is read; the body fits in the sockets' buffers, so the door is done sending when the answer
-        // comes: with a body still in flight an early answer races with the origin's close (a lingering close, as
-        // nginx's and Apache's, settles it; this fake origin's JDK server does not always), which made this test flaky
+        // refused before the body is read: the origin answers and drains the rest (a lingering close, as nginx's)
         HttpResponse<String> refused = put("/refusing/sub/refused.bin", random(200_000, 4));
         assertEquals(403, refused.statusCode());
         assertTrue(refused.body().contains("the origin refuses this door PUT /refusing/sub/refused.bin"), refused.body());

@@ -47,8 +47,13 @@ final class FakeWebDavOrigin implements AutoCloseable {
         try (exchange) {
             if (exchange.getRequestMethod().equals("PUT") && exchange.getRequestURI().getPath().endsWith("/refused.bin")) {
                 // at once, before reading the body, as a server checking rights first; then drained as Apache's and
-                // nginx's lingering close does (a close with unread data would reset the connection, answer and all)
-                exchange.sendResponseHeaders(403, -1);
+                // nginx's lingering close does (a close with unread data would reset the connection, answer and all).
+                // With a body: an answer without one (length -1) has the JDK's server close the connection at once,
+                // the body unread, racing with the drain below (DoorWriteTest saw the door's 502 for the reset)
+                byte[] reason = "no writes here\n".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(403, reason.length);
+                exchange.getResponseBody().write(reason);
+                exchange.getResponseBody().flush();
                 try {
                     exchange.getRequestBody().readAllBytes();
                 } catch (IOException e) {

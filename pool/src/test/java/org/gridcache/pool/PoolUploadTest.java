@@ -188,6 +188,32 @@ class PoolUploadTest extends PoolTestSupport {
         assertFalse(Files.exists(files.resolve("b.bin")));
     }
 
+    /**
+     * Refused before its body is read, while the client still sends it: the pool lingers, reading and dropping the
+     * body, so every write of the client goes through and it reads the refusal. A plain close with the body unread
+     * reset the connection: the client's next write failed and the refusal was lost (curl after 100 Continue).
+     */
+    @Test
+    void aRefusalBeforeTheBodyIsReadReachesAClientStillSendingIt() throws Exception {
+        int length = 64 << 20; // far beyond what the sockets' buffers hold
+        String read = signedTicket("/up/early.bin", poolName, length, Instant.now().getEpochSecond() + 60);
+        try (Socket socket = new Socket("127.0.0.1", java.net.URI.create(pool.url()).getPort())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /up/early.bin?" + Ticket.QUERY_PARAMETER + "=" + read + " HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                    + length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            byte[] chunk = new byte[1 << 16];
+            for (int sent = 0; sent < length; sent += chunk.length) {
+                out.write(chunk);
+            }
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(answer.startsWith("HTTP/1.1 403"), answer);
+            assertTrue(answer.endsWith("ticket does not allow write\n"), answer);
+        }
+        assertFalse(Files.exists(files.resolve("early.bin")));
+    }
+
     @Test
     void aWriteTicketForAnotherLengthIsRefused() throws Exception {
         HttpResponse<String> r = put("/up/c.bin", writeTicket("/up/c.bin", 10), new byte[3]);

@@ -1,7 +1,6 @@
 package org.gridcache.pool.serve;
 
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -45,7 +44,7 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
                 ReferenceCountUtil.release(msg);
                 LOG.info("{} {} refused {} for {}: {}", request.method(), pathOf(request.uri()), refusal.status().code(),
                         ctx.channel().remoteAddress(), refusal.reason());
-                ctx.writeAndFlush(response(refusal)).addListener(ChannelFutureListener.CLOSE);
+                ctx.writeAndFlush(response(refusal)).addListener(LingeringClose.AFTER_ANSWER);
                 return;
             }
             HttpUtil.setKeepAlive(request, false);

@@ -70,7 +70,8 @@ import org.slf4j.LoggerFactory;
  * serves); a chunk goes to the origin while it is checksummed, and the next is read when the origin took it, up to
  * 16 chunks ahead of the checksums. The copy
  * becomes a hit only when the origin answered 2xx and the sizes agree, with the checksums in its sidecar. A client that breaks off aborts the origin upload and leaves nothing in the store. Every PUT answer
- * closes the connection: a request pipelined behind a body is not worth the bookkeeping.
+ * closes the connection (a request pipelined behind a body is not worth the bookkeeping); a refusal lingers
+ * ({@link LingeringClose}), so a client still sending its body reads it instead of a reset.
  */
 final class UploadHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(UploadHandler.class);
@@ -544,7 +545,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                     .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             Responses.withRetryAfter(response);
             if (ctx.channel().isActive()) {
-                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+                // a refusal may come while the client still sends its body: it must not be lost to a reset
+                ctx.writeAndFlush(response).addListener(status.code() >= 400 ? LingeringClose.AFTER_ANSWER : ChannelFutureListener.CLOSE);
             } else {
                 response.release();
             }
