@@ -9,6 +9,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FullDiskTest {
     static final int MIB = 1 << 20;
+    /** A {@link #holdOpen} reader's receive buffer, set before connecting: autotuning leaves it this small. */
+    static final int HOLDER_RECEIVE_BUFFER = 4096;
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
@@ -144,11 +149,17 @@ class FullDiskTest {
         awaitStored("/c.bin");
         fillTheDisk();
         List<String> stored = stored();
-        List<Process> slowReaders = new ArrayList<>();
+        assertFalse(stored.isEmpty());
+        long held = holdableBytes();
+        for (String path : stored) {
+            assertTrue(Files.size(data.resolve(path.substring(1))) > held, path + " is larger than a connection's socket "
+                    + "buffers could take (" + held + " bytes: net.ipv4.tcp_wmem's maximum and our receive buffer), so a "
+                    + "reader that reads nothing holds its transfer open");
+        }
+        List<Socket> holders = new ArrayList<>();
         try {
             for (String path : stored) { // each a hit held open: pinned
-                slowReaders.add(new ProcessBuilder("curl", "-sS", "-L", "--limit-rate", "32k", "-o", "/dev/null",
-                        cluster.door() + path).start());
+                holders.add(holdOpen(path));
             }
             Tools.await("every stored file pinned by a reader", Duration.ofSeconds(30),
                     () -> cluster.metric("gridcache_pool_active_transfers") == stored.size());
@@ -160,8 +171,50 @@ class FullDiskTest {
                 assertTrue(isStored(path), path + " was not evicted in vain");
             }
         } finally {
-            slowReaders.forEach(Process::destroy);
+            for (Socket holder : holders) {
+                holder.close();
+            }
         }
+    }
+
+    /**
+     * Asks the pool the door redirects to for {@code path} and reads nothing, so its transfer stays in progress (and
+     * its file pinned) until we close the socket, or for the pool's {@code pool.send-timeout} (60 s; we need seconds):
+     * the kernel takes no more of the body than the pool's send buffer and our receive buffer hold
+     * ({@link #holdableBytes}). A reader that reads, however slowly, does not reliably hold a file of a few MiB: a
+     * mover ends once the kernel has taken the body's last byte, and over loopback the pool's send buffer (up to
+     * net.ipv4.tcp_wmem's maximum, 4 MiB by default), curl's autotuned receive buffer and the burst a
+     * {@code curl --limit-rate 32k} reads before it throttles (some 3 MiB) come to about 8 MiB: with the slow curl
+     * readers this test had, an 8 MiB hit now and then ended on its own within seconds, unpinning its file.
+     */
+    private static Socket holdOpen(String path) throws IOException {
+        String location = Tools.curl("-s", "-o", "/dev/null", "-w", "%{redirect_url}", cluster.door() + path)
+                .assertOk().out().trim();
+        assertFalse(location.isEmpty(), "the door redirects a read of " + path);
+        URI pool = URI.create(location);
+        String target = pool.getRawPath() + (pool.getRawQuery() == null ? "" : "?" + pool.getRawQuery());
+        Socket socket = new Socket();
+        try {
+            socket.setReceiveBufferSize(HOLDER_RECEIVE_BUFFER);
+            socket.connect(new InetSocketAddress(pool.getHost(), pool.getPort()));
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: " + pool.getHost() + ":" + pool.getPort()
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            return socket;
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The most of a response the kernel may take from the pool while a {@link #holdOpen} reader reads nothing: the
+     * pool's send buffer, autotuned up to net.ipv4.tcp_wmem's maximum, and the holder's receive buffer (which the
+     * kernel doubles for its own overhead), with as much again for what the window lets be in flight.
+     */
+    private static long holdableBytes() throws IOException {
+        String[] wmem = Files.readAllLines(Path.of("/proc/sys/net/ipv4/tcp_wmem")).get(0).trim().split("\\s+");
+        return Long.parseLong(wmem[2]) + 4L * HOLDER_RECEIVE_BUFFER;
     }
 
     @Test
