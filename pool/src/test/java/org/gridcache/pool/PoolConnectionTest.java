@@ -52,6 +52,45 @@ class PoolConnectionTest extends PoolTestSupport {
     }
 
     /**
+     * A client that sends its requests and shuts its output down (a FIN, as HTTP/1.0 tools and {@code nc -N} do) before
+     * the first answer is ready (its origin holds back the rest of the file) gets every answer, whole; then the pool
+     * closes. The pool used to close on the FIN, and a request still being answered got nothing (HostileRequestsTest's
+     * baseline GET, once in CI).
+     */
+    @Test
+    void aClientThatShutsItsOutputDownAfterItsRequestsGetsEveryAnswer() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(70_000, 62);
+        CountDownLatch gate = new CountDownLatch(1);
+        origin.serveGated("/half", data, 1000, gate);
+        URI half = uri("/half", ticket("/half", origin.url("/half"), data.length));
+        try (Socket socket = new Socket("127.0.0.1", pool.port())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write(("GET " + half.getRawPath() + "?" + half.getRawQuery() + " HTTP/1.1\r\nHost: pool\r\n\r\n"
+                    + "GET /.gridcache/health HTTP/1.1\r\nHost: pool\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.shutdownOutput();
+            await().atMost(WAIT).until(() -> origin.gets("/half") == 1); // the request is read, and the FIN behind it
+            gate.countDown();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            Response first = Response.read(in);
+            assertEquals(200, first.status);
+            assertArrayEquals(data, first.body);
+            assertEquals(200, Response.read(in).status, "the request behind it, read before the FIN");
+            assertEquals(-1, in.read(), "then the pool closes");
+        }
+    }
+
+    @Test
+    void aConnectionShutDownWithNothingInProgressIsClosed() throws Exception {
+        startPool(1 << 20);
+        try (Socket socket = new Socket("127.0.0.1", pool.port())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.shutdownOutput();
+            assertEquals(-1, socket.getInputStream().read());
+        }
+    }
+
+    /**
      * A transfer in progress (its origin holds back the rest of the file), and behind it 16 pipelined requests that
      * may wait, one more, and one after that: the 16 are answered in order, the 17th is 503 with Connection: close,
      * the 18th never answered, and the connection closes.

@@ -269,6 +269,26 @@ class PoolUploadTest extends PoolTestSupport {
         assertFalse(Files.exists(files.resolve("f.bin")));
     }
 
+    /** A FIN before the body's end (the client shut its output down): the upload is abandoned, never committed short. */
+    @Test
+    void aBodyCutShortByTheClientsFinLeavesNothingAtTheOriginNorInTheStore() throws Exception {
+        String token = writeTicket("/up/h.bin", 1_000_000);
+        try (Socket socket = new Socket("127.0.0.1", java.net.URI.create(pool.url()).getPort())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /up/h.bin?" + Ticket.QUERY_PARAMETER + "=" + token + " HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.write(new byte[300_000]);
+            out.flush();
+            await().atMost(WAIT).until(() -> filesUnder(dir.resolve("store"), ".upload") == 1);
+            socket.shutdownOutput();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(answer.isEmpty() || answer.startsWith("HTTP/1.1 400"), answer); // closed, or told why, then closed
+        }
+        await().atMost(WAIT).until(() -> list(files).isEmpty() && filesUnder(dir.resolve("store"), ".upload") == 0);
+        assertFalse(Files.exists(files.resolve("h.bin")));
+    }
+
     @Test
     void anHttpOriginsRefusalIsPassedOnWithItsStatus() throws Exception {
         HttpServer full = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

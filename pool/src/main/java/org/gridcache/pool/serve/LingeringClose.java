@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -33,7 +34,8 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
 
     private static void afterAnswer(ChannelFuture written) {
         Channel channel = written.channel();
-        if (!written.isSuccess() || !channel.isActive()) {
+        if (!written.isSuccess() || !channel.isActive()
+                || channel instanceof DuplexChannel duplex && duplex.isInputShutdown()) { // nothing more to read
             channel.close();
             return;
         }
@@ -78,6 +80,13 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
         quiet.cancel(false);
         deadline.cancel(false);
         ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            ctx.close(); // the client's FIN: it sends nothing more
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.util.ArrayDeque;
 import org.gridcache.pool.ops.PoolStats;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * One request at a time per connection: requests pipelined behind one in progress wait here for its
  * {@link Exchange#end}, so responses never interleave even when a later handler answers asynchronously (a
  * permission check, a question to the peers). Also closes idle keep-alive connections, never one with a
- * request in progress.
+ * request in progress. A client that shuts its side down (a FIN after its requests) gets the answers to what it
+ * sent, then the connection closes; with nothing in progress it closes at once.
  *
  * <p>What waits is bounded, as a servlet container bounds it by not parsing ahead: while a request waits, nothing
  * more is read from the connection (TCP pushes back on the client), and of what one read had already brought, at
@@ -37,6 +39,8 @@ final class PipeliningGate extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** The request beyond the bound, answered 503 in its turn; null while the bound holds. */
     private FullHttpRequest overLimit;
     private boolean closeAfterAnswer;
+    /** The client sent its FIN: nothing more will come once what was read is answered. */
+    private boolean inputShut;
 
     PipeliningGate(PoolStats stats) {
         this.stats = stats;
@@ -93,6 +97,10 @@ final class PipeliningGate extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         FullHttpRequest request = pending.poll();
         if (request == null) {
+            if (inputShut) {
+                ctx.close();
+                return;
+            }
             ctx.channel().config().setAutoRead(true);
             return;
         }
@@ -120,6 +128,13 @@ final class PipeliningGate extends SimpleChannelInboundHandler<FullHttpRequest> 
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent && !busy) {
             ctx.close(); // an idle keep-alive connection; a transfer waiting on a slow origin is not idle
+            return;
+        }
+        if (evt instanceof ChannelInputShutdownEvent) {
+            inputShut = true;
+            if (!busy) {
+                ctx.close();
+            }
             return;
         }
         super.userEventTriggered(ctx, evt);

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -126,6 +127,17 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ChannelInputShutdownEvent && upload != null) {
+            if (!upload.bodyRead) {
+                ctx.close(); // the client's FIN before its body's end: it broke off (channelInactive abandons)
+            }
+            return; // else the body is all here: the upload's answer closes the connection
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (upload != null) {
             upload.clientGone();
@@ -160,6 +172,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         /** A chunk is on its way to the origin (or the origin is being opened): read nothing more. */
         private boolean busy = true;
         private boolean ended;
+        /** The body's last chunk has come from the client (whole: the codec marks one cut short as failed). */
+        private boolean bodyRead;
         /** The last chunk's checksum update and copy write, on a disk writer; the next starts after it. */
         private CompletableFuture<Void> digesting = CompletableFuture.completedFuture(null);
         /**
@@ -275,6 +289,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
         }
 
         void content(HttpContent content) {
+            bodyRead |= content instanceof LastHttpContent && content.decoderResult().isSuccess();
             if (ended) {
                 content.release();
                 return;
@@ -304,6 +319,12 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             boolean last = content instanceof LastHttpContent;
+            if (last && (received != length || content.decoderResult().isFailure())) {
+                content.release(); // the connection ended before the body did: never a short file at the origin
+                fail(new FetchException(HttpResponseStatus.BAD_REQUEST, "the body ended after " + received + " of its "
+                        + length + " bytes"));
+                return;
+            }
             busy = true;
             digesting = digest(data.retainedDuplicate());
             if (last) {
