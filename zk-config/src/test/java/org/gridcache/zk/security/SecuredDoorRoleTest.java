@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import eu.emi.security.authn.x509.X509Credential;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.gridcache.zk.ZkLayout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A secured ZooKeeper server in this JVM started as {@code gridcache zk --door DN} (door: the voms.example.org host
@@ -36,13 +36,15 @@ class SecuredDoorRoleTest {
     static Path pki;
     static GridTrust trust;
     static EmbeddedZooKeeper server;
+    @TempDir
+    static Path zkData;
 
     @BeforeAll
     static void start() throws Exception {
         pki = TestPki.get();
         trust = GridTrust.load(pki.resolve("certificates"), null, GridTrust.DEFAULT_REFRESH);
         ZkServerTls tls = new ZkServerTls(host(), trust, List.of("/DC=org/DC=example/CN=Alice"), List.of(), List.of(VOMS));
-        server = EmbeddedZooKeeper.start(Files.createTempDirectory("gridcache-door-role-zk"), "127.0.0.1", 0, tls);
+        server = EmbeddedZooKeeper.start(zkData, "127.0.0.1", 0, tls);
         try (Client self = client(host())) {
             SecuredTree.ensure(self.zk());
         }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import eu.emi.security.authn.x509.X509Credential;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
@@ -33,6 +32,7 @@ import org.gridcache.zk.lock.DavLock;
 import org.gridcache.zk.lock.LockConflictException;
 import org.gridcache.zk.lock.LockTable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A secured ZooKeeper server in this JVM with gridenv's PKI (server: the localhost host certificate; admin: Alice;
@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
 class SecuredZooKeeperTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     static Path pki;
+    @TempDir
     static Path dir;
     static GridTrust trust;
     static ZkServerTls tls;
@@ -50,7 +51,6 @@ class SecuredZooKeeperTest {
     @BeforeAll
     static void start() throws Exception {
         pki = TestPki.get();
-        dir = Files.createTempDirectory("gridcache-secured-zk");
         trust = GridTrust.load(pki.resolve("certificates"), null, GridTrust.DEFAULT_REFRESH);
         tls = new ZkServerTls(GridCredentials.load(pki.resolve("host/cert.pem"), pki.resolve("host/key.pem")), trust,
                 List.of("/DC=org/DC=example/CN=Alice"), List.of(), List.of());

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.nitram509.jmacaroons.Macaroon;
 import com.github.nitram509.jmacaroons.MacaroonsBuilder;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +32,7 @@ import org.gridcache.zk.Zk;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Minting and verifying with the cluster's root key in a real embedded ZooKeeper; every refusal. */
 class MacaroonsTest {
@@ -43,13 +43,13 @@ class MacaroonsTest {
     private static EmbeddedZooKeeper server;
     private static CuratorFramework zk;
     private static MacaroonSecrets secrets;
-    private static Path dir;
+    @TempDir
+    static Path dir;
     private final MacaroonIssuer issuer = new MacaroonIssuer(secrets, () -> Duration.ofDays(7), Clock.fixed(NOW, java.time.ZoneOffset.UTC));
     private final MacaroonVerifier verifier = verifierAt(NOW.plusSeconds(60));
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("gridcache-macaroons-zk");
         server = EmbeddedZooKeeper.start(dir, "127.0.0.1", 0);
         zk = Zk.connect(server.connectString());
         secrets = new MacaroonSecrets(zk).start(Duration.ofSeconds(10));
