@@ -138,7 +138,9 @@ class FullDiskTest {
         double evictions = cluster.metric("gridcache_pool_evictions_total");
         cluster.assertRead("/c.bin", data.resolve("c.bin"), "MISS");
         assertTrue(cluster.metric("gridcache_pool_evictions_total") > evictions, "a.bin, the least recently used, made room");
-        cluster.assertRead("/c.bin", data.resolve("c.bin"), "HIT");
+        cluster.assertRead("/c.bin", data.resolve("c.bin"), "HIT"); // may join c.bin's fill, all bytes in, uncommitted
+        awaitStored("/c.bin"); // big.bin's room needs c.bin evicted, and only a committed file is; until then its
+                               // reservation still counts, and big.bin's miss gets 507
         cluster.assertRead("/slow/big.bin", data.resolve("slow/big.bin"), "MISS");
         awaitStored("/slow/big.bin"); // its commit follows the client's last byte; until then nothing the next test
                                       // may evict is in the index, and a miss for c.bin gets 507 (CI, 2026-11-24)
@@ -263,7 +265,7 @@ class FullDiskTest {
         return isStored(path) ? "HIT" : "MISS";
     }
 
-    /** A file's commit (sidecar, rename) follows its last byte to the client: wait for it. */
+    /** A file's commit (sidecar, rename, index entry) follows its last byte to the client: wait for it. */
     private static void awaitStored(String path) {
         Tools.await(path + " committed to the store", Duration.ofSeconds(30), () -> isStored(path));
     }
@@ -273,12 +275,12 @@ class FullDiskTest {
         return List.of("/a.bin", "/b.bin", "/c.bin", "/slow/big.bin").stream().filter(FullDiskTest::isStored).toList();
     }
 
+    /**
+     * Whether the pool's index holds {@code path}, as the pool itself says: only an indexed file is a hit to every
+     * reader and can be evicted. Its files on disk say it too soon: the sidecar is written before the part file's
+     * rename and the index entry.
+     */
     private static boolean isStored(String path) {
-        try {
-            cluster.dataFileOf(path);
-            return true;
-        } catch (AssertionError | IOException e) {
-            return false;
-        }
+        return cluster.isIndexed(path);
     }
 }

@@ -153,6 +153,31 @@ final class PoolProcesses implements AutoCloseable {
         throw new AssertionError("no stored copy of " + path);
     }
 
+    /**
+     * Whether the pool's index holds {@code path} now: a complete copy, committed. The store's files cannot tell: the
+     * sidecar is written before the part file's rename, and the index entry follows the rename and the directory's
+     * fsync, all after the client's last byte. So this asks the pool the door redirects a read to, with a HEAD
+     * carrying {@code X-Gridcache-Only-If-Cached} (pools' question to their peers, answered from the index, never
+     * fetching): 200 with {@code X-Cache: HIT} when indexed, 200 with {@code IN-FLIGHT} while a fetch is under way or
+     * not yet committed, 404 when neither. The question is a lookup, so the pool counts it as a use (LRU order).
+     */
+    boolean isIndexed(String path) {
+        String location = Tools.curl("-o", "/dev/null", "-w", "%{redirect_url}", doorUrl + path).assertOk().out().trim();
+        if (location.isEmpty()) {
+            throw new AssertionError("the door redirects no read of " + path);
+        }
+        String head = Tools.curl("-I", "-H", "X-Gridcache-Only-If-Cached: 1", location).assertOk().out();
+        Matcher status = Pattern.compile("^HTTP/\\S+ (\\d{3})").matcher(head);
+        String code = status.find() ? status.group(1) : "";
+        Matcher cache = Pattern.compile("(?im)^X-Cache: *(\\S+)").matcher(head);
+        if (code.equals("404")) {
+            return false;
+        } else if (code.equals("200") && cache.find()) {
+            return "HIT".equals(cache.group(1));
+        }
+        throw new AssertionError("the pool's answer to whether it holds " + path + ": " + head);
+    }
+
     /** A gauge of the pool's {@code /.gridcache/metrics} (Prometheus text, no labels). */
     double metric(String name) {
         String text = Tools.curl("http://127.0.0.1:" + poolPort + "/.gridcache/metrics").assertOk().out();
