@@ -2,9 +2,13 @@ package org.gridcache.systemtest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +24,8 @@ class EvictionTest {
     static Standalone gridcache;
     static String door;
     static Path data;
+    /** The pool the door redirected the last read to (its base URL), for its metrics. */
+    static URI pool;
 
     @BeforeAll
     static void start() throws Exception {
@@ -40,15 +46,38 @@ class EvictionTest {
 
     private static void read(String name) throws Exception {
         Path out = tmp.resolve("out-" + name);
-        Tools.curl("-fL", "-o", out.toString(), door + "/" + name + ".bin").assertOk();
+        String at = Tools.curl("-fL", "-o", out.toString(), "-w", "%{url_effective}", door + "/" + name + ".bin")
+                .assertOk().out().trim();
         assertEquals(Tools.sha256(data.resolve(name + ".bin")), Tools.sha256(out), name);
+        pool = URI.create(at).resolve("/");
+    }
+
+    /**
+     * A miss's commit (sidecar, rename, index entry) follows the client's last byte, and only committed files can be
+     * evicted (an uncommitted fill's reservation still counts): wait until the pool's index holds {@code files}.
+     */
+    private static void awaitFiles(int files) {
+        Tools.await("the pool to hold " + files + " files", Duration.ofSeconds(30), () -> poolFiles() == files);
+    }
+
+    private static double poolFiles() {
+        String text = Tools.curl("-f", pool.resolve("/.gridcache/metrics").toString()).assertOk().out();
+        Matcher m = Pattern.compile("(?m)^gridcache_pool_files(\\{[^}]*})? (\\S+)$").matcher(text);
+        if (!m.find()) {
+            throw new AssertionError("no gridcache_pool_files in the pool's metrics:\n" + text);
+        }
+        return Double.parseDouble(m.group(2));
     }
 
     @Test
     void theLeastRecentlyUsedFileIsEvicted() throws Exception {
         read("a");
+        awaitFiles(1); // a enters the index (and the LRU order) at its commit: before b's, so a is the older
         read("b");
+        awaitFiles(2); // b committed too, so the store is as the comment below says: eviction takes only committed
+                       // files, and an uncommitted fill's reservation still counts
         read("c"); // 12 MiB > 10 MiB: a, the least recently used, goes
+        awaitFiles(2); // a gone at c's reservation, c committed: the index holds b and c, as what follows assumes
         read("b");
         assertEquals(1, origin.count("GET", "/b.bin"), "b stayed cached");
         read("a");

@@ -127,8 +127,14 @@ class OperationsTest {
         long redirects = attribute(before, "Redirects");
         assertEquals("MISS", read("attrs.bin"));
         assertEquals("HIT", read("attrs.bin"));
-        Tools.await("the pool's counters after both transfers", Duration.ofSeconds(30),
-                () -> jmx.session("get -b " + POOL + " Hits").contains("Hits = " + (hits + 1) + ";"));
+        // the counters move after the client's last byte: Hits when the hit's transfer ends, Files and OriginBytes at
+        // the miss's commit (sidecar, rename, index entry), which may come even after the hit joined the fill
+        Tools.await("the pool's counters after both transfers and the miss's commit", Duration.ofSeconds(30), () -> {
+            String now = jmx.session("get -b " + POOL + " Files Hits Misses OriginBytes");
+            return now.contains("Hits = " + (hits + 1) + ";") && now.contains("Files = " + (files + 1) + ";")
+                    && now.contains("Misses = " + (misses + 1) + ";")
+                    && now.contains("OriginBytes = " + (originBytes + 1048576) + ";");
+        });
         String out = jmx.session("domain org.gridcache", "beans",
                 "get -b " + POOL + " State Files Hits Misses OriginBytes CapacityBytes FreeBytes ActiveTransfers",
                 "get -b org.gridcache:type=Door Redirects RequestsTotal OpenConnections",
