@@ -511,8 +511,15 @@ class GridSecurityTest {
             assertEquals(403, status(r), r.out());
             assertTrue(Files.readString(out).contains("the origin refuses the credential of " + ALICE_DN + " (TLS alert"),
                     Files.readString(out));
-            assertTrue(Files.readString(doorLog()).contains("delegation " + id + " of " + ALICE_DN + " is not an RFC 3820 proxy"),
-                    "the door warned when it took the delegation");
+            // the door warns after it made the delegation usable, which is all GridEnv.htproxyput waits for: awaited
+            String warning = "delegation " + id + " of " + ALICE_DN + " is not an RFC 3820 proxy";
+            Tools.await("the door's warning that it took the delegation: " + warning, Duration.ofSeconds(30), () -> {
+                try {
+                    return Files.readString(doorLog()).contains(warning);
+                } catch (Exception e) {
+                    return false;
+                }
+            });
         } finally {
             Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
                     "--capath", capath, doorUrl + "/.gridcache/delegation").assertOk();
