@@ -95,6 +95,8 @@ class DownloadsTest {
         final Map<ChecksumType, Boolean> computed = new java.util.EnumMap<>(ChecksumType.class);
         final Map<ChecksumType, Boolean> computedBeforeTheFirstWrite = new java.util.EnumMap<>(ChecksumType.class);
         final CountDownLatch sent = new CountDownLatch(1);
+        /** Opened once the test listens: the fetch starts its thread at downloads.open(), before the listener is added. */
+        final CountDownLatch listening = new CountDownLatch(1);
 
         VerifyingOrigin(byte[] content, String offeredAdler32) {
             this.content = content;
@@ -110,6 +112,8 @@ class DownloadsTest {
         public void fetch(URI origin, DownloadSink sink) {
             new Thread(() -> {
                 try {
+                    // a listener added late would miss the states before it: the first STREAMING one, or all but COMPLETE
+                    listening.await();
                     sink.willVerify(ChecksumType.ADLER32);
                     sink.begin(content.length, 1, null);
                     for (ChecksumType type : ChecksumType.values()) {
@@ -124,6 +128,8 @@ class DownloadsTest {
                     sink.complete();
                 } catch (FetchException e) {
                     sink.fail(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 } finally {
                     sent.countDown();
                 }
@@ -161,6 +167,7 @@ class DownloadsTest {
                     ended.countDown();
                 }
             });
+            origin.listening.countDown(); // only now may the origin's thread go on: the listener sees every state
             assertTrue(origin.sent.await(30, TimeUnit.SECONDS));
             assertTrue(ended.await(30, TimeUnit.SECONDS), "the fill ended: " + seen);
             if (download.state() == Download.State.COMPLETE) {
