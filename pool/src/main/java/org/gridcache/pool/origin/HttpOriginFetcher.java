@@ -62,6 +62,12 @@ public final class HttpOriginFetcher implements OriginFetcher {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Large chunks: fewer writes to the part file and fewer wake-ups of waiting movers than the default 8 KiB. */
     private static final int MAX_CHUNK = 1 << 20;
+    /**
+     * Reads of up to MAX_CHUNK where the origin sends that fast (Netty's default stops at 64 KiB): each read is a
+     * chunk the fill hands to its disk writer and its movers, each hand-off a wake-up of another thread.
+     */
+    private static final io.netty.channel.RecvByteBufAllocator READS =
+            new io.netty.channel.AdaptiveRecvByteBufAllocator(64 << 10, 64 << 10, MAX_CHUNK);
 
     private final EventLoopGroup group;
     private final Class<? extends Channel> channelType;
@@ -246,6 +252,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
                                   String name, ChannelHandler handler) {
         return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
+                .option(ChannelOption.RCVBUF_ALLOCATOR, READS)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
