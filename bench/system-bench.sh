@@ -84,15 +84,32 @@ for mb in $sizes; do cat "$DATA/base-${mb}m" > /dev/null; done # the origin read
 role() { case $1 in gridcache|pool) echo gridcache ;; *) echo reference ;; esac; }
 num() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1" || echo ERR; }
 
+# Every cold read starts from the same memory: the cold reads of a run write GiBs of new cache files, and once the
+# page cache has filled the RAM, each new page must first be reclaimed, at a cost to whichever cache reads later in
+# the round (the same cache read 1,517 then 459 MB/s three rounds apart). So before each: dirty pages written, clean
+# ones dropped, the origin's file read into the page cache again.
+fresh_memory() { # MB
+  sync; echo 1 > /proc/sys/vm/drop_caches; cat "$DATA/base-${1}m" > /dev/null
+}
+# Each cache serves two cold and hot reads first, not counted: the JVM's first GiBs run before its JIT has compiled
+# the data path (gridcache's first cold 1 GiB read 546 MB/s, the next ones 1,000-1,300), and a cache runs for weeks.
+if [[ $PARTS = *" reads "* ]]; then
+  for c in gridcache nginx varnish xcache; do
+    for i in 1 2; do f=$(link "$c-warm$i-${MISS_MB}m" "${MISS_MB}m"); fetch "$c" "$f" $((MISS_MB << 20)) >/dev/null
+      [ "$c" != gridcache ] || settle "$f"; fetch "$c" "$f" $((MISS_MB << 20)) >/dev/null; done
+  done
+fi
+
 for r in $(seq "$ROUNDS"); do
   [[ $PARTS = *" reads "* ]] || break
   order=(gridcache nginx varnish xcache); [ $((r % 2)) = 0 ] && order=(xcache varnish nginx gridcache)
   for mb in $BIG_MB $MISS_MB; do
     bytes=$((mb << 20))
+    cat "$DATA/base-${mb}m" > /dev/null # after fresh_memory of the other size: from the page cache, as nginx serves hot
     v=$(fetch direct "base-${mb}m" $bytes); rec direct $mb "$v"
     result hot-single "${SUBJECT[direct]}" reference "$r" "$(num "$v")" MB/s "${mb} MiB"
     for c in "${order[@]}"; do
-      f=$(link "$c-r$r-${mb}m" "${mb}m"); sync
+      f=$(link "$c-r$r-${mb}m" "${mb}m"); fresh_memory $mb
       v=$(fetch "$c" "$f" $bytes); rec "$c cold" $mb "$v"
       [ "$c" != gridcache ] || settle "$f"
       # nginx sendfile has no miss: a cold read through a cache is compared with the other caches' cold reads
