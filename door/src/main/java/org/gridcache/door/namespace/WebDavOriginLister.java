@@ -1,8 +1,11 @@
 package org.gridcache.door.namespace;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -49,6 +52,14 @@ public final class WebDavOriginLister implements OriginLister {
     private static final long TIMEOUT_SECONDS = 30;
     private final HttpClient http;
     private final LongSupplier maxListingBytes;
+    /**
+     * Directories (by URL) whose origin refused PROPFIND as a method, for ten minutes: a stat or listing there goes
+     * straight to HEAD or the HTML index. Otherwise every miss on a plain HTTP origin (nginx, mod_gridsite) first cost
+     * a refused PROPFIND, and nginx closes the connection after refusing one, so the HEAD needed a new connection.
+     * By directory, not by origin: a server may speak WebDAV in some locations only.
+     */
+    private final Cache<String, Boolean> notWebDav = Caffeine.newBuilder()
+            .maximumSize(10_000).expireAfterWrite(Duration.ofMinutes(10)).build();
 
     /** {@code maxListingBytes}: the largest PROPFIND answer read (the cluster setting, asked per request). */
     public WebDavOriginLister(HttpClient http, LongSupplier maxListingBytes) {
@@ -59,10 +70,16 @@ public final class WebDavOriginLister implements OriginLister {
     @Override
     public NamespaceEntry stat(GridSubject subject, OriginIdentity as, OriginEntry origin, String path) {
         String url = origin.urlOf(path);
+        // the directory holding path; the mount's root is its own (its parent is outside the origin)
+        String dir = directoryUrl(origin, path.length() <= origin.prefix().length() ? path : GridPath.parent(path));
+        if (notWebDav.getIfPresent(dir) != null) {
+            return head(subject, as, origin, path, url);
+        }
         List<MultistatusParser.Item> items;
         try {
             items = propfind(subject, as, origin, path, url, "0");
         } catch (NotWebDav e) {
+            notWebDav.put(dir, Boolean.TRUE);
             return head(subject, as, origin, path, url); // a plain HTTP server (no WebDAV) can still be a file origin
         }
         if (items.isEmpty()) {
@@ -75,15 +92,16 @@ public final class WebDavOriginLister implements OriginLister {
 
     @Override
     public List<NamespaceEntry> list(GridSubject subject, OriginIdentity as, OriginEntry origin, String dir) {
-        String url = origin.urlOf(dir);
-        if (!url.endsWith("/")) {
-            url += "/";
+        String url = directoryUrl(origin, dir);
+        if (notWebDav.getIfPresent(url) != null) {
+            return index(subject, as, origin, dir, url);
         }
         String self = selfPath(url);
         List<MultistatusParser.Item> items;
         try {
             items = propfind(subject, as, origin, dir, url, "1");
         } catch (NotWebDav e) {
+            notWebDav.put(url, Boolean.TRUE);
             return index(subject, as, origin, dir, url);
         }
         List<NamespaceEntry> out = new ArrayList<>();
@@ -314,6 +332,12 @@ public final class WebDavOriginLister implements OriginLister {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /** The URL of {@code dir} at {@code origin}, with its trailing slash. */
+    private static String directoryUrl(OriginEntry origin, String dir) {
+        String url = origin.urlOf(dir);
+        return url.endsWith("/") ? url : url + "/";
     }
 
     /** PROPFIND refused as a method (405, 501): a plain HTTP server. */

@@ -25,6 +25,7 @@ class WebDavOriginListerTest {
     private HttpServer server;
     private HttpClient http;
     private final AtomicLong cap = new AtomicLong(1 << 20);
+    private final java.util.concurrent.atomic.AtomicInteger propfinds = new java.util.concurrent.atomic.AtomicInteger();
     private OriginEntry origin;
     private WebDavOriginLister lister;
 
@@ -35,6 +36,9 @@ class WebDavOriginListerTest {
         server.createContext("/", exchange -> {
             try (exchange) {
                 exchange.getRequestBody().readAllBytes();
+                if (exchange.getRequestMethod().equals("PROPFIND")) {
+                    propfinds.incrementAndGet();
+                }
                 String dir = exchange.getRequestURI().getPath();
                 if (dir.startsWith("/gridsite")) {
                     gridsite(exchange);
@@ -124,6 +128,25 @@ class WebDavOriginListerTest {
         cap.set(200);
         assertEquals(502, assertThrows(DoorException.class,
                 () -> lister.list(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/gridsite")).status(), "an index is capped too");
+    }
+
+    /**
+     * A directory whose origin refused PROPFIND is statted and listed without asking again (a refused PROPFIND before
+     * every miss's HEAD cost a round trip, and nginx a new connection); a WebDAV directory of the same origin still
+     * gets PROPFIND, and the mount's root can be statted.
+     */
+    @Test
+    void aDirectoryThatRefusedPropfindIsNotAskedAgain() {
+        NamespaceEntry first = lister.stat(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/gridsite/a b.txt");
+        assertEquals(false, first.collection());
+        assertEquals(1, propfinds.get());
+        lister.stat(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/gridsite/plain.bin");
+        assertEquals(3, lister.list(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/gridsite").size());
+        assertEquals(1, propfinds.get(), "the HEAD and the HTML index at once");
+        assertTrue(lister.stat(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o/big").collection());
+        assertEquals(2, propfinds.get(), "another directory is asked");
+        assertTrue(lister.stat(GridSubject.ANONYMOUS, OriginIdentity.DOOR, origin, "/o").collection());
+        assertEquals(3, propfinds.get());
     }
 
     /** An origin mounted {@code --credential token} is listed with the user's own token, and refuses the door's. */
