@@ -62,9 +62,7 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        deadline = ctx.executor().schedule(() -> {
-            ctx.close();
-        }, MAX.toMillis(), TimeUnit.MILLISECONDS);
+        deadline = ctx.executor().schedule((Runnable) ctx::close, MAX.toMillis(), TimeUnit.MILLISECONDS);
         quietFrom(ctx);
     }
 
@@ -95,8 +93,6 @@ final class LingeringClose extends ChannelInboundHandlerAdapter {
     }
 
     private void quietFrom(ChannelHandlerContext ctx) {
-        quiet = ctx.executor().schedule(() -> {
-            ctx.close();
-        }, IDLE.toMillis(), TimeUnit.MILLISECONDS);
+        quiet = ctx.executor().schedule((Runnable) ctx::close, IDLE.toMillis(), TimeUnit.MILLISECONDS);
     }
 }
