@@ -59,11 +59,18 @@ P=$PKI/proxies/alice.pem
 gc config set gridftp.checksum "${CHECKSUM:-adler32}" --zk 127.0.0.1:$ZK >/dev/null
 gc delegate --proxy "$P" --capath "$PKI/certificates" https://localhost:$DOOR >/dev/null
 
+# untimed, after each miss: a HEAD asking for md5 is answered once the pool holds the file whole (written, fsync'ed,
+# md5 and sha-256 computed, committed), so that no measurement shares the cores with the previous fill's tail
+settle() { # NAME
+  curl -sS -I -o /dev/null --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -H 'Want-Digest: md5' \
+    "https://localhost:$DOOR/b/$1"
+}
 # warm-up: one untimed miss per mode, so that the pool's JIT has compiled the transfer path (as JMH warms up)
 for p in 1 4; do
   gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
   ln -f "$base" "$DATA/b/warmup-$p"
   curl -sS -L --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null "https://localhost:$DOOR/b/warmup-$p"
+  settle "warmup-$p"
   rm -f "$DATA/b/warmup-$p"
 done
 
@@ -90,6 +97,7 @@ for r in $(seq "$ROUNDS"); do
       "$MB MiB $p stream(s)"
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect"
+    settle "$name"
     rm -f "$DATA/b/$name"
   done
 done

@@ -39,6 +39,14 @@ public enum ChecksumType {
         return rfc9530;
     }
 
+    /**
+     * Whether it is computed at GB/s (CPU intrinsics: ADLER32, CRC32C), so that any thread may compute it on the way
+     * without slowing much; MD5 and SHA-256 run at a few hundred MB/s together.
+     */
+    public boolean cheap() {
+        return this == ADLER32 || this == CRC32C;
+    }
+
     /** The digest's length in bytes. */
     public int length() {
         return length;

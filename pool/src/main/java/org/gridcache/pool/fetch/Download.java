@@ -79,10 +79,22 @@ public final class Download implements DownloadSink {
     /**
      * The types fed in file order while the file fills, by whichever thread writes to disk (one at a time): those that
      * cost little (adler32 and crc32c are CPU intrinsics at GB/s) and those the origin's checksum will be compared on
-     * (the comparison holds the clients' last byte, so it must need no pass over the file). Chosen at the first byte
-     * ({@link #plan}), null before.
+     * (the comparison holds the clients' last byte, so it must need no pass over the file), less those computed on
+     * receipt ({@link #onReceipt}). Chosen at the first byte ({@link #plan}), null before.
      */
     private ChecksumComputation computation;
+    /** Set once {@link #plan} has chosen {@link #computation}, {@link #onReceipt} and {@link #afterwards}. */
+    private volatile boolean planned;
+    /**
+     * The compared types that cost little (adler32, crc32c), fed as the bytes arrive by the fetcher (write,
+     * transferFrom and complete: one call at a time, in order, as for any sink), so that a verified fill's last byte
+     * waits for the origin's checksum alone, not also for the disk writer to catch up (a slow disk, or a burst of new
+     * page-cache pages, lags the network by up to the write-behind window). Chosen by {@link #plan}; null when
+     * nothing cheap is compared.
+     */
+    private ChecksumComputation onReceipt;
+    /** What {@link #onReceipt} computed, once every byte arrived; added to the sidecar's set at the commit. */
+    private volatile Checksums receivedChecksums;
     /**
      * The other, costly types (md5 and sha-256: a few hundred MB/s together, one core's worth at a cut-through
      * client's rate): computed from the part file after the last byte reached it and was verified, before the commit,
@@ -241,6 +253,12 @@ public final class Download implements DownloadSink {
             return true;
         }
         makeRoom(length);
+        plan();
+        if (onReceipt != null) {
+            for (ByteBuffer b : data.nioBuffers(data.readerIndex(), length)) {
+                onReceipt.update(b);
+            }
+        }
         long position = received;
         if (!window.add(position, data.retainedSlice())) {
             return true; // failed meanwhile: the fetcher is being stopped
@@ -331,13 +349,22 @@ public final class Download implements DownloadSink {
     private void digestBack(long from, long length) throws IOException {
         plan();
         digestFromFile(computation, from, length);
+        if (onReceipt != null) {
+            digestFromFile(onReceipt, from, length);
+        }
     }
 
     /**
      * Which types are computed as the file fills and which once it is complete; runs at the first byte written (the
      * fetcher has said by then whether it verifies: {@link #originChecksums} and {@link #willVerify} come first).
      */
-    private synchronized void plan() {
+    private void plan() {
+        if (!planned) { // read per chunk by the fetcher and the disk writer: no lock once chosen
+            planNow();
+        }
+    }
+
+    private synchronized void planNow() {
         if (computation != null) {
             return;
         }
@@ -345,15 +372,21 @@ public final class Download implements DownloadSink {
         java.util.Set<ChecksumType> costly = java.util.EnumSet.noneOf(ChecksumType.class);
         costly.addAll(types);
         costly.removeAll(inline);
+        java.util.Set<ChecksumType> early = java.util.EnumSet.noneOf(ChecksumType.class);
+        early.addAll(compared);
+        early.removeIf(type -> !type.cheap());
+        inline.removeAll(early);
         computation = new ChecksumComputation(inline);
+        onReceipt = early.isEmpty() ? null : new ChecksumComputation(early);
         afterwards = costly.isEmpty() ? null : new ChecksumComputation(costly);
+        planned = true; // after the three: a thread that reads it true sees them
     }
 
     /** The cheap types of {@code pool.checksums} and the types to be compared with the origin's. */
     private java.util.Set<ChecksumType> inlineTypes() {
         java.util.Set<ChecksumType> inline = java.util.EnumSet.noneOf(ChecksumType.class);
         for (ChecksumType type : types) {
-            if (type == ChecksumType.ADLER32 || type == ChecksumType.CRC32C) {
+            if (type.cheap()) {
                 inline.add(type);
             }
         }
@@ -443,6 +476,7 @@ public final class Download implements DownloadSink {
      */
     @Override
     public void complete() {
+        verifyOnReceipt();
         completeRequested = true;
         if (window.isEmpty()) {
             try {
@@ -453,6 +487,39 @@ public final class Download implements DownloadSink {
         } else {
             scheduleWriter();
         }
+    }
+
+    /**
+     * On the fetcher's thread, once every byte arrived: finishes what was computed on receipt and, when that covers
+     * every type the origin's checksum is compared on, compares now. A verified fill's last byte then goes out while
+     * the disk writer may still be catching up (the commit still waits for it, the fsync and the costly checksums); a
+     * mismatch fails the fetch at once.
+     */
+    private void verifyOnReceipt() {
+        plan(); // an empty file has had no first byte
+        ChecksumComputation early = onReceipt;
+        if (early == null || state == State.FAILED) {
+            return;
+        }
+        Checksums got = early.finish();
+        receivedChecksums = got;
+        long total = received;
+        boolean whole = (size < 0 || total == size) && (ticketSize < 0 || total == ticketSize); // else finish says what is wrong
+        if (!verifying || verification != null || offered.isEmpty() || !got.types().containsAll(compared) || !whole) {
+            return;
+        }
+        java.util.Set<ChecksumType> differ = got.disagreements(offered).keySet();
+        if (!differ.isEmpty()) {
+            fail(mismatch(differ, got));
+            return;
+        }
+        verified = true;
+        notifyListeners();
+    }
+
+    private FetchException mismatch(java.util.Set<ChecksumType> differ, Checksums computed) {
+        return FetchException.checksumMismatch("checksum mismatch: origin " + OriginFetcher.describe(origin) + " gave "
+                + offered.only(differ) + ", the pool received " + computed.only(differ) + " (file discarded)");
     }
 
     /** Checks the size, fsyncs and commits; runs once, on the disk writer that saw the last byte reach the disk. */
@@ -475,16 +542,19 @@ public final class Download implements DownloadSink {
             FileChannel out = out(); // an empty file has had no byte written: opened here
             plan(); // an empty file has had no first byte
             computed = computation.finish();
+            Checksums early = receivedChecksums;
+            if (early != null) {
+                computed = computed.with(early);
+            }
             java.util.Set<org.gridcache.common.checksum.ChecksumType> differ = computed.disagreements(offered).keySet();
             if (!differ.isEmpty()) {
-                throw FetchException.checksumMismatch("checksum mismatch: origin " + OriginFetcher.describe(origin) + " gave "
-                        + offered.only(differ) + ", the pool received " + computed.only(differ) + " (file discarded)");
+                throw mismatch(differ, computed);
             }
             DownloadSink.Verification check = verification;
             if (check != null) {
                 check.verify(out, total); // what was written, read back: a mismatch never becomes a hit
             }
-            if (verifying) {
+            if (verifying && !verified) {
                 verified = true; // the content is the origin's: the clients' last byte need not wait for the fsync or the costly checksums
                 notifyListeners();
             }

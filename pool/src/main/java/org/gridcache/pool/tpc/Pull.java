@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A pull: the remote file GET (its {@code Digest} asked for), streamed chunk by chunk into the origin at the ticket's
  * path with the pool's upload machinery ({@link OriginUploader}, the origin's credential mode) and into a copy in the
- * store, checksummed on the way. The origin's upload is finished only when every announced byte came and the
- * checksum agrees; the copy becomes a hit only after the origin confirmed it. Any failure aborts the origin upload
- * (nothing complete there), deletes the copy and returns its reservation.
+ * store, checksummed on the way (adler32 and crc32c on its own thread, md5 and sha-256 on a second one). The
+ * origin's upload is finished only when every announced byte came and the checksum agrees; the copy becomes a hit
+ * only after the origin confirmed it. Any failure aborts the origin upload (nothing complete there), deletes the copy
+ * and returns its reservation.
  */
 final class Pull implements Copy {
     private static final Logger LOG = LoggerFactory.getLogger(Pull.class);
@@ -61,6 +62,7 @@ final class Pull implements Copy {
         OriginUploader.Upload upload = null;
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
         StoreCopy copy = null;
+        BackgroundDigest costly = null;
         boolean done = false;
         service.staleCopies().uploadStarted(key);
         try {
@@ -73,15 +75,23 @@ final class Pull implements Copy {
             }
             upload = CopyService.await(uploader.start(origin, length, ticket), "the origin");
             copy = StoreCopy.open(service.store(), key, length, ticket.path());
-            Set<ChecksumType> types = new java.util.HashSet<>(service.kept());
+            Set<ChecksumType> types = java.util.EnumSet.noneOf(ChecksumType.class);
+            types.addAll(service.kept());
             types.add(check.type());
-            ChecksumComputation computation = new ChecksumComputation(types);
+            Set<ChecksumType> cheap = java.util.EnumSet.copyOf(types);
+            cheap.removeIf(type -> !type.cheap());
+            types.removeAll(cheap);
+            ChecksumComputation computation = new ChecksumComputation(cheap);
+            costly = types.isEmpty() ? null : new BackgroundDigest(types, service.workers());
             Pending pending = new Pending();
-            long received = stream(upload, copy, computation, length, moved, pending);
+            long received = stream(upload, copy, computation, costly, length, moved, pending);
             if (received != length) {
                 throw new CopyFailure("the remote sent " + received + " of " + length + " bytes");
             }
             Checksums checksums = computation.finish();
+            if (costly != null) {
+                checksums = checksums.with(costly.finish());
+            }
             String mismatch = check.mismatch(response.headers().firstValue(DigestRequest.DIGEST).orElse(null),
                     response.headers().firstValue(DigestRequest.REPR_DIGEST).orElse(null), checksums);
             if (mismatch != null) {
@@ -99,6 +109,9 @@ final class Pull implements Copy {
                     kept ? ", kept as a hit" : ", not kept");
             return "remote";
         } finally {
+            if (costly != null) {
+                costly.close();
+            }
             service.staleCopies().uploadEnded(key);
             if (!done) {
                 if (upload != null) {
@@ -132,8 +145,8 @@ final class Pull implements Copy {
      * of a direct copy), and the last chunk read is held back from the origin ({@code pending.held}) until the
      * checksum agrees, so that a copy failing verification never completes the origin's upload.
      */
-    private long stream(OriginUploader.Upload upload, StoreCopy copy, ChecksumComputation computation, long length,
-                        AtomicLong moved, Pending pending) throws CopyFailure {
+    private long stream(OriginUploader.Upload upload, StoreCopy copy, ChecksumComputation computation, BackgroundDigest costly,
+                        long length, AtomicLong moved, Pending pending) throws CopyFailure {
         long received = 0;
         while (true) {
             byte[] buffer = new byte[CHUNK];
@@ -155,6 +168,9 @@ final class Pull implements Copy {
                 throw new CopyFailure("the remote sent more than its Content-Length");
             }
             computation.update(buffer, 0, n);
+            if (costly != null) {
+                costly.update(ByteBuffer.wrap(buffer, 0, n)); // a new buffer each turn: never changed once handed on
+            }
             copy.write(ByteBuffer.wrap(buffer, 0, n));
             pending.hold(upload, n == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, n));
             moved.set(received);

@@ -97,6 +97,13 @@ class ThirdPartyCopyTest {
         assertTrue(get.out().contains("X-Cache: HIT"), "the pool kept the pulled file: " + get.out());
         assertEquals(Tools.sha256(file), Tools.sha256(back));
         assertEquals(0, origin.count("GET", "/pulled.bin"), "read from the pool's copy, not the origin");
+        // md5 and sha-256 are computed on a second thread while the pull streams: the kept copy's must be the file's
+        byte[] content = Files.readAllBytes(file);
+        for (String[] want : new String[][] {{"md5", "MD5"}, {"sha-256", "SHA-256"}}) {
+            String expected = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance(want[1]).digest(content));
+            Tools.Result head = Tools.curl("-sS", "-I", "-H", "Want-Digest: " + want[0], door + "/pulled.bin").assertOk();
+            assertTrue(head.out().contains("Digest: " + want[0] + "=" + expected), want[0] + " of the kept copy: " + head.out());
+        }
     }
 
     @Test
