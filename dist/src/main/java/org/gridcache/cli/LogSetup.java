@@ -27,15 +27,29 @@ final class LogSetup {
         if (dir == null) {
             dir = Path.of(System.getProperty("gridcache.dist", "."), "logs").toString();
         }
-        String name = switch (command) {
-            case "pool" -> "pool-" + orElse(value(args, config, command, "--name"), "pool");
-            case "door" -> "door-" + orElse(value(args, config, command, "--port"), "2880");
-            case "standalone", "zk" -> command;
-            default -> "admin";
-        };
+        String name = processName(args, config);
         System.setProperty("gridcache.log.dir", dir);
         System.setProperty("gridcache.log.name", name);
         System.setProperty("gridcache.transfers.file", transfersFile(command, dir, name));
+    }
+
+    /**
+     * The log file's name, after the process: {@code pool-<name>}, {@code door-<port>}, {@code zk-<id>} for a member
+     * of an ensemble (members sharing a host and a log directory keep a file each), {@code zk}, {@code standalone}, and
+     * {@code admin} for the short commands.
+     */
+    static String processName(String[] args, Properties config) {
+        String command = args[0];
+        return switch (command) {
+            case "pool" -> "pool-" + orElse(value(args, config, command, "--name"), "pool");
+            case "door" -> "door-" + orElse(value(args, config, command, "--port"), "2880");
+            case "zk" -> {
+                String id = value(args, config, command, "--id");
+                yield id == null ? "zk" : "zk-" + id;
+            }
+            case "standalone" -> command;
+            default -> "admin";
+        };
     }
 
     /**

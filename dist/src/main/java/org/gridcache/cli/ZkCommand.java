@@ -34,6 +34,8 @@ final class ZkCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ZkCommand.class);
     /** How long a member of a secured ensemble waits for the quorum before it gives up securing the tree. */
     private static final Duration QUORUM_WAIT = Duration.ofMinutes(5);
+    /** How long a member may take to load its database and open its ports before the process gives up. */
+    private static final Duration MEMBER_START = Duration.ofMinutes(2);
 
     @Mixin
     CommonOptions common;
@@ -115,6 +117,8 @@ final class ZkCommand implements Callable<Integer> {
         }
         List<QuorumMember.Member> all = QuorumMember.Member.parseAll(ensemble);
         QuorumMember member = life.add(QuorumMember.start(home.resolve("zookeeper"), id, all, bind, tls));
+        member.awaitRunning(MEMBER_START);
+        exitWhenStopped(member);
         QuorumMember.Member me = all.get(id - 1);
         if (tls != null) {
             secureTree(me.host() + ":" + me.clientPort(), QUORUM_WAIT);
@@ -122,6 +126,25 @@ final class ZkCommand implements Callable<Integer> {
         System.out.println("gridcache zk member " + id + " of " + all.size() + " is up on " + bind + ":" + me.clientPort()
                 + (tls == null ? "" : " (TLS)") + " (clients: --zk " + QuorumMember.connectString(all) + (tls == null ? "" : " --zk-tls") + ")");
         LOG.info("ZooKeeper member {} state {}", id, member.state());
+    }
+
+    /**
+     * A member that stops of itself (a fatal ZooKeeper error) ends the process with status 1, so that the service
+     * manager restarts it instead of keeping a process that looks alive with its ports closed.
+     */
+    private void exitWhenStopped(QuorumMember member) {
+        Thread watch = new Thread(() -> {
+            try {
+                if (member.awaitUnexpectedStop()) {
+                    LOG.error("{}: exiting", member.stopped().getMessage());
+                    System.exit(1);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "zk-member-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     private boolean secured() {

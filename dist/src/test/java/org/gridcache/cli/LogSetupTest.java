@@ -33,6 +33,17 @@ class LogSetupTest {
     }
 
     @Test
+    void eachProcessLogsToAFileNamedAfterIt() {
+        assertEquals("pool-p1", LogSetup.processName(new String[] {"pool", "--config", "c", "--name", "p1"}, null));
+        assertEquals("door-2881", LogSetup.processName(new String[] {"door", "--port=2881"}, null));
+        assertEquals("zk", LogSetup.processName(new String[] {"zk", "--home", "h"}, null));
+        // three members of an ensemble on one host, one log directory: one file each, not three writers on one
+        assertEquals("zk-2", LogSetup.processName(new String[] {"zk", "--ensemble", "a:1:2:3,b:1:2:3,c:1:2:3", "--id", "2"}, null));
+        assertEquals("zk-3", LogSetup.processName(new String[] {"zk", "--config", "c"}, config("zk.id", "3")));
+        assertEquals("admin", LogSetup.processName(new String[] {"origins", "list"}, null));
+    }
+
+    @Test
     void transferRecordsOfADoorOrPoolAreNamedAfterTheProcess() {
         assertEquals("/l/transfers-pool-p1.jsonl", LogSetup.transfersFile("pool", "/l", "pool-p1"));
         assertEquals("/l/transfers.jsonl", LogSetup.transfersFile("standalone", "/l", "standalone"));

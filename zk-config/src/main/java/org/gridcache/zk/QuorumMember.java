@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -55,12 +56,19 @@ public final class QuorumMember implements Closeable {
         }
     }
 
+    private final int id;
+    private final QuorumPeerConfig config;
     private final Main main;
     private final Thread thread;
+    /** Why the member stopped of itself (its ports taken, its database unreadable), or null. */
+    private volatile Exception failure;
+    private volatile boolean closing;
 
-    private QuorumMember(Main main, Thread thread) {
-        this.main = main;
-        this.thread = thread;
+    private QuorumMember(int id, QuorumPeerConfig config) {
+        this.id = id;
+        this.config = config;
+        this.main = new Main();
+        this.thread = new Thread(this::run, "zk-quorum-" + id);
     }
 
     /** Exposes the running peer, which {@link QuorumPeerMain} keeps protected. */
@@ -116,18 +124,57 @@ public final class QuorumMember implements Closeable {
         } catch (QuorumPeerConfig.ConfigException e) {
             throw new IllegalArgumentException("bad ensemble configuration: " + e.getMessage(), e);
         }
-        Main main = new Main();
-        Thread thread = new Thread(() -> {
-            try {
-                main.runFromConfig(config);
-            } catch (Exception e) {
-                LOG.error("ZooKeeper member {} stopped: {}", id, e.toString(), e);
-            }
-        }, "zk-quorum-" + id);
-        thread.start();
+        QuorumMember member = new QuorumMember(id, config);
+        member.thread.start();
         LOG.info("ZooKeeper member {} of {} starting: clients on {}:{}{}, peers on {}, elections on {}", id, members.size(), bind,
                 me.clientPort(), tls == null ? "" : " (TLS only; quorum over TLS)", me.peerPort(), me.electionPort());
-        return new QuorumMember(main, thread);
+        return member;
+    }
+
+    private void run() {
+        try {
+            main.runFromConfig(config); // returns when the peer stops
+        } catch (Exception e) {
+            failure = e;
+            LOG.error("ZooKeeper member {} stopped: {}", id, e.toString(), e);
+        }
+    }
+
+    /**
+     * Waits until the member serves its client port (its database loaded, its peer running; a quorum may still be
+     * forming), so that "up" means up: a member whose port is taken or whose database cannot be read fails here with
+     * ZooKeeper's reason instead of running on without a port.
+     */
+    public void awaitRunning(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            QuorumPeer peer = main.peer();
+            if (peer != null && peer.isAlive()) {
+                return;
+            }
+            if (!thread.isAlive()) {
+                throw stopped();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("ZooKeeper member " + id + " did not start within " + timeout.toSeconds() + " s");
+            }
+            thread.join(50);
+        }
+    }
+
+    /**
+     * Blocks until the member stops and says whether it stopped of itself (not by {@link #close}): a member that
+     * stops under a running process would leave its port closed while the process looks alive.
+     */
+    public boolean awaitUnexpectedStop() throws InterruptedException {
+        thread.join();
+        return !closing;
+    }
+
+    /** Why the member stopped, for the operator. */
+    public IOException stopped() {
+        Exception cause = failure;
+        return new IOException("ZooKeeper member " + id + " stopped: " + (cause == null ? "its peer ended" : cause.toString()), cause);
     }
 
     /** The connect string of the whole ensemble, for {@code --zk}. */
@@ -141,13 +188,9 @@ public final class QuorumMember implements Closeable {
         return peer == null ? "starting" : peer.getServerState();
     }
 
-    /** Blocks until the member stops. */
-    public void join() throws InterruptedException {
-        thread.join();
-    }
-
     @Override
     public void close() {
+        closing = true;
         main.close();
     }
 }

@@ -14,9 +14,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,10 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
  * origin once with {@code affinity} and once per pool with {@code random}; and what happens when a pool is killed,
  * when the ensemble's leader is killed, when a pool's session expires, and when the whole ensemble goes down. The
  * processes are started once for the class; each test that kills or stops a part brings it back and waits until the
- * doors see it again, so the tests run in any order.
+ * doors see it again, and after each test every part is checked (and brought back if a failed test left it down),
+ * so the tests run in any order.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class EnsembleTest {
+    @RegisterExtension
+    static final ZkEnsemble.DescribedOnFailure ENSEMBLE_ON_FAILURE = ZkEnsemble.describedOnFailure(() -> EnsembleTest.zk);
     private static final String SESSION = "4s";
     private static final int FILES = 30;
     @TempDir
@@ -101,6 +106,23 @@ class EnsembleTest {
             if (o != null) {
                 o.close();
             }
+        }
+    }
+
+    /**
+     * Whatever a test did or left undone on failure, the next starts from the whole cluster: three members in a
+     * quorum, three pools alive and seen by both doors (a failure stays the test's own instead of cascading).
+     */
+    @AfterEach
+    void everyPartUpAgain() throws Exception {
+        zk.restoreAll();
+        for (int i = 0; i < 3; i++) {
+            if (!pools[i].isAlive()) {
+                pools[i] = startPool(i).awaitOutput("is up");
+            }
+        }
+        for (String door : List.of(door1Url, door2Url)) {
+            Tools.await("all three pools seen by " + door, Duration.ofSeconds(90), () -> poolsChosen(door).size() == 3);
         }
     }
 
@@ -301,6 +323,9 @@ class EnsembleTest {
 
         for (int i = 0; i < 3; i++) {
             zk.startMember(i);
+        }
+        for (int i = 0; i < 3; i++) {
+            zk.member(i).awaitOutput("is up");
         }
         for (String door : List.of(door1Url, door2Url)) {
             Tools.await("all three pools registered again, seen by " + door, Duration.ofSeconds(90), () -> poolsChosen(door).size() == 3);

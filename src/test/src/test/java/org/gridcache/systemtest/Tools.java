@@ -118,6 +118,35 @@ final class Tools {
         }
     }
 
+    /**
+     * A free loopback port below the kernel's ephemeral range (ip_local_port_range): for a server that is stopped
+     * and started again on the same port, which an outgoing connection or a bind to port 0 may take meanwhile if
+     * the port is in that range.
+     */
+    static int freePortOutsideEphemeralRange() {
+        int ephemeralLow = 32768; // not Linux, or a range not understood: the usual default
+        try { // line by line: a /proc file reports size 0, and Files.readString then returns its first byte alone
+            int first = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+")[0]);
+            if (first > 12000) {
+                ephemeralLow = first;
+            }
+        } catch (IOException | RuntimeException e) {
+            // keep the default
+        }
+        int low = 10000;
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = random.nextInt(low, ephemeralLow);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IllegalStateException("no free port between " + low + " and " + ephemeralLow);
+    }
+
     static Path randomFile(Path file, long size, long seed) throws IOException {
         Files.createDirectories(file.getParent());
         Random random = new Random(seed);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ZooKeeperOutageTest {
+    @RegisterExtension
+    static final ZkEnsemble.DescribedOnFailure ENSEMBLE_ON_FAILURE = ZkEnsemble.describedOnFailure(() -> ZooKeeperOutageTest.zk);
     private static final String SESSION = "4s";
     private static final Duration OUTAGE = Duration.ofSeconds(60);
     private static final int CACHED = 12;
