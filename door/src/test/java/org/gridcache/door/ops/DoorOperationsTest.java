@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.RuntimeMBeanException;
@@ -256,21 +257,24 @@ class DoorOperationsTest {
     void aReadTheDoorStreamsIsATransferRecordOfTheDoor() throws Exception {
         FakePool fake = new FakePool("fake", key);
         closeables.add(fake);
-        fake.files.put("/f.bin", new byte[1000]);
+        Files.write(tmp.resolve("files").resolve("streamed.bin"), new byte[1000]); // a path no other test reads
+        fake.files.put("/streamed.bin", new byte[1000]);
         pool("fake", "s", PoolRecord.ENABLED, 0, fake.url());
         Logger transfers = (Logger) LoggerFactory.getLogger(TransferLog.LOGGER);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         transfers.addAppender(appender);
         try {
-            await().atMost(WAIT).alias("the proxied read").until(() -> get("/f.bin", "User-Agent", "cadaver/0.24").statusCode() == 200);
-            await().atMost(WAIT).alias("its record").until(() -> !appender.list.isEmpty());
-            List<String> lines = List.copyOf(appender.list).stream().flatMap(e -> e.getFormattedMessage().lines()).toList();
-            Map<?, ?> record = Json.mapper().readValue(lines.get(lines.size() - 1), Map.class); // a line is a record
+            await().atMost(WAIT).alias("the proxied read").until(() -> get("/streamed.bin", "User-Agent", "cadaver/0.24").statusCode() == 200);
+            // records are written off the request's thread: an earlier test's may still arrive, so only this path's count
+            Supplier<List<String>> lines = () -> List.copyOf(appender.list).stream().flatMap(e -> e.getFormattedMessage().lines())
+                    .filter(l -> l.contains("\"path\":\"/streamed.bin\"")).toList();
+            await().atMost(WAIT).alias("its record").until(() -> !lines.get().isEmpty());
+            Map<?, ?> record = Json.mapper().readValue(lines.get().get(0), Map.class); // a line is a record
             assertEquals("door", record.get("node"));
             assertEquals("door-ops", record.get("nodeId"));
             assertEquals("anonymous", record.get("subject"));
-            assertEquals("/f.bin", record.get("path"));
+            assertEquals("/streamed.bin", record.get("path"));
             assertEquals(1000, record.get("bytes"));
             assertEquals(200, record.get("status"));
             assertEquals("fake", record.get("pool"));
