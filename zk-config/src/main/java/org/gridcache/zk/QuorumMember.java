@@ -148,7 +148,7 @@ public final class QuorumMember implements Closeable {
     public void awaitRunning(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            QuorumPeer peer = main.peer();
+            QuorumPeer peer = main.peer(); // ZooKeeper's plain field, read again after each wait below
             if (peer != null && peer.isAlive()) {
                 return;
             }

@@ -110,20 +110,16 @@ final class Tools {
         return run(Duration.ofSeconds(150), cmd.toArray(String[]::new));
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    /** Ports handed out by {@link #freePort} in this JVM: never twice, even once free again. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
-     * A free loopback port below the kernel's ephemeral range (ip_local_port_range): for a server that is stopped
-     * and started again on the same port, which an outgoing connection or a bind to port 0 may take meanwhile if
-     * the port is in that range.
+     * A loopback port free now, for a process the test starts, below the kernel's ephemeral range
+     * (ip_local_port_range) and never handed out before in this JVM. Between this call and the process's bind, the
+     * kernel gives ephemeral ports to outgoing connections and to binds to port 0 (a standalone's pool took the port
+     * chosen for its door that way), and a member of an ensemble restarts on the ports it had.
      */
-    static int freePortOutsideEphemeralRange() {
+    static int freePort() {
         int ephemeralLow = 32768; // not Linux, or a range not understood: the usual default
         try { // line by line: a /proc file reports size 0, and Files.readString then returns its first byte alone
             int first = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+")[0]);
@@ -137,11 +133,16 @@ final class Tools {
         java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 1000; attempt++) {
             int port = random.nextInt(low, ephemeralLow);
+            if (HANDED_OUT.contains(port)) {
+                continue;
+            }
             try (ServerSocket s = new ServerSocket()) {
                 s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-                return port;
             } catch (IOException taken) {
-                // try another
+                continue;
+            }
+            if (HANDED_OUT.add(port)) {
+                return port;
             }
         }
         throw new IllegalStateException("no free port between " + low + " and " + ephemeralLow);

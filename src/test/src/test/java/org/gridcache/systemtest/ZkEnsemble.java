@@ -17,8 +17,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 /**
  * A real three-member ZooKeeper ensemble of {@code gridcache zk --ensemble … --id N} processes on free loopback
  * ports, each member killed and started again on its own; who leads is asked with ZooKeeper's {@code srvr} command.
- * The ports lie outside the kernel's ephemeral range, so that no connection made while a member is down takes the
- * port it restarts on.
+ * Its ports lie outside the kernel's ephemeral range ({@link Tools#freePort}), so that no connection made while a
+ * member is down takes the port it restarts on.
  */
 final class ZkEnsemble implements AutoCloseable {
     private final Path dir;
@@ -31,14 +31,9 @@ final class ZkEnsemble implements AutoCloseable {
         this.dir = dir;
         List<String> servers = new ArrayList<>();
         List<String> clients = new ArrayList<>();
-        java.util.Set<Integer> taken = new java.util.HashSet<>();
         for (int i = 0; i < 3; i++) {
             for (int j = 0; j < 3; j++) {
-                int port = Tools.freePortOutsideEphemeralRange();
-                for (int attempt = 0; !taken.add(port) && attempt < 100; attempt++) { // free now, not yet bound: picks may repeat
-                    port = Tools.freePortOutsideEphemeralRange();
-                }
-                ports[i][j] = port;
+                ports[i][j] = Tools.freePort();
             }
             servers.add("127.0.0.1:" + ports[i][0] + ":" + ports[i][1] + ":" + ports[i][2]);
             clients.add("127.0.0.1:" + ports[i][0]);
@@ -73,8 +68,8 @@ final class ZkEnsemble implements AutoCloseable {
     }
 
     /**
-     * Each member's state, whether its process lives, and the end of its output and of its log's warnings: printed
-     * when a test on the ensemble fails, since the members' files are gone with the test's directory.
+     * Each member's state, whether its process lives, and the end of its output and of its log's warnings: for the
+     * message of a test on the ensemble that failed ({@link DescribedOnFailure}).
      */
     String describe() {
         StringBuilder out = new StringBuilder();

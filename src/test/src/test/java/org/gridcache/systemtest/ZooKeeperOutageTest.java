@@ -167,6 +167,9 @@ class ZooKeeperOutageTest {
             for (int i = 0; i < 3; i++) {
                 zk.startMember(i);
             }
+            for (int i = 0; i < 3; i++) {
+                zk.member(i).awaitOutput("is up");
+            }
             Tools.await("the door to write, lock and list again", Duration.ofSeconds(90), () ->
                     l.count("ensemble-back", Kind.PUT, "door", 201) > 0 && locked(l, "ensemble-back"));
             // the ensemble kept the old sessions and expires them now: their ephemeral records vanish, and each node's
