@@ -1,13 +1,12 @@
 package org.gridcache.door;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.awaitility.Awaitility;
+import org.gridcache.common.TestPorts;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -41,13 +40,9 @@ public final class TestResources {
         }
     }
 
-    /** A loopback port free now, for a server process the test starts (origins: nginx, PHP). */
+    /** A loopback port for a server process the test starts (origins: nginx, PHP): {@link TestPorts#freePort}. */
     public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.freePort();
     }
 
     /** Waits until a server process accepts connections on the loopback {@code port}; {@code alive} fails early if it died. */

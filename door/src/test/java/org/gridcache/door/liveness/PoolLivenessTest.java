@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 import org.gridcache.common.PoolRecord;
+import org.gridcache.common.TestPorts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -169,10 +170,9 @@ class PoolLivenessTest {
         assertEquals("TLS failed (SSLHandshakeException)", PoolLiveness.describe(new javax.net.ssl.SSLHandshakeException("bad")));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+    /** A port nobody listens on until the test starts a server there ({@link TestPorts#freePort}). */
+    private static int freePort() {
+        return TestPorts.freePort();
     }
 
     /**

@@ -2,7 +2,6 @@ package org.gridcache.systemtest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
+import org.gridcache.common.TestPorts;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
@@ -110,42 +110,9 @@ final class Tools {
         return run(Duration.ofSeconds(150), cmd.toArray(String[]::new));
     }
 
-    /** Ports handed out by {@link #freePort} in this JVM: never twice, even once free again. */
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    /**
-     * A loopback port free now, for a process the test starts, below the kernel's ephemeral range
-     * (ip_local_port_range) and never handed out before in this JVM. Between this call and the process's bind, the
-     * kernel gives ephemeral ports to outgoing connections and to binds to port 0 (a standalone's pool took the port
-     * chosen for its door that way), and a member of an ensemble restarts on the ports it had.
-     */
+    /** A loopback port for a process the test starts ({@link TestPorts#freePort}: never one the kernel hands out). */
     static int freePort() {
-        int ephemeralLow = 32768; // not Linux, or a range not understood: the usual default
-        try { // line by line: a /proc file reports size 0, and Files.readString then returns its first byte alone
-            int first = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+")[0]);
-            if (first > 12000) {
-                ephemeralLow = first;
-            }
-        } catch (IOException | RuntimeException e) {
-            // keep the default
-        }
-        int low = 10000;
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-        for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = random.nextInt(low, ephemeralLow);
-            if (HANDED_OUT.contains(port)) {
-                continue;
-            }
-            try (ServerSocket s = new ServerSocket()) {
-                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-            } catch (IOException taken) {
-                continue;
-            }
-            if (HANDED_OUT.add(port)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no free port between " + low + " and " + ephemeralLow);
+        return TestPorts.freePort();
     }
 
     static Path randomFile(Path file, long size, long seed) throws IOException {
