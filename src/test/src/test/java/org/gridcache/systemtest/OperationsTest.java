@@ -277,6 +277,22 @@ class OperationsTest {
     }
 
     @Test
+    void anEnsembleMemberWhoseClientPortIsTakenExitsWithTheReason() throws Exception {
+        // before, it printed "is up" and ran on with no port open: this run then timed out
+        int clientPort = Tools.freePort();
+        String ensemble = "127.0.0.1:" + clientPort + ":" + Tools.freePort() + ":" + Tools.freePort() + ",127.0.0.1:" + Tools.freePort()
+                + ":" + Tools.freePort() + ":" + Tools.freePort() + ",127.0.0.1:" + Tools.freePort() + ":" + Tools.freePort() + ":" + Tools.freePort();
+        try (java.net.ServerSocket squatter = new java.net.ServerSocket()) {
+            squatter.bind(new java.net.InetSocketAddress("127.0.0.1", clientPort));
+            Tools.Result taken = Gridcache.admin("zk", "--home", tmp.resolve("zk-taken").toString(), "--ensemble", ensemble, "--id", "1",
+                    "--log-dir", tmp.resolve("zk-taken-logs").toString());
+            assertEquals(1, taken.exit(), taken.out() + taken.err());
+            assertFalse(taken.out().contains("is up"), taken.out());
+            assertTrue(taken.err().contains("ZooKeeper member 1 stopped: java.net.BindException: Address already in use"), taken.err());
+        }
+    }
+
+    @Test
     void jmxWithAPasswordFileRefusesStrangersAndAnUnsafeFile() throws Exception {
         Path passwords = tmp.resolve("jmx.password");
         Files.writeString(passwords, "admin s3cret\n");
