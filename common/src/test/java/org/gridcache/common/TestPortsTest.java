@@ -13,12 +13,18 @@ import org.junit.jupiter.api.Test;
 
 class TestPortsTest {
     @Test
+    void theEphemeralRangeIsTheKernelsWholeNumberNotItsFirstDigit() throws Exception {
+        String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0);
+        int low = Integer.parseInt(range.trim().split("\\s+")[0]);
+        assertEquals(low > TestPorts.LOW + 2000 ? low : 32768, TestPorts.EPHEMERAL_LOW, range);
+    }
+
+    @Test
     void portsAreBindableBelowTheEphemeralRangeAndNeverHandedOutTwice() throws Exception {
-        int ephemeralLow = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+")[0]);
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 200; i++) {
             int port = TestPorts.freePort();
-            assertTrue(port >= 10000 && port < Math.max(ephemeralLow, 32768), "below the ephemeral range: " + port);
+            assertTrue(port >= TestPorts.LOW && port < TestPorts.EPHEMERAL_LOW, "below the ephemeral range: " + port);
             seen.add(port);
         }
         assertEquals(200, seen.size(), "never the same port twice");
