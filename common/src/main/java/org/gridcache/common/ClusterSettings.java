@@ -128,8 +128,9 @@ public final class ClusterSettings {
                 "adler32", LIVE, "checksum a pool asks a GridFTP origin for (CKSM) and compares with what it wrote: "
                 + "adler32, md5 (the other is tried when the server lacks one) or none");
         public static final Setting<java.util.Set<org.gridcache.common.checksum.ChecksumType>> POOL_CHECKSUMS = define("pool.checksums",
-                SettingTypes.CHECKSUM_TYPES, "adler32,md5,sha-256,crc32c", LIVE, "checksums a pool computes while a file fills "
-                + "(one pass, kept in the sidecar, answered to Want-Digest); md5 and sha-256 cost CPU, a fetch started after a change uses the new set");
+                SettingTypes.CHECKSUM_TYPES, "adler32,crc32c", LIVE, "checksums a pool computes while a file fills "
+                + "(one pass, kept in the sidecar, answered to Want-Digest); any other is computed when a client first asks for it, "
+                + "then kept; md5 and sha-256 cost CPU, a fetch started after a change uses the new set");
         public static final Setting<Duration> GRIDFTP_TIMEOUT = define("gridftp.timeout", SettingTypes.DURATION, "60s", LIVE,
                 "how long a GridFTP server may leave a command unanswered, or a transfer without a byte, "
                 + "before the pool gives the fetch up (502)");

@@ -21,9 +21,10 @@ import org.gridcache.pool.store.StoreKey;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checksums at the pool: computed while a file fills, kept in its sidecar, answered to {@code Want-Digest} and
- * {@code Want-Repr-Digest} on a hit at once and on a miss once the file is complete; an origin's {@code Digest}
- * verified against the fill.
+ * Checksums at the pool: computed while a file fills ({@code pool.checksums}: adler32 and crc32c by default), any other
+ * computed when first asked for; all kept in the file's sidecar, answered to {@code Want-Digest} and
+ * {@code Want-Repr-Digest} on a hit and on a miss once the file is complete; an origin's {@code Digest} verified
+ * against the fill.
  */
 class PoolChecksumTest extends PoolTestSupport {
     private static final String WANT = "adler32, md5";
@@ -62,7 +63,7 @@ class PoolChecksumTest extends PoolTestSupport {
     }
 
     @Test
-    void missComputesAllFourAndAHitAnswersFromTheSidecar() throws Exception {
+    void aMissComputesTheCheapOnesAndWhatIsAskedForAndAHitAnswersFromTheSidecar() throws Exception {
         startPool(1 << 20);
         byte[] data = randomBytes(300_000, 1);
         origin.serve("/f", data);
@@ -71,25 +72,26 @@ class PoolChecksumTest extends PoolTestSupport {
         assertEquals(200, miss.statusCode());
         assertEquals("MISS", cache(miss));
         assertArrayEquals(data, miss.body());
-        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(miss)); // the head waited for the whole file
+        // the head waited for the whole file, and md5 (not computed by the fill) computed from it
+        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(miss));
         assertEquals("adler32, md5;q=0.8, sha-256;q=0.6, crc32c;q=0.4", origin.wantDigest("/f"),
                 "the origin is asked for what it keeps");
-
-        Path sidecar = sidecarOf("/f");
-        @SuppressWarnings("unchecked")
-        Map<String, String> kept = (Map<String, String>) Json.read(Files.readAllBytes(sidecar), Map.class).get("checksums");
         assertEquals(Map.of("adler32", adler32(data), "crc32c", crc32c(data),
-                "md5", java.util.HexFormat.of().formatHex(digest("MD5", data)),
-                "sha-256", java.util.HexFormat.of().formatHex(digest("SHA-256", data))), kept);
+                "md5", java.util.HexFormat.of().formatHex(digest("MD5", data))), keptChecksums("/f"));
 
         HttpResponse<byte[]> hit = fetch("/f", data, "Want-Digest", "MD5;q=0.5, ADLER32");
         assertEquals("HIT", cache(hit));
         assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(hit));
+        assertEquals(1, pool.store().checksumComputationsOnDemand(), "md5 once, for the miss");
         HttpResponse<byte[]> repr = fetch("/f", data, "Want-Repr-Digest", "sha-256=10, crc32c=1");
         assertEquals("sha-256=:" + Base64.getEncoder().encodeToString(digest("SHA-256", data)) + ":, crc32c=:"
                 + Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(crc32c(data))) + ":",
                 repr.headers().firstValue("Repr-Digest").orElse(null));
         assertEquals(null, digestOf(repr));
+        assertEquals(2, pool.store().checksumComputationsOnDemand(), "then sha-256, for this hit");
+        assertEquals(Map.of("adler32", adler32(data), "crc32c", crc32c(data),
+                "md5", java.util.HexFormat.of().formatHex(digest("MD5", data)),
+                "sha-256", java.util.HexFormat.of().formatHex(digest("SHA-256", data))), keptChecksums("/f"));
         assertEquals(null, digestOf(fetch("/f", data)), "no Digest unasked");
         assertEquals(1, origin.gets("/f"));
     }
@@ -119,25 +121,33 @@ class PoolChecksumTest extends PoolTestSupport {
         fetch("/q", data);
         HttpResponse<byte[]> held = head("/q", data, question);
         assertEquals(200, held.statusCode());
-        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data) + ",sha-256="
-                + Base64.getEncoder().encodeToString(digest("SHA-256", data)) + ",crc32c=" + crc32c(data), digestOf(held));
+        assertEquals("adler32=" + adler32(data) + ",crc32c=" + crc32c(data), digestOf(held), "what the sidecar holds, nothing computed");
+        assertEquals(0, pool.store().checksumComputationsOnDemand());
+        fetch("/q", data, "Want-Digest", "sha-256");
+        assertEquals("adler32=" + adler32(data) + ",sha-256=" + Base64.getEncoder().encodeToString(digest("SHA-256", data))
+                + ",crc32c=" + crc32c(data), digestOf(head("/q", data, question)), "and what was computed since");
         assertEquals(1, origin.gets("/q"));
     }
 
-        @Test
+    @Test
     void poolChecksumsChoosesWhatAFillComputes() throws Exception {
         startPool(1 << 20);
         byte[] data = randomBytes(6000, 8);
         int[] attempt = {0};
         try {
-            org.gridcache.zk.ClusterConfig.set(zk, "pool.checksums", "adler32");
+            org.gridcache.zk.ClusterConfig.set(zk, "pool.checksums", "md5, sha-256");
             // each try a new file, so that each is a fill that reads the setting as the pool has it then
-            String digest = org.awaitility.Awaitility.await().atMost(WAIT).alias("pool.checksums=adler32 at the pool").until(() -> {
-                String path = "/some" + attempt[0]++;
-                origin.serve(path, data);
-                return digestOf(fetch(path, data, "Want-Digest", WANT));
-            }, d -> d != null && !d.contains("md5="));
-            assertEquals("adler32=" + adler32(data), digest, "md5 was not computed, so it is not answered");
+            Map<String, String> kept = org.awaitility.Awaitility.await().atMost(WAIT).alias("pool.checksums=md5,sha-256 at the pool")
+                    .until(() -> {
+                        String path = "/some" + attempt[0]++;
+                        origin.serve(path, data);
+                        fetch(path, data); // no one asks
+                        awaitCommitted(path);
+                        return keptChecksums(path);
+                    }, k -> k.containsKey("sha-256"));
+            assertEquals(Map.of("md5", java.util.HexFormat.of().formatHex(digest("MD5", data)),
+                    "sha-256", java.util.HexFormat.of().formatHex(digest("SHA-256", data))), kept);
+            assertEquals(0, pool.store().checksumComputationsOnDemand());
         } finally {
             org.gridcache.zk.ClusterConfig.unset(zk, "pool.checksums");
         }
@@ -149,15 +159,39 @@ class PoolChecksumTest extends PoolTestSupport {
         startPool(1 << 20, store);
         byte[] data = randomBytes(5000, 3);
         origin.serve("/kept", data);
-        assertEquals("MISS", cache(fetch("/kept", data))); // computed without anyone asking
+        assertEquals("MISS", cache(fetch("/kept", data))); // adler32 and crc32c computed without anyone asking
+        assertEquals("md5=" + md5(data), digestOf(fetch("/kept", data, "Want-Digest", "md5"))); // md5 for the one who asks
         pool.close();
         pool = null;
 
         startPool(1 << 20, store);
-        HttpResponse<byte[]> hit = fetch("/kept", data, "Want-Digest", WANT);
+        HttpResponse<byte[]> hit = fetch("/kept", data, "Want-Digest", "adler32, md5, crc32c");
         assertEquals("HIT", cache(hit));
-        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(hit));
+        assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data) + ",crc32c=" + crc32c(data), digestOf(hit));
+        assertEquals(0, pool.store().checksumComputationsOnDemand(), "all three from the sidecar");
         assertEquals(1, origin.gets("/kept"));
+    }
+
+    @Test
+    void aChecksumThatCannotBeComputedIsLeftOutAndTheOthersAnswered() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(50_000, 9);
+        origin.serve("/cut", data);
+        fetch("/cut", data);
+        awaitCommitted("/cut");
+        Path stored = sidecarOf("/cut").resolveSibling(sidecarOf("/cut").getFileName().toString().replace(".json", ""));
+        try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(stored, java.nio.file.StandardOpenOption.WRITE)) {
+            f.truncate(20_000); // behind the pool's back: md5 cannot be computed from it
+        }
+        HttpResponse<byte[]> r = head("/cut", data, "Want-Digest", "md5, adler32");
+        assertEquals(200, r.statusCode());
+        assertEquals("adler32=" + adler32(data), digestOf(r), "what the sidecar holds; no md5 of a short file");
+        assertEquals(Map.of("adler32", adler32(data), "crc32c", crc32c(data)), keptChecksums("/cut"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, String> keptChecksums(String path) throws Exception {
+        return (Map<String, String>) Json.read(Files.readAllBytes(sidecarOf(path)), Map.class).get("checksums");
     }
 
     @Test

@@ -46,6 +46,19 @@ public final class DigestRequest {
         return rfc3230.isEmpty() && rfc9530.isEmpty();
     }
 
+    /** Every algorithm asked for, in either header. */
+    public java.util.Set<ChecksumType> types() {
+        java.util.Set<ChecksumType> types = java.util.EnumSet.noneOf(ChecksumType.class);
+        rfc3230.forEach(w -> types.add(w.type()));
+        rfc9530.forEach(w -> types.add(w.type()));
+        return types;
+    }
+
+    /** Whether {@code known} holds every algorithm asked for. */
+    public boolean answeredBy(Checksums known) {
+        return known.types().containsAll(types());
+    }
+
     /** The {@code Digest} value for what is known of the asked-for checksums; null when none is known. */
     public String digest(Checksums known) {
         StringJoiner j = new StringJoiner(",");

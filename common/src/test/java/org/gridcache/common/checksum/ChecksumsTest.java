@@ -1,6 +1,7 @@
 package org.gridcache.common.checksum;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,12 +48,12 @@ class ChecksumsTest {
     @Test
     void computesOnlyTheChosenTypesAsPoolChecksumsSays() {
         org.gridcache.common.ClusterSettings chosen = org.gridcache.common.ClusterSettings.of(
-                Map.of("pool.checksums", "ADLER32, crc32c"));
+                Map.of("pool.checksums", "ADLER32, md5"));
         ChecksumComputation c = new ChecksumComputation(chosen.get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS));
         c.update(ByteBuffer.wrap("123456789".getBytes(StandardCharsets.US_ASCII)));
-        assertEquals(Map.of("adler32", "091e01de", "crc32c", "e3069283"), c.finish().toHex());
-        assertEquals(java.util.EnumSet.allOf(ChecksumType.class), org.gridcache.common.ClusterSettings.of(Map.of())
-                .get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS));
+        assertEquals(Map.of("adler32", "091e01de", "md5", "25f9e794323b453885f5181f1b624d0b"), c.finish().toHex());
+        assertEquals(java.util.EnumSet.of(ChecksumType.ADLER32, ChecksumType.CRC32C), org.gridcache.common.ClusterSettings.of(Map.of())
+                .get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS), "by default the cheap ones, as XRootD and dCache");
         assertTrue(org.gridcache.common.ClusterSettings.of(Map.of("pool.checksums", ""))
                 .get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS).isEmpty());
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
@@ -90,6 +91,16 @@ class ChecksumsTest {
         assertTrue(DigestRequest.of("sha-512, ;;, =", "x=:AA==:").isEmpty());
         assertNull(DigestRequest.of("md5", null).digest(Checksums.NONE));
         assertNull(DigestRequest.of(null, "md5=0").reprDigest(abc));
+    }
+
+    @Test
+    void theTypesAskedForAreThoseOfBothHeadersWithoutUnknownsOrRefusals() {
+        DigestRequest asked = DigestRequest.of("adler32, md5;q=0, unixsum", "sha-256=10, crc32c=0");
+        assertEquals(java.util.EnumSet.of(ChecksumType.ADLER32, ChecksumType.SHA256), asked.types());
+        Checksums adler = of("abc").only(java.util.EnumSet.of(ChecksumType.ADLER32));
+        assertFalse(asked.answeredBy(adler)); // sha-256 is missing
+        assertTrue(asked.answeredBy(of("abc")));
+        assertTrue(DigestRequest.NONE.answeredBy(Checksums.NONE));
     }
 
     @Test

@@ -20,6 +20,7 @@ import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.origin.OriginFetcher;
 import org.gridcache.pool.peer.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
+import org.gridcache.pool.store.ChecksumsOnDemand;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
@@ -62,6 +63,8 @@ public final class Downloads implements AutoCloseable {
     private final WriteBehindBudget budget;
     /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
     private final ExecutorService diskWriters = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-disk-writer", true));
+    /** Checksums clients ask for that a fill did not compute ({@code pool.checksums} lacks them). */
+    private final ChecksumsOnDemand checksumsOnDemand;
 
     /** {@code writeBehindBytes}: the pool-wide bound on received bytes not yet on disk (read live). */
     Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes) {
@@ -81,6 +84,12 @@ public final class Downloads implements AutoCloseable {
         this.fetchers = fetchers;
         this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
+        this.checksumsOnDemand = new ChecksumsOnDemand(store, Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+    }
+
+    /** Computes and keeps the checksums of stored files that clients ask for and their fills did not compute. */
+    public ChecksumsOnDemand checksumsOnDemand() {
+        return checksumsOnDemand;
     }
 
     /**
@@ -296,6 +305,7 @@ public final class Downloads implements AutoCloseable {
             d.fail(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
         }
         diskWriters.shutdown();
+        checksumsOnDemand.close();
     }
 
     /** Received bytes held in memory, not yet on disk, over all fetches. */

@@ -5,12 +5,15 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.fetch.Download;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.serve.Exchange;
 import org.gridcache.pool.serve.Responses;
+import org.gridcache.pool.store.ChecksumsOnDemand;
 import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreEntry;
 
 /**
  * Sends a file while its fetch is still filling it (cut-through): the head goes out as soon as the origin's
@@ -37,7 +40,12 @@ public final class CutThroughMover extends Mover implements Download.Listener {
     private final Download download;
     /** Joined a fetch that had already received everything: no origin wait, so a hit (see Download#receivedAll). */
     private final boolean hit;
+    private final Store store;
+    private final ChecksumsOnDemand checksumsOnDemand;
     private final AtomicBoolean pumpScheduled = new AtomicBoolean();
+    /** The checksums for the head of a client that asked for some; null until known. */
+    private Checksums digests;
+    private boolean digestsPending;
     private boolean headSent;
     private boolean writing;
     private long position;
@@ -46,10 +54,13 @@ public final class CutThroughMover extends Mover implements Download.Listener {
     private MultipartBody parts;
     private int part;
 
-    public CutThroughMover(Exchange ex, Downloads.Joined joined, Store store, Movers movers, Done done) {
+    public CutThroughMover(Exchange ex, Downloads.Joined joined, Store store, Movers movers,
+                           ChecksumsOnDemand checksumsOnDemand, Done done) {
         super(ex, joined, store, movers, done);
         this.download = joined.download();
         this.hit = joined.receivedAll();
+        this.store = store;
+        this.checksumsOnDemand = checksumsOnDemand;
     }
 
     @Override
@@ -176,6 +187,10 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         if (!ex.digests.isEmpty() && state != Download.State.COMPLETE) {
             return; // a client that wants the file's checksum in the head waits for the whole file (computed as it fills)
         }
+        if (!ex.digests.isEmpty() && digests == null) {
+            awaitDigests();
+            return;
+        }
         List<ByteRange> ranges = ByteRange.parseAll(ex.range, size);
         ByteRange range = ranges.get(0);
         if (range.kind() == ByteRange.Kind.UNSATISFIABLE) {
@@ -189,7 +204,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         } else {
             head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
         }
-        Responses.withDigests(head, ex.digests, download.checksums());
+        Responses.withDigests(head, ex.digests, digests);
         status(head.status());
         headSent = true;
         position = range.start();
@@ -200,6 +215,29 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         }
         ex.ctx.flush();
         pump();
+    }
+
+    /**
+     * The complete file's checksums that the client asked for: those the fill computed, and those it did not, computed
+     * now from the stored copy ({@link ChecksumsOnDemand}); pumps again once they are known.
+     */
+    private void awaitDigests() {
+        if (digestsPending) {
+            return;
+        }
+        Checksums known = download.checksums();
+        StoreEntry copy = ex.digests.answeredBy(known) ? null : store.lookup(source.key());
+        if (copy == null) { // all known, or the copy is gone already (a write notice): what the fill computed
+            digests = known;
+            pump();
+            return;
+        }
+        digestsPending = true;
+        checksumsOnDemand.of(source.key(), copy, ex.digests.types()).whenComplete((computed, failure) -> onEventLoop(() -> {
+            digestsPending = false;
+            digests = failure == null && !computed.isEmpty() ? computed : known;
+            pump();
+        }));
     }
 
     private void sendRegion(long count) {

@@ -8,6 +8,7 @@ import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.serve.Exchange;
 import org.gridcache.pool.serve.Responses;
+import org.gridcache.pool.store.ChecksumsOnDemand;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
 import org.slf4j.Logger;
@@ -16,19 +17,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends a complete stored file: one zero-copy region for the whole file or the range asked for (from the file's
  * mapping instead to a client on this host: {@link MappedReads}), or, for several
- * ranges (a vector read), a multipart/byteranges body of one zero-copy region per range (RFC 9110 §14.6).
+ * ranges (a vector read), a multipart/byteranges body of one zero-copy region per range (RFC 9110 §14.6). A digest
+ * the client asks for comes from the file's sidecar, or is computed first when the sidecar lacks it
+ * ({@link ChecksumsOnDemand}: the head waits for it).
  */
 public final class HitMover extends Mover {
     private static final Logger LOG = LoggerFactory.getLogger(HitMover.class);
     private final Downloads.Hit hit;
     private final Store store;
     private final MappedReads mappedReads;
+    private final ChecksumsOnDemand checksumsOnDemand;
 
-    public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, MappedReads mappedReads, Done done) {
+    public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, MappedReads mappedReads,
+                    ChecksumsOnDemand checksumsOnDemand, Done done) {
         super(ex, hit, store, movers, done);
         this.hit = hit;
         this.store = store;
         this.mappedReads = mappedReads;
+        this.checksumsOnDemand = checksumsOnDemand;
     }
 
     @Override
@@ -38,6 +44,20 @@ public final class HitMover extends Mover {
 
     @Override
     public void start() {
+        if (ex.digests.isEmpty()) {
+            send(Checksums.NONE);
+            return;
+        }
+        Checksums known = store.checksums(hit.key()); // the sidecar: a small file, in the page cache
+        if (ex.digests.answeredBy(known)) {
+            send(known);
+            return;
+        }
+        checksumsOnDemand.of(hit.key(), hit.entry(), ex.digests.types()).whenComplete((computed, failure) ->
+                onEventLoop(() -> send(failure == null && !computed.isEmpty() ? computed : known)));
+    }
+
+    private void send(Checksums digests) {
         StoreEntry entry = hit.entry();
         List<ByteRange> ranges = ByteRange.parseAll(ex.range, entry.size);
         ByteRange range = ranges.get(0);
@@ -46,11 +66,11 @@ public final class HitMover extends Mover {
             return;
         }
         if (ranges.size() > 1) {
-            sendParts(entry, ranges);
+            sendParts(entry, ranges, digests);
             return;
         }
         HttpResponse head = Responses.withDigests(Responses.fileHead(ex, range, entry.size, entry.mtime, entry.etag(), true),
-                ex.digests, knownChecksums());
+                ex.digests, digests);
         status(head.status());
         ex.ctx.write(head);
         long length = range.length();
@@ -77,10 +97,10 @@ public final class HitMover extends Mover {
         finishWith(length);
     }
 
-    private void sendParts(StoreEntry entry, List<ByteRange> ranges) {
+    private void sendParts(StoreEntry entry, List<ByteRange> ranges, Checksums digests) {
         MultipartBody body = new MultipartBody(ranges, entry.size);
         HttpResponse head = Responses.withDigests(Responses.multipartHead(ex, body, entry.mtime, entry.etag(), true),
-                ex.digests, knownChecksums());
+                ex.digests, digests);
         status(head.status());
         ex.ctx.write(head);
         if (!ex.head) {
@@ -91,11 +111,6 @@ public final class HitMover extends Mover {
             ex.ctx.write(body.closing());
         }
         finishWith(body.dataBytes());
-    }
-
-    /** From the sidecar, read only when the client asked for a digest (a small file, in the page cache). */
-    private Checksums knownChecksums() {
-        return ex.digests.isEmpty() ? Checksums.NONE : store.checksums(hit.key());
     }
 
     private void finishWith(long dataBytes) {

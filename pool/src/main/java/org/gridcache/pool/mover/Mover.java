@@ -90,6 +90,19 @@ public abstract class Mover {
         refuse(response, "range " + ex.range + " beyond " + size + " bytes");
     }
 
+    /** Runs {@code step} on the client's event loop, unless the transfer has ended meanwhile. */
+    protected final void onEventLoop(Runnable step) {
+        try {
+            ex.ctx.executor().execute(() -> {
+                if (!finished) {
+                    step.run();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the pool is shutting down: the client's connection goes with it
+        }
+    }
+
     protected final boolean finished() {
         return finished;
     }

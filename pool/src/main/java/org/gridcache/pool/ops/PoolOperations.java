@@ -80,6 +80,9 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
                 .description("bytes evicted").register(registry);
         FunctionCounter.builder("gridcache.pool.checksum.mismatches", store, Store::checksumMismatches)
                 .description("fetches discarded: the bytes did not have the origin's checksum").register(registry);
+        FunctionCounter.builder("gridcache.pool.checksums.on.demand", store, Store::checksumComputationsOnDemand)
+                .description("stored files read to compute a checksum a client asked for that their fill had not computed")
+                .register(registry);
     }
 
     private static <T> void gauge(MeterRegistry registry, String name, String unit, T target, ToDoubleFunction<T> value,

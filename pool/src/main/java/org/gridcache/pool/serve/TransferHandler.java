@@ -81,9 +81,9 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             return;
         }
         if (source instanceof Downloads.Hit hit) {
-            current = new HitMover(ex, hit, store, movers, mappedReads, this);
+            current = new HitMover(ex, hit, store, movers, mappedReads, downloads.checksumsOnDemand(), this);
         } else {
-            current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, this);
+            current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, downloads.checksumsOnDemand(), this);
         }
         current.start();
     }

@@ -24,6 +24,11 @@ public record Sidecar(String originUrl, long size, long mtime, String etag, long
         this(originUrl, size, mtime, etag, storedAt, checksums, null, null);
     }
 
+    /** This sidecar with {@code more} checksums added to those it holds (a value it holds is kept). */
+    public Sidecar withMoreChecksums(Checksums more) {
+        return new Sidecar(originUrl, size, mtime, etag, storedAt, knownChecksums().with(more).toHex(), blockSize, blocks);
+    }
+
     public Checksums knownChecksums() {
         return Checksums.fromHex(checksums);
     }

@@ -45,6 +45,8 @@ public final class Store {
     /** A partial file: some blocks of an origin's file, its sidecar ({@code .blocks.json}) says which. */
     public static final String BLOCKS = ".blocks";
     private static final String TMP = ".tmp";
+    /** A sidecar with checksums computed on demand, before its rename (a restart deletes it, as any stray file). */
+    private static final String CHECKSUMS_TMP = ".checksums.tmp";
     /** Threads reading sidecars at start-up: a disk answers several reads at once sooner than one after the other. */
     private static final int RECOVERY_THREADS = Math.max(4, Runtime.getRuntime().availableProcessors());
 
@@ -68,6 +70,7 @@ public final class Store {
     private final LongAdder originBytes = new LongAdder();
     private final LongAdder peerBytes = new LongAdder();
     private final LongAdder checksumMismatches = new LongAdder();
+    private final LongAdder checksumsOnDemand = new LongAdder();
 
     /**
      * Bytes the store's file system still takes; asked at each reservation, since something else may fill the disk
@@ -362,6 +365,15 @@ public final class Store {
         return checksumMismatches.sum();
     }
 
+    /** A stored file was read to compute checksums that a client asked for and its fill had not computed. */
+    void checksumsComputedOnDemand() {
+        checksumsOnDemand.increment();
+    }
+
+    public long checksumComputationsOnDemand() {
+        return checksumsOnDemand.sum();
+    }
+
     /**
      * The checksums kept in a stored file's sidecar (read from disk: the in-memory index stays small, and only
      * requests that ask for a digest come here); none when the file is not stored or its sidecar predates them.
@@ -553,13 +565,71 @@ public final class Store {
         deleteQuietly(part);
     }
 
-    /** Writes a sidecar atomically: temporary file, fsync, rename. */
+    /**
+     * Writes a complete file's sidecar atomically: temporary file, fsync, rename. The rename is under the monitor,
+     * as {@link #keepChecksums}'s is, so that one never puts an older copy's sidecar in place of this one.
+     */
     public void writeSidecar(StoreKey key, Sidecar sidecar) throws IOException {
-        writeSidecar(sidecarFile(key), sidecar);
+        Path target = sidecarFile(key);
+        Path tmp = sibling(target, TMP);
+        writeTemporary(tmp, sidecar);
+        synchronized (this) {
+            move(tmp, target);
+        }
     }
 
+    /** A partial file's sidecar: temporary file, fsync, rename. */
     private void writeSidecar(Path target, Sidecar sidecar) throws IOException {
         Path tmp = sibling(target, TMP);
+        writeTemporary(tmp, sidecar);
+        move(tmp, target);
+    }
+
+    /**
+     * A stored copy, read for computing checksums: its sidecar and its data, opened together under the monitor;
+     * null when {@code copy} is no longer the key's stored copy (dropped, evicted or replaced meanwhile).
+     */
+    synchronized StoredCopy openCopy(StoreKey key, StoreEntry copy) throws IOException {
+        if (index.policy().getIfPresentQuietly(key) != copy) {
+            return null;
+        }
+        Sidecar sidecar = Json.read(Files.readAllBytes(sidecarFile(key)), Sidecar.class);
+        FileChannel data = openData(key);
+        return data == null ? null : new StoredCopy(sidecar, data);
+    }
+
+    /** What {@link #openCopy} opened; the caller closes {@code data}. */
+    record StoredCopy(Sidecar sidecar, FileChannel data) {
+    }
+
+    /**
+     * Adds checksums computed after the fill to a stored copy's sidecar ({@code base}, as {@link #openCopy} read it),
+     * if that copy is still the key's stored copy and its sidecar unchanged; false (nothing written) otherwise: the
+     * copy was dropped or replaced while they were computed, or another writer was first.
+     */
+    boolean keepChecksums(StoreKey key, StoreEntry copy, Sidecar base, Checksums more) throws IOException {
+        Path target = sidecarFile(key);
+        Path tmp = sibling(target, CHECKSUMS_TMP);
+        writeTemporary(tmp, base.withMoreChecksums(more)); // the fsync outside the monitor
+        synchronized (this) {
+            boolean current = index.policy().getIfPresentQuietly(key) == copy;
+            if (current) {
+                try {
+                    current = base.equals(Json.read(Files.readAllBytes(target), Sidecar.class));
+                } catch (IOException | IllegalArgumentException e) {
+                    current = false;
+                }
+            }
+            if (current) {
+                move(tmp, target);
+                return true;
+            }
+        }
+        deleteQuietly(tmp);
+        return false;
+    }
+
+    private void writeTemporary(Path tmp, Sidecar sidecar) throws IOException {
         try (FileChannel out = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE), mode.fileAttribute())) {
             mode.applyToFile(tmp);
@@ -572,7 +642,6 @@ public final class Store {
             deleteQuietly(tmp); // e.g. a full disk: the old sidecar, if any, stands
             throw e;
         }
-        move(tmp, target);
     }
 
     private static void move(Path from, Path to) throws IOException {

@@ -97,7 +97,7 @@ class ThirdPartyCopyTest {
         assertTrue(get.out().contains("X-Cache: HIT"), "the pool kept the pulled file: " + get.out());
         assertEquals(Tools.sha256(file), Tools.sha256(back));
         assertEquals(0, origin.count("GET", "/pulled.bin"), "read from the pool's copy, not the origin");
-        // md5 and sha-256 are computed on a second thread while the pull streams: the kept copy's must be the file's
+        // the kept copy answers md5 and sha-256 of the file (computed when asked: pool.checksums has the cheap ones)
         byte[] content = Files.readAllBytes(file);
         for (String[] want : new String[][] {{"md5", "MD5"}, {"sha-256", "SHA-256"}}) {
             String expected = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance(want[1]).digest(content));

@@ -69,7 +69,7 @@ class UploadsThroughAPoolTest {
         assertEquals(0, origin.count("GET", "/up.bin"), "read from the pool's copy, not the origin");
 
         Tools.Result head = Tools.curl("-I", "-H", "Want-Digest: md5, adler32", door + "/up.bin").assertOk();
-        assertTrue(head.out().contains("md5=" + md5(file)), "the body's md5, computed while it passed: " + head.out());
+        assertTrue(head.out().contains("md5=" + md5(file)), "the kept copy's md5: " + head.out());
     }
 
     @Test
@@ -123,7 +123,7 @@ class UploadsThroughAPoolTest {
     @Test
     void aClientThatBreaksOffLeavesNothingAtTheOriginAndNothingCached() throws Exception {
         Path file = Tools.randomFile(tmp.resolve("gone.bin"), 5_000_000, 27);
-        // an earlier test's read may still be filling (its md5 and sha-256 are computed after the client's last byte)
+        // an earlier test's read may still be filling (its fsync and commit come after the client's last byte)
         Tools.await("no fill under way", Duration.ofSeconds(30)).until(() -> stored().stream().noneMatch(p -> p.toString().endsWith(".part")));
         Set<Path> before = stored();
         Process curl = new ProcessBuilder("curl", "-sS", "--max-time", "120", "--limit-rate", "500K", "-T", file.toString(),
