@@ -59,10 +59,11 @@ P=$PKI/proxies/alice.pem
 gc config set gridftp.checksum "${CHECKSUM:-adler32}" --zk 127.0.0.1:$ZK >/dev/null
 gc delegate --proxy "$P" --capath "$PKI/certificates" https://localhost:$DOOR >/dev/null
 
-# untimed, after each miss: a HEAD asking for md5 is answered once the pool holds the file whole (written, fsync'ed,
-# md5 and sha-256 computed, committed), so that no measurement shares the cores with the previous fill's tail
+# untimed, after each miss: a HEAD asking for the fill's adler32 is answered once the pool holds the file whole
+# (written, fsync'ed, committed), so that no measurement shares the cores with the previous fill's tail (asking for
+# md5 would compute it now, on demand)
 settle() { # NAME
-  curl -sS -I -o /dev/null --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -H 'Want-Digest: md5' \
+  curl -sS -I -o /dev/null --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -H 'Want-Digest: adler32' \
     "https://localhost:$DOOR/b/$1"
 }
 # warm-up: one untimed miss per mode, so that the pool's JIT has compiled the transfer path (as JMH warms up)

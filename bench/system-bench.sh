@@ -72,11 +72,12 @@ fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location
   read -r code size t <<<"$out"
   if [ "$code" = 200 ] && [ "$size" = "$3" ]; then awk -v s="$size" -v t="$t" 'BEGIN{printf "%.0f", s/t/1e6}'; else echo "ERR:$code/$size"; fi
 }
-# a hot read reads a stored file: after a miss the pool still computes the fill's md5 and sha-256 from the part file
-# before it commits (docs/benchmarks.md, "Hot and cold path"); a HEAD asking for md5 is answered once that is done
+# a hot read reads a stored file: after a miss the pool still fsyncs the part file before it commits (and computes
+# md5 and sha-256 there when pool.checksums names them); a HEAD asking for the fill's adler32 is answered once the
+# file is committed (asking for md5 would compute it now, on demand)
 settle() { # FILE
   local url; url=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:${PORT[gridcache]}/$1")
-  curl -sI -o /dev/null --max-time "$MAXT" -H 'Want-Digest: md5' "$url" || true
+  curl -sI -o /dev/null --max-time "$MAXT" -H 'Want-Digest: adler32' "$url" || true
 }
 declare -A R
 rec() { R[$1|$2]="${R[$1|$2]:-}$3 "; say "$1 ${2}MiB: $3 MB/s"; }
