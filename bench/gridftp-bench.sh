@@ -76,28 +76,33 @@ for p in 1 4; do
 done
 
 mbps() { awk -v t="$1" -v b=$((MB << 20)) 'BEGIN { printf "%.0f", b / t / 1e6 }'; }
+# the machine's busy CPU time in clock ticks (user, nice, system, irq, softirq, steal: every process, kernel included),
+# so that each transfer's line says what it cost the whole machine beside its wall time
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+cpu_s() { awk -v a="$1" -v b="$(busy)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }'; }
 id=$(date +%s)
 declare -A sum
 for r in $(seq "$ROUNDS"); do
   for p in 1 4; do
-    t0=$(date +%s.%N)
+    t0=$(date +%s.%N); c0=$(busy)
     X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P timeout 600 globus-url-copy -p $p "gsiftp://localhost:$FTP$base" file:///dev/null
-    t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+    t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); c=$(cpu_s "$c0")
     sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
-    say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s"
+    say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
     result gridftp-miss globus-url-copy reference "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
 
     gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
     name=c$id-$r-$p; ln -f "$base" "$DATA/b/$name"
+    c0=$(busy)
     out=$(curl -sS -L --max-time 600 --capath "$PKI/certificates" --cert "$P" --key "$P" -o /dev/null -D - \
       -w 'TIME %{time_total} %{time_starttransfer} %{time_redirect}\n' "https://localhost:$DOOR/b/$name")
     grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; result gridftp-miss gridcache gridcache "$r" ERR MB/s "$MB MiB $p stream(s)"; exit 1; }
-    t=$(awk '/^TIME/ { print $2 }' <<< "$out")
+    t=$(awk '/^TIME/ { print $2 }' <<< "$out"); c=$(cpu_s "$c0")
     result gridftp-miss gridcache gridcache "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
     result gridftp-first-byte "gridcache after the redirect" gridcache "$r" "$(awk '/^TIME/ { printf "%.4f", $3 - $4 }' <<< "$out")" s \
       "$MB MiB $p stream(s)"
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
-    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect"
+    say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect, ${c} CPU s"
     settle "$name"
     rm -f "$DATA/b/$name"
   done
