@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -34,6 +33,7 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.gridcache.common.TestPorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,7 +85,7 @@ class JmxServerTest {
 
         passwords = ownerOnly(tmp.resolve("jmx.password"), "monitor m0n\nadmin s3cret\n");
         access = ownerOnly(tmp.resolve("jmx.access"), "monitor readonly\nadmin readwrite\n");
-        tlsPort = freePort();
+        tlsPort = TestPorts.freePort();
         tls = JmxServer.start(new JmxServer.Settings("127.0.0.1", tlsPort, passwords, access, certFile, keyFile));
     }
 
@@ -99,10 +99,10 @@ class JmxServerTest {
     @Test
     void offLoopbackItStartsOnlyWithAPasswordFileAndAnAccessFile() throws Exception {
         IllegalArgumentException open = assertThrows(IllegalArgumentException.class,
-                () -> JmxServer.start(new JmxServer.Settings("0.0.0.0", freePort(), null, null, null, null)));
+                () -> JmxServer.start(new JmxServer.Settings("0.0.0.0", TestPorts.freePort(), null, null, null, null)));
         assertTrue(open.getMessage().contains("needs --jmx-password-file and --jmx-access-file"), open.getMessage());
         IllegalArgumentException noRoles = assertThrows(IllegalArgumentException.class,
-                () -> JmxServer.start(new JmxServer.Settings("0.0.0.0", freePort(), passwords, null, null, null)));
+                () -> JmxServer.start(new JmxServer.Settings("0.0.0.0", TestPorts.freePort(), passwords, null, null, null)));
         assertTrue(noRoles.getMessage().contains("--jmx-access-file"), noRoles.getMessage());
     }
 
@@ -112,13 +112,13 @@ class JmxServerTest {
         Files.writeString(readable, "admin s3cret\n");
         Files.setPosixFilePermissions(readable, PosixFilePermissions.fromString("rw-r-----"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> JmxServer.start(new JmxServer.Settings("127.0.0.1", freePort(), readable, null, null, null)));
+                () -> JmxServer.start(new JmxServer.Settings("127.0.0.1", TestPorts.freePort(), readable, null, null, null)));
         assertTrue(e.getMessage().contains("must be readable by its owner only"), e.getMessage());
         Path writable = tmp.resolve("group-writable.access");
         Files.writeString(writable, "admin readwrite\n");
         Files.setPosixFilePermissions(writable, PosixFilePermissions.fromString("rw-rw-r--"));
         e = assertThrows(IllegalArgumentException.class,
-                () -> JmxServer.start(new JmxServer.Settings("127.0.0.1", freePort(), passwords, writable, null, null)));
+                () -> JmxServer.start(new JmxServer.Settings("127.0.0.1", TestPorts.freePort(), passwords, writable, null, null)));
         assertTrue(e.getMessage().contains("must be writable by its owner only"), e.getMessage());
     }
 
@@ -165,7 +165,7 @@ class JmxServerTest {
 
     @Test
     void onLoopbackWithoutAccessFileNobodyCreatesMBeansOrDumpsTheHeap() throws Exception {
-        int port = freePort();
+        int port = TestPorts.freePort();
         try (JmxServer open = JmxServer.start(new JmxServer.Settings("127.0.0.1", port, null, null, null, null));
              JMXConnector c = JMXConnectorFactory.connect(url(port))) {
             MBeanServerConnection jmx = c.getMBeanServerConnection();
@@ -207,12 +207,6 @@ class JmxServerTest {
             w.writeObject(o);
         }
         return out.toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private static ObjectName name(String s) {

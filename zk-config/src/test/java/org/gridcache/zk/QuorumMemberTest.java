@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.gridcache.common.TestPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,15 +30,9 @@ class QuorumMemberTest {
     private static List<QuorumMember.Member> ensemble() throws IOException {
         List<QuorumMember.Member> members = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            members.add(new QuorumMember.Member("127.0.0.1", freePort(), freePort(), freePort()));
+            members.add(new QuorumMember.Member("127.0.0.1", TestPorts.freePort(), TestPorts.freePort(), TestPorts.freePort()));
         }
         return members;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     @Test

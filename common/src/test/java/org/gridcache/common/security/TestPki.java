@@ -23,6 +23,9 @@ public final class TestPki {
         }
         Assertions.assertNotNull(root, "repository root not found");
         Path script = root.getParent().resolve("shared/gridenv/mkpki.sh");
+        // a clone elsewhere than beside shared/ (in /tmp, say) would otherwise fail with a bare "cannot run program"
+        Assertions.assertTrue(Files.isExecutable(script), "the test PKI's script " + script + " is missing: the checkout must lie"
+                + " beside shared/ (../shared/gridenv), as the project's CI and its clones under /work do");
         for (String tool : new String[] {"openssl", "grid-proxy-init", "voms-proxy-fake"}) {
             if (!Files.isExecutable(Path.of("/usr/bin", tool))) {
                 String message = "TEST NEEDS '" + tool + "' (run .ci/run or ../shared/gridenv/install-peers.sh)";
