@@ -223,6 +223,11 @@ public final class Pool implements Closeable {
         return downloads.diskWriters();
     }
 
+    /** Where checksums a client asks for and a fill did not compute are computed (tests hold it up). */
+    org.gridcache.pool.store.ChecksumsOnDemand checksumsOnDemand() {
+        return downloads.checksumsOnDemand();
+    }
+
     PoolMXBean operations() {
         return operations;
     }

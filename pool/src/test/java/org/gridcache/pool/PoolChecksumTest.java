@@ -189,6 +189,44 @@ class PoolChecksumTest extends PoolTestSupport {
         assertEquals(Map.of("adler32", adler32(data), "crc32c", crc32c(data)), keptChecksums("/cut"));
     }
 
+    @Test
+    void aClientThatLeavesWhileItsChecksumIsComputedLeavesItKeptAndThePoolServing() throws Exception {
+        startPool(1 << 20);
+        byte[] data = randomBytes(300_000, 10);
+        origin.serve("/gone", data);
+        fetch("/gone", data);
+        awaitCommitted("/gone");
+        org.gridcache.pool.store.ChecksumsOnDemand onDemand = pool.checksumsOnDemand();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(onDemand.threads());
+        try {
+            for (int i = 0; i < onDemand.threads(); i++) { // every computation waits until the client has gone
+                onDemand.readers().execute(() -> {
+                    holding.countDown();
+                    awaitQuietly(release);
+                });
+            }
+            assertTrue(holding.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "every reader held");
+            java.net.URI u = uri("/gone", ticket("/gone", origin.url("/gone"), data.length));
+            try (java.net.Socket s = new java.net.Socket(u.getHost(), u.getPort())) {
+                s.setSoLinger(true, 0); // the close resets the connection: gone (a FIN alone is a half-close the pool answers)
+                s.getOutputStream().write(("HEAD " + u.getRawPath() + "?" + u.getRawQuery() + " HTTP/1.1\r\nHost: " + u.getHost()
+                        + "\r\nWant-Digest: md5, sha-256\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                org.awaitility.Awaitility.await().atMost(WAIT).alias("the HEAD under way").until(() -> pool.activeMovers() == 1);
+            } // gone before its head
+            org.awaitility.Awaitility.await().atMost(WAIT).alias("the transfer ended").until(() -> pool.activeMovers() == 0);
+            assertEquals(0, pool.store().checksumComputationsOnDemand(), "not computed yet");
+        } finally {
+            release.countDown();
+        }
+        org.awaitility.Awaitility.await().atMost(WAIT).alias("sha-256 kept all the same").until(() -> keptChecksums("/gone").containsKey("sha-256"));
+        assertEquals(java.util.HexFormat.of().formatHex(digest("MD5", data)), keptChecksums("/gone").get("md5"));
+        assertEquals("sha-256=" + Base64.getEncoder().encodeToString(digest("SHA-256", data)),
+                digestOf(head("/gone", data, "Want-Digest", "sha-256")), "the pool answers the next client from the sidecar");
+        assertEquals(1, pool.store().checksumComputationsOnDemand());
+    }
+
     @SuppressWarnings("unchecked")
     private Map<String, String> keptChecksums(String path) throws Exception {
         return (Map<String, String>) Json.read(Files.readAllBytes(sidecarOf(path)), Map.class).get("checksums");

@@ -147,6 +147,15 @@ abstract class PoolTestSupport {
         }
     }
 
+    /** Waits for {@code latch}: a task that holds up a pool's thread until the test lets it go. */
+    static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     URI uri(String path, String token) {
         return URI.create(pool.url() + UrlCodec.encodePath(path) + (token == null ? "" : "?" + Ticket.QUERY_PARAMETER + "=" + token));
     }

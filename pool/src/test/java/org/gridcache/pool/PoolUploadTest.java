@@ -171,14 +171,6 @@ class PoolUploadTest extends PoolTestSupport {
         }
     }
 
-    private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Test
     void aReadTicketDoesNotWrite() throws Exception {
         String read = signedTicket("/up/b.bin", poolName, 3, Instant.now().getEpochSecond() + 60);

@@ -39,13 +39,25 @@ public final class ChecksumsOnDemand implements AutoCloseable {
     private final ExecutorService readers;
     private final Map<StoreKey, Computation> running = new HashMap<>(); // guarded by itself
 
+    private final int threads;
+
     public ChecksumsOnDemand(Store store, int threads) {
-        this(store, Executors.newFixedThreadPool(threads, new DefaultThreadFactory("pool-checksums", true)));
+        this(store, Executors.newFixedThreadPool(threads, new DefaultThreadFactory("pool-checksums", true)), threads);
     }
 
-    ChecksumsOnDemand(Store store, ExecutorService readers) {
+    ChecksumsOnDemand(Store store, ExecutorService readers, int threads) {
         this.store = store;
         this.readers = readers;
+        this.threads = threads;
+    }
+
+    /** The threads that read stored files for checksums, and how many (tests hold them all up). */
+    public java.util.concurrent.Executor readers() {
+        return readers;
+    }
+
+    public int threads() {
+        return threads;
     }
 
 

@@ -44,7 +44,7 @@ class ChecksumsOnDemandTest {
     @BeforeEach
     void open() throws Exception {
         store = Store.open(dir, 10_000_000, ClusterSettings::defaults);
-        onDemand = new ChecksumsOnDemand(store, readers);
+        onDemand = new ChecksumsOnDemand(store, readers, 1);
     }
 
     @AfterEach
