@@ -17,7 +17,7 @@ base=$RUN/data/base
 chmod 644 "$base"
 "$A/origin.sh" stop $ORIGIN >/dev/null 2>&1 || true
 "$A/origin.sh" start "$RUN/data" $ORIGIN >/dev/null
-rm -rf "$RUN/home"
+rm -rf "${RUN:?}/home"
 "$DIST/bin/gridcache" standalone --plain-http --home "$RUN/home" --origin "http://127.0.0.1:$ORIGIN/" --port $PORT \
   --zk-port $((PORT + 1)) --pool-port $((PORT + 2)) --capacity $((MB * (2 * ROUNDS + 4)))M > "$RUN/gridcache.out" 2>&1 &
 gc=$!
