@@ -37,9 +37,8 @@ public final class ChecksumsOnDemand implements AutoCloseable {
 
     private final Store store;
     private final ExecutorService readers;
-    private final Map<StoreKey, Computation> running = new HashMap<>(); // guarded by itself
-
     private final int threads;
+    private final Map<StoreKey, Computation> running = new HashMap<>(); // guarded by itself
 
     public ChecksumsOnDemand(Store store, int threads) {
         this(store, Executors.newFixedThreadPool(threads, new DefaultThreadFactory("pool-checksums", true)), threads);
@@ -59,7 +58,6 @@ public final class ChecksumsOnDemand implements AutoCloseable {
     public int threads() {
         return threads;
     }
-
 
     /**
      * The checksums of {@code copy}, the stored copy of {@code key}: those its sidecar holds, with whichever of
@@ -125,9 +123,14 @@ public final class ChecksumsOnDemand implements AutoCloseable {
         try (FileChannel data = stored.data()) {
             computed = digest(data, c.copy().size, missing);
         }
-        boolean kept = store.keepChecksums(key, c.copy(), stored.sidecar(), computed);
+        String kept;
+        try {
+            kept = store.keepChecksums(key, c.copy(), stored.sidecar(), computed) ? "" : "; not kept: the copy changed meanwhile";
+        } catch (IOException e) { // e.g. a full disk: the answer stands, the next request computes them again
+            kept = "; not kept: " + e;
+        }
         LOG.info("store: computed {} of {} ({} bytes) in {} ms on demand{}", missing, key, c.copy().size,
-                (System.nanoTime() - start) / 1_000_000, kept ? "" : "; not kept: the copy changed meanwhile");
+                (System.nanoTime() - start) / 1_000_000, kept);
         return known.with(computed);
     }
 

@@ -25,7 +25,7 @@ public record Sidecar(String originUrl, long size, long mtime, String etag, long
     }
 
     /** This sidecar with {@code more} checksums added to those it holds (a value it holds is kept). */
-    public Sidecar withMoreChecksums(Checksums more) {
+    Sidecar withMoreChecksums(Checksums more) {
         return new Sidecar(originUrl, size, mtime, etag, storedAt, knownChecksums().with(more).toHex(), blockSize, blocks);
     }
 

@@ -164,6 +164,26 @@ class ChecksumsOnDemandTest {
         assertEquals(all(data).only(CHEAP).toHex(), sidecar(key).checksums());
     }
 
+    @Test
+    void checksumsThatCannotBeKeptAreStillAnswered() throws Exception {
+        byte[] data = random(70_000, 6);
+        StoreKey key = put("http://o/unkept", data);
+        Path sidecar = store.sidecarFile(key);
+        Path blocker = sidecar.resolveSibling(sidecar.getFileName() + ".checksums.tmp");
+        Files.createDirectory(blocker); // the new sidecar cannot be written, as on a full disk
+        CompletableFuture<Checksums> asked = onDemand.of(key, store.lookup(key), EnumSet.of(ChecksumType.MD5));
+        readers.runAll();
+        assertEquals(all(data).only(EnumSet.of(ChecksumType.ADLER32, ChecksumType.CRC32C, ChecksumType.MD5)).toHex(),
+                asked.get().toHex(), "the client gets them all the same");
+        assertEquals(all(data).only(CHEAP).toHex(), sidecar(key).checksums(), "the sidecar as it was");
+        Files.deleteIfExists(blocker); // the failed write removed it already when empty
+        CompletableFuture<Checksums> again = onDemand.of(key, store.lookup(key), EnumSet.of(ChecksumType.MD5));
+        readers.runAll();
+        assertEquals(asked.get().toHex(), again.get().toHex());
+        assertEquals(2, store.checksumComputationsOnDemand(), "computed again, and kept this time");
+        assertEquals(asked.get().toHex(), sidecar(key).checksums());
+    }
+
     /** Holds submitted tasks until the test runs them (also those submitted while running). */
     private static final class HeldExecutor extends AbstractExecutorService {
         private final Queue<Runnable> tasks = new ArrayDeque<>();
