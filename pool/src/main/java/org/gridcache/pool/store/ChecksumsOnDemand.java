@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * The checksums a client asks for ({@code Want-Digest}) that a stored file did not get while it filled, computed
  * from the file when first asked for and then kept in its sidecar, as XRootD computes a checksum at its first query.
  * A fill computes what {@code pool.checksums} names (adler32 and crc32c by default: intrinsics, GB/s); md5 and sha-256
- * cost 2.4–2.8 s of CPU per GiB, which every fill paid before, while few files are ever asked for them.
+ * cost about 2 s of CPU per GiB together, which every fill paid before, while few files are ever asked for them.
  *
  * <p>One computation per stored copy at a time: requests for the same copy wait for it, then ask again for what it
  * did not cover. Runs on its own threads, never on an event loop or a disk writer, so that computing a large file's
