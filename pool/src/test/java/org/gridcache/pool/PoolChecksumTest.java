@@ -175,10 +175,7 @@ class PoolChecksumTest extends PoolTestSupport {
     @Test
     void aChecksumThatCannotBeComputedIsLeftOutAndTheOthersAnswered() throws Exception {
         startPool(1 << 20);
-        byte[] data = randomBytes(50_000, 9);
-        origin.serve("/cut", data);
-        fetch("/cut", data);
-        awaitCommitted("/cut");
+        byte[] data = stored("/cut", 50_000, 9);
         Path stored = sidecarOf("/cut").resolveSibling(sidecarOf("/cut").getFileName().toString().replace(".json", ""));
         try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(stored, java.nio.file.StandardOpenOption.WRITE)) {
             f.truncate(20_000); // behind the pool's back: md5 cannot be computed from it
@@ -192,10 +189,7 @@ class PoolChecksumTest extends PoolTestSupport {
     @Test
     void aClientThatLeavesWhileItsChecksumIsComputedLeavesItKeptAndThePoolServing() throws Exception {
         startPool(1 << 20);
-        byte[] data = randomBytes(300_000, 10);
-        origin.serve("/gone", data);
-        fetch("/gone", data);
-        awaitCommitted("/gone");
+        byte[] data = stored("/gone", 300_000, 10);
         org.gridcache.pool.store.ChecksumsOnDemand onDemand = pool.checksumsOnDemand();
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(onDemand.threads());
@@ -225,6 +219,15 @@ class PoolChecksumTest extends PoolTestSupport {
         assertEquals("sha-256=" + Base64.getEncoder().encodeToString(digest("SHA-256", data)),
                 digestOf(head("/gone", data, "Want-Digest", "sha-256")), "the pool answers the next client from the sidecar");
         assertEquals(1, pool.store().checksumComputationsOnDemand());
+    }
+
+    /** A file the pool has fetched and committed, with what its fill computed. */
+    private byte[] stored(String path, int size, long seed) throws Exception {
+        byte[] data = randomBytes(size, seed);
+        origin.serve(path, data);
+        fetch(path, data);
+        awaitCommitted(path);
+        return data;
     }
 
     @SuppressWarnings("unchecked")

@@ -77,6 +77,26 @@ public final class ChecksumComputation {
         };
     }
 
+    /**
+     * Consumes {@code length} bytes of {@code file} from {@code from}, or those up to its end if it is shorter;
+     * returns how many it consumed (a file read back, in the page cache when just written).
+     */
+    public long update(java.nio.channels.FileChannel file, long from, long length) throws java.io.IOException {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(Math.max(length, 1), 1 << 20));
+        long position = from;
+        while (position < from + length) {
+            buf.clear().limit((int) Math.min(buf.capacity(), from + length - position));
+            int n = file.read(buf, position);
+            if (n < 0) {
+                break;
+            }
+            buf.flip();
+            update(buf);
+            position += n;
+        }
+        return position - from;
+    }
+
     /** How many bytes went in. */
     public long bytes() {
         return bytes;

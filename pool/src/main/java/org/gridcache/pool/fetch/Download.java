@@ -396,17 +396,8 @@ public final class Download implements DownloadSink {
 
     /** Feeds {@code into} with the part file's bytes from {@code from} (in the page cache: just written). */
     private void digestFromFile(ChecksumComputation into, long from, long length) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
-        long position = from;
-        while (position < from + length) {
-            buf.clear().limit((int) Math.min(buf.capacity(), from + length - position));
-            int n = out().read(buf, position);
-            if (n < 0) {
-                throw new IOException("part file shorter than what was copied into it");
-            }
-            buf.flip();
-            into.update(buf);
-            position += n;
+        if (into.update(out(), from, length) < length) {
+            throw new IOException("part file shorter than what was copied into it");
         }
     }
 

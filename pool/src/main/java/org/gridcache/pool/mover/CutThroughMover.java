@@ -77,14 +77,10 @@ public final class CutThroughMover extends Mover implements Download.Listener {
     @Override
     public void changed(Download d) {
         if (pumpScheduled.compareAndSet(false, true)) {
-            try {
-                ex.ctx.executor().execute(() -> {
-                    pumpScheduled.set(false);
-                    pump();
-                });
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // the pool is shutting down: the client's connection goes with it
-            }
+            onEventLoop(() -> {
+                pumpScheduled.set(false);
+                pump();
+            });
         }
     }
 

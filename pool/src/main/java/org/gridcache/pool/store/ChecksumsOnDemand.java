@@ -2,7 +2,6 @@ package org.gridcache.pool.store;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -29,7 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChecksumsOnDemand implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ChecksumsOnDemand.class);
-    private static final int READ_SIZE = 1 << 20;
 
     /** One computation: for which copy, of which types, and its result (the copy's checksums with those types). */
     private record Computation(StoreEntry copy, Set<ChecksumType> types, CompletableFuture<Checksums> result) {
@@ -137,17 +135,8 @@ public final class ChecksumsOnDemand implements AutoCloseable {
     /** {@code types} of the first {@code size} bytes of {@code data}. */
     static Checksums digest(FileChannel data, long size, Set<ChecksumType> types) throws IOException {
         ChecksumComputation computation = new ChecksumComputation(types);
-        ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(Math.max(size, 1), READ_SIZE));
-        long position = 0;
-        while (position < size) {
-            buf.clear().limit((int) Math.min(buf.capacity(), size - position));
-            int n = data.read(buf, position);
-            if (n < 0) {
-                throw new IOException("stored file shorter than its " + size + " bytes");
-            }
-            buf.flip();
-            computation.update(buf);
-            position += n;
+        if (computation.update(data, 0, size) < size) {
+            throw new IOException("stored file shorter than its " + size + " bytes");
         }
         return computation.finish();
     }
