@@ -26,7 +26,11 @@ trap cleanup EXIT
 
 "$gridenv/mkpki.sh" "$work/pki" >/dev/null
 pki=$work/pki; proxy=$pki/proxies/alice.pem
-tls=(--capath "$pki/certificates" --cert "$proxy" --key "$proxy")
+# --cacert names the test CA so that curl does not also load the system's CA bundle: curl 7.88 parses that file (144
+# certificates) again for every TLS connection, about 15 ms of CPU, and a read through the door makes two connections
+# (door, then pool) where nginx gets one. That is the client's cost, not the server's, and on a 2-core machine it took
+# ~12 % of the cores from the servers measured here.
+tls=(--capath "$pki/certificates" --cacert "$pki/ca/ca.pem" --cert "$proxy" --key "$proxy")
 mkdir -p "$work/origin"
 head -c $((mb << 20)) /dev/urandom >"$work/origin/agg.bin"
 
@@ -68,6 +72,14 @@ aggregate() { # NAME URL ROUND: MB/s of all clients together; errors counted
   say "$name round $r: $rate MB/s, $((clients - ok)) of $clients failed"
   echo "$rate $((clients - ok))"
 }
+# warm-up, untimed: 20 concurrent reads from each server, so that the rounds measure a pool whose JIT has compiled the
+# TLS path (in a fresh JVM C2 still compiled ~0.9 CPU s during the first timed round, 0.4 s in the fourth; nginx has
+# nothing to warm)
+for url in "https://localhost:$port/agg.bin" "https://localhost:$nport/agg.bin"; do
+  warm=()
+  for _ in $(seq 20); do curl -sL "${tls[@]}" -o /dev/null --max-time "$maxt" "$url" & warm+=($!); done
+  wait "${warm[@]}" || say "warm-up read failed: $url"
+done
 before=$(cut -d' ' -f1 /proc/loadavg)
 declare -A rates
 for r in $(seq "$rounds"); do
