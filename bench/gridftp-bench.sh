@@ -6,7 +6,7 @@
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
-# Env: ROUNDS=3 MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
+# Env: ROUNDS=3 WARMUP=3 (untimed misses per mode first) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
 #   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
 #   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-gridftp-bench}; DATA=$RUN/data; PKI=$RUN/pki
-ROUNDS=${ROUNDS:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
+ROUNDS=${ROUNDS:-3}; WARMUP=${WARMUP:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
 say() { echo "[gridftp-bench] $*" >&2; }
 . "$here/lib.sh"
 pids=()
@@ -69,13 +69,16 @@ settle() { # NAME
   curl -sS -I -o /dev/null --max-time 600 "${tls[@]}" -H 'Want-Digest: adler32' \
     "https://localhost:$DOOR/b/$1"
 }
-# warm-up: one untimed miss per mode, so that the pool's JIT has compiled the transfer path (as JMH warms up)
+# warm-up: WARMUP untimed misses per mode, so that the pool's JIT has compiled the transfer path (as JMH warms up):
+# after one, the pool's C2 still compiled for 0.2-0.4 CPU s during every timed miss of this size
 for p in 1 4; do
   gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
-  ln -f "$base" "$DATA/b/warmup-$p"
-  curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null "https://localhost:$DOOR/b/warmup-$p"
-  settle "warmup-$p"
-  rm -f "$DATA/b/warmup-$p"
+  for w in $(seq "$WARMUP"); do
+    ln -f "$base" "$DATA/b/warmup-$p-$w"
+    curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null "https://localhost:$DOOR/b/warmup-$p-$w"
+    settle "warmup-$p-$w"
+    rm -f "$DATA/b/warmup-$p-$w"
+  done
 done
 
 mbps() { awk -v t="$1" -v b=$((MB << 20)) 'BEGIN { printf "%.0f", b / t / 1e6 }'; }

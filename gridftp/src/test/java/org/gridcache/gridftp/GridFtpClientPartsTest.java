@@ -137,17 +137,54 @@ class GridFtpClientPartsTest {
     }
 
     @Test
-    void aFullBlockIsHandedOnWithoutACopyAndAPartlyFilledReadIsCopiedToItsLength() throws Exception {
+    void blocksInOrderAreHandedOnWithoutACopyAndABlockWaitingForAGapIsCopiedToItsLength() throws Exception {
+        java.util.List<byte[]> arrays = new java.util.ArrayList<>();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> {
+            arrays.add(d);
+            out.write(d, 0, n);
+        });
+        byte[] read = new byte[512_000]; // a read of 2 bytes into a reader's big array: in order, handed on as it is
+        read[0] = 1;
+        read[1] = 2;
+        sink.write(new Buffer(read, 2, 0));
+        assertSame(read, arrays.get(0));
+        byte[] late = new byte[1000]; // 3 bytes at offset 4, before the gap at 2 is filled: kept as 3 bytes
+        late[0] = 5;
+        late[1] = 6;
+        late[2] = 7;
+        sink.write(new Buffer(late, 3, 4));
+        assertEquals(3, sink.pending());
+        Arrays.fill(late, (byte) 0); // the reader may reuse its array: the waiting bytes are a copy
+        byte[] gap = {3, 4};
+        sink.write(new Buffer(gap, 2, 2));
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7}, out.toByteArray());
+        assertSame(gap, arrays.get(1));
         byte[] block = {1, 2, 3, 4};
-        assertSame(block, ModeEReorderBuffer.own(block, 4), "jGlobus made this array for this block alone");
-        byte[] read = new byte[512_000];
-        read[0] = 9;
-        read[1] = 8;
-        byte[] own = ModeEReorderBuffer.own(read, 2);
-        assertArrayEquals(new byte[] {9, 8}, own, "a stream-mode read of 2 bytes into jGlobus' 512,000-byte array");
-        java.util.List<byte[]> got = new java.util.ArrayList<>();
-        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> got.add(d));
-        sink.write(new Buffer(block, 4, 0));
-        assertSame(block, got.get(0));
+        assertSame(block, ModeEReorderBuffer.own(block, 4), "jGlobus made this array for this MODE E block alone");
+    }
+
+    @Test
+    void streamModeReadsReuseOneArrayAndEndAtTheEndOfTheStream() throws Exception {
+        byte[] file = new byte[3 * StreamModeReader.SIZE + 17];
+        new Random(7).nextBytes(file);
+        StreamModeReader reader = new StreamModeReader();
+        reader.setDataStream(new java.io.ByteArrayInputStream(file));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        java.util.Set<byte[]> arrays = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Buffer b; (b = reader.read()) != null; ) {
+            arrays.add(b.getBuffer());
+            assertEquals(-1, b.getOffset(), "stream mode: in order, no offsets");
+            out.write(b.getBuffer(), 0, b.getLength());
+        }
+        assertArrayEquals(file, out.toByteArray());
+        assertEquals(1, arrays.size(), "one array for every read");
+        reader.close();
+    }
+
+    @Test
+    void jGlobusReadsStreamModeRetrievesWithTheReusingReader() {
+        GridFtp.configure(null);
+        assertSame(StreamModeReader.class, StreamModeReader.installed());
     }
 }

@@ -1,0 +1,76 @@
+package org.gridcache.gridftp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import org.globus.ftp.Buffer;
+import org.globus.ftp.dc.AbstractDataChannel;
+import org.globus.ftp.dc.DataChannelReader;
+
+/**
+ * Reads a stream-mode (MODE S, TYPE I) retrieve into one array per data channel, reused for every read. jGlobus' own
+ * reader allocates a new 512,000-byte array for each socket read, however few bytes arrive (tens of KiB on loopback):
+ * some 4 GB of zeroed heap per 256 MiB received. Reuse is safe because jGlobus hands each buffer to the sink on the
+ * reading thread before it reads again ({@code TransferSinkThread.copy}), and the sink ({@link ModeEReorderBuffer},
+ * always in order in stream mode) hands it to a {@link GridFtpConnection.Receiver}, which copies what it keeps.
+ * Each read is one socket read, as jGlobus' is: the bytes that came are handed on at once.
+ */
+public final class StreamModeReader implements DataChannelReader {
+    /** As large as jGlobus' reads, so a read takes whatever the socket holds. */
+    static final int SIZE = 512 * 1024;
+    private final byte[] array = new byte[SIZE];
+    private InputStream input;
+
+    /**
+     * Makes jGlobus use this reader for every stream-mode image retrieve in this process. jGlobus keys its readers by
+     * mode, type and direction in a static table that refuses a second registration, so the entry is replaced in the
+     * table itself (a subclass may reach it).
+     */
+    static void install() {
+        Handlers.replaceStreamImageSource(StreamModeReader.class);
+    }
+
+    /** The reader jGlobus uses for stream-mode image retrieves now. */
+    static Class<?> installed() {
+        return Handlers.streamImageSource();
+    }
+
+    @Override
+    public void setDataStream(InputStream in) {
+        this.input = in;
+    }
+
+    @Override
+    public Buffer read() throws IOException {
+        int n = input.read(array);
+        return n < 0 ? null : new Buffer(array, n);
+    }
+
+    @Override
+    public void close() throws IOException {
+        input.close();
+    }
+
+    /** Only to reach jGlobus' handler table; never instantiated. */
+    private abstract static class Handlers extends AbstractDataChannel {
+        private static final String STREAM_IMAGE_SOURCE = "S-I-R"; // AbstractDataChannel.getHandlerID(S, I, SOURCE)
+
+        private Handlers() {
+            super(null);
+        }
+
+        @SuppressWarnings("unchecked")
+        static synchronized Class<?> streamImageSource() {
+            return ((Map<String, Class<?>>) dataHandlers).get(STREAM_IMAGE_SOURCE);
+        }
+
+        @SuppressWarnings("unchecked")
+        static synchronized void replaceStreamImageSource(Class<? extends DataChannelReader> reader) {
+            Map<String, Class<?>> table = (Map<String, Class<?>>) dataHandlers;
+            if (!table.containsKey(STREAM_IMAGE_SOURCE)) {
+                throw new IllegalStateException("jGlobus has no stream-mode image reader under " + STREAM_IMAGE_SOURCE);
+            }
+            table.put(STREAM_IMAGE_SOURCE, reader);
+        }
+    }
+}
