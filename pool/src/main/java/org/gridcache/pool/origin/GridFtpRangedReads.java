@@ -1,5 +1,6 @@
 package org.gridcache.pool.origin;
 
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,7 +48,7 @@ final class GridFtpRangedReads implements RangedReads {
                     }
                     receiver.opened();
                     conn.retrieve(GridFtpSessions.path(origin), offset, length, false,
-                            (data, n) -> receiver.receive(GridFtpOriginFetcher.offHeap(data, n)));
+                            (data, n) -> receiver.receive(Unpooled.wrappedBuffer(data, 0, n)));
                     // a client gone meanwhile closed the connection (the retrieve failed, or had just ended)
                     reusable = holder.release();
                     receiver.done(null);

@@ -45,21 +45,6 @@ class GridFtpOriginFetcherTest {
         }
     }
 
-    @Test
-    void receivedBytesAreCopiedOffTheHeapBecauseTheReaderReusesItsArray() {
-        byte[] read = {1, 2, 3, 4, 5};
-        io.netty.buffer.ByteBuf kept = GridFtpOriginFetcher.offHeap(read, 3);
-        try {
-            java.util.Arrays.fill(read, (byte) 0); // the next socket read
-            assertTrue(kept.isDirect(), "waits for disk and clients in the pool's direct memory, not on the heap");
-            assertEquals(3, kept.readableBytes());
-            assertEquals(1, kept.getByte(0));
-            assertEquals(3, kept.getByte(2));
-        } finally {
-            kept.release();
-        }
-    }
-
     /** A sink that computes the given checksums while it fills; nothing else is used. */
     private static DownloadSink computing(java.util.Set<ChecksumType> types) {
         return new DownloadSink() {
