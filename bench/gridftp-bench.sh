@@ -58,7 +58,7 @@ for f in pool door; do
 done
 P=$PKI/proxies/alice.pem
 # Alice's curl: --cacert keeps curl from parsing the system's CA bundle again for each of its two TLS connections
-# (door, pool; ~15 ms of CPU each with curl 7.88), a client cost globus-url-copy's runs do not have
+# (door, pool; ~16 ms of CPU each with curl 7.88), a client cost globus-url-copy's runs do not have
 tls=(--capath "$PKI/certificates" --cacert "$PKI/ca/ca.pem" --cert "$P" --key "$P")
 gc config set gridftp.checksum "${CHECKSUM:-adler32}" --zk 127.0.0.1:$ZK >/dev/null
 gc delegate --proxy "$P" --capath "$PKI/certificates" https://localhost:$DOOR >/dev/null

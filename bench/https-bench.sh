@@ -27,7 +27,7 @@ trap cleanup EXIT
 "$gridenv/mkpki.sh" "$work/pki" >/dev/null
 pki=$work/pki; proxy=$pki/proxies/alice.pem
 # --cacert names the test CA so that curl does not also load the system's CA bundle: curl 7.88 parses that file (144
-# certificates) again for every TLS connection, about 15 ms of CPU, and a read through the door makes two connections
+# certificates) again for every TLS connection, about 16 ms of CPU, and a read through the door makes two connections
 # (door, then pool) where nginx gets one. That is the client's cost, not the server's, and on a 2-core machine it took
 # ~12 % of the cores from the servers measured here.
 tls=(--capath "$pki/certificates" --cacert "$pki/ca/ca.pem" --cert "$proxy" --key "$proxy")
