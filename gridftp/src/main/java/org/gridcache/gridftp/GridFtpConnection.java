@@ -27,7 +27,10 @@ import org.globus.ftp.vanilla.Reply;
  * {@link GridFtp#configure} first.
  */
 public final class GridFtpConnection implements AutoCloseable {
-    /** Receives a transfer's bytes in file order, without gaps; {@code data} is the receiver's to keep. */
+    /**
+     * Receives a transfer's bytes in file order, without gaps. {@code data} holds them only during the call (a stream-mode
+     * read reuses its array): a receiver copies what it keeps.
+     */
     public interface Receiver {
         void receive(byte[] data, int length) throws IOException;
     }

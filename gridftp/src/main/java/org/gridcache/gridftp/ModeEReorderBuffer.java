@@ -54,18 +54,17 @@ final class ModeEReorderBuffer implements DataSink {
             }
         }
         streamPosition = offset + length;
-        byte[] copy = own(buffer, length);
         try {
             if (offset == next) {
-                deliver(copy);
+                deliver(buffer.getBuffer(), length); // the receiver copies what it keeps: no copy here
                 for (var head = waiting.firstEntry(); head != null && head.getKey() == next; head = waiting.firstEntry()) {
                     waiting.pollFirstEntry();
                     waitingBytes -= head.getValue().length;
-                    deliver(head.getValue());
+                    deliver(head.getValue(), head.getValue().length);
                 }
                 notifyAll();
             } else if (offset > next) {
-                waiting.put(offset, copy);
+                waiting.put(offset, own(buffer.getBuffer(), length));
                 waitingBytes += length;
                 while (waitingBytes > MAX_REORDER_BYTES && waiting.containsKey(offset) && failure == null) {
                     wait();
@@ -86,19 +85,18 @@ final class ModeEReorderBuffer implements DataSink {
     }
 
     /**
-     * The bytes of a block as an array of their own. jGlobus' MODE E reader reads each block into a new array of the
-     * block's size and never touches it again, so a full one is handed on as it is, saving a copy of every MODE E
-     * byte; a partly filled one is copied, so that what waits in the pool's write-behind memory is the bytes. A
-     * stream-mode read (no offset) is always copied: {@link StreamModeReader} reads into the same array again.
+     * The bytes of a MODE E block that must wait for a gap, as an array of their own. jGlobus' MODE E reader reads each
+     * block into a new array of the block's size and never touches it again, so a full array is kept as it is; a
+     * partly filled one is copied, so that what waits is the bytes. Stream mode, whose reader reuses its array, is
+     * always in order and never waits.
      */
-    static byte[] own(Buffer buffer, int length) {
-        byte[] array = buffer.getBuffer();
-        return buffer.getOffset() >= 0 && array.length == length ? array : java.util.Arrays.copyOf(array, length);
+    static byte[] own(byte[] array, int length) {
+        return array.length == length ? array : java.util.Arrays.copyOf(array, length);
     }
 
-    private void deliver(byte[] data) throws IOException {
-        receiver.receive(data, data.length);
-        next += data.length;
+    private void deliver(byte[] data, int length) throws IOException {
+        receiver.receive(data, length);
+        next += length;
     }
 
     synchronized long delivered() {

@@ -13,8 +13,9 @@ import org.globus.ftp.dc.DataChannelReader;
  * 8 GB of young generation for 1.75 GiB received in gridftp-bench, so many young collections that the bytes waiting for
  * the pool's disk and clients were promoted and the heap grew into memory never touched before. Reuse is safe because jGlobus
  * hands each buffer to the sink on the reading thread before it reads again ({@code TransferSinkThread.copy}), and
- * the sink ({@link ModeEReorderBuffer}) copies every stream-mode read to its length. Each read is one socket read, as
- * jGlobus' is: the bytes that came are handed on at once.
+ * the sink ({@link ModeEReorderBuffer}, always in order in stream mode) hands it to a {@link GridFtpConnection.Receiver},
+ * which copies what it keeps (the pool: into direct memory it reuses). Each read is one socket read, as jGlobus' is:
+ * the bytes that came are handed on at once.
  */
 public final class StreamModeReader implements DataChannelReader {
     /** As large as jGlobus' reads, so a read takes whatever the socket holds. */

@@ -5,7 +5,6 @@ import org.gridcache.common.GridFtpChecksum;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.ClusterSettings.Keys;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.net.URI;
@@ -45,6 +44,8 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
     private final GridFtpSessions sessions;
     private final GsiConnectionPool connections = new GsiConnectionPool();
+    /** 256 MiB of slabs kept for reuse: what a few misses at a time hold while the disk catches up. */
+    private final ReceiveSlabs slabs = new ReceiveSlabs(256);
     private final Duration replyTimeout;
     private final RangedReads rangedReads;
     private final PermissionCheck permissionCheck;
@@ -110,6 +111,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         FetchException[] refused = new FetchException[1];
         GsiConnectionPool.Lease lease = null;
         boolean reusable = false;
+        ReceiveSlabs.Filler filler = slabs.filler();
         try {
             lease = connections.takeOrOpen(origin, credential, options);
             GridFtpConnection conn = lease.connection();
@@ -133,7 +135,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             long started = System.nanoTime();
             conn.retrieve(path, 0, entry.size(), true, (data, n) -> {
                 try {
-                    write(sink, data, n);
+                    write(sink, filler, data, n);
                 } catch (FetchException e) {
                     refused[0] = e;
                     throw new IOException(e.getMessage());
@@ -161,6 +163,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             LOG.error("GridFTP fetch of {} failed", ticket.path(), e);
             sink.fail(FetchException.badGateway("GridFTP client failed: " + e));
         } finally {
+            filler.close();
             if (lease != null && reusable) {
                 connections.giveBack(lease);
             } else if (lease != null) {
@@ -169,22 +172,28 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         }
     }
 
-    /** Hands one chunk to the sink; waits while the pool's write-behind memory is exhausted. */
-    private void write(DownloadSink sink, byte[] data, int length) throws FetchException, IOException {
-        ByteBuf buf = Unpooled.wrappedBuffer(data, 0, length);
-        try {
-            CountDownLatch resumed = new CountDownLatch(1);
-            if (!sink.write(buf, resumed::countDown)) {
-                if (!resumed.await(replyTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                            "the pool's disk took no bytes for " + replyTimeout.toSeconds() + " s");
+    /**
+     * Hands received bytes to the sink, copied into slabs ({@code data} is jGlobus' to reuse); waits while the pool's
+     * write-behind memory is exhausted.
+     */
+    private void write(DownloadSink sink, ReceiveSlabs.Filler filler, byte[] data, int length) throws FetchException, IOException {
+        for (int done = 0; done < length; ) {
+            ByteBuf piece = filler.copy(data, done, length - done);
+            done += piece.readableBytes();
+            try {
+                CountDownLatch resumed = new CountDownLatch(1);
+                if (!sink.write(piece, resumed::countDown)) {
+                    if (!resumed.await(replyTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                        throw new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                                "the pool's disk took no bytes for " + replyTimeout.toSeconds() + " s");
+                    }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw GridFtpSessions.shuttingDown();
+            } finally {
+                piece.release();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw GridFtpSessions.shuttingDown();
-        } finally {
-            buf.release();
         }
     }
 

@@ -48,7 +48,7 @@ final class GridFtpRangedReads implements RangedReads {
                     }
                     receiver.opened();
                     conn.retrieve(GridFtpSessions.path(origin), offset, length, false,
-                            (data, n) -> receiver.receive(Unpooled.wrappedBuffer(data, 0, n)));
+                            (data, n) -> receiver.receive(Unpooled.copiedBuffer(data, 0, n))); // data: jGlobus' to reuse
                     // a client gone meanwhile closed the connection (the retrieve failed, or had just ended)
                     reusable = holder.release();
                     receiver.done(null);

@@ -1,0 +1,90 @@
+package org.gridcache.pool.origin;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Received GridFTP bytes copied into reused direct slabs. */
+class ReceiveSlabsTest {
+
+    @Test
+    void bytesAreCopiedInOrderAcrossSlabsAndOutliveTheReadersArray() {
+        ReceiveSlabs slabs = new ReceiveSlabs(4);
+        byte[] file = new byte[ReceiveSlabs.SLAB + 5000];
+        new Random(3).nextBytes(file);
+        List<ByteBuf> pieces = new ArrayList<>();
+        byte[] read = new byte[100_000]; // one array for every read, as StreamModeReader's
+        try (ReceiveSlabs.Filler filler = slabs.filler()) {
+            for (int at = 0; at < file.length; ) {
+                int n = Math.min(read.length, file.length - at);
+                System.arraycopy(file, at, read, 0, n);
+                for (int done = 0; done < n; ) {
+                    ByteBuf piece = filler.copy(read, done, n - done);
+                    assertTrue(piece.isDirect());
+                    done += piece.readableBytes();
+                    pieces.add(piece);
+                }
+                Arrays.fill(read, (byte) 0);
+                at += n;
+            }
+        }
+        byte[] got = new byte[file.length];
+        int at = 0;
+        for (ByteBuf piece : pieces) {
+            int n = piece.readableBytes();
+            piece.getBytes(piece.readerIndex(), got, at, n);
+            at += n;
+            piece.release();
+        }
+        assertArrayEquals(file, got);
+        assertEquals(12, pieces.size(), "10 reads in the first slab, the 11th split across its end, 5,000 bytes in the second");
+        assertEquals(5000, pieces.get(11).readableBytes());
+        assertEquals(2, slabs.waiting(), "both slabs are back once every slice is released");
+    }
+
+    @Test
+    void aSlabComesBackOnlyWhenItsLastSliceIsReleasedAndIsReused() {
+        ReceiveSlabs slabs = new ReceiveSlabs(4);
+        ReceiveSlabs.Filler first = slabs.filler();
+        ByteBuf a = first.copy(new byte[] {1, 2, 3}, 0, 3);
+        ByteBuf b = first.copy(new byte[] {4}, 0, 1);
+        assertSame(a.unwrap(), b.unwrap(), "the next bytes go after the last in the same slab");
+        assertEquals(4, a.unwrap().getByte(3));
+        first.close();
+        a.release();
+        assertEquals(0, slabs.waiting(), "a slice is still held (the window has not written it yet)");
+        assertEquals(4, b.getByte(0));
+        b.release();
+        assertEquals(1, slabs.waiting());
+        try (ReceiveSlabs.Filler second = slabs.filler()) {
+            ByteBuf c = second.copy(new byte[] {9}, 0, 1);
+            assertEquals(9, c.unwrap().getByte(0), "from its start");
+            assertEquals(2, c.unwrap().getByte(1), "the same memory again (new memory is zeroed)");
+            assertEquals(0, slabs.waiting());
+            c.release();
+        }
+        assertEquals(1, slabs.waiting());
+    }
+
+    @Test
+    void atMostKeepSlabsWaitForReuse() {
+        ReceiveSlabs slabs = new ReceiveSlabs(1);
+        ReceiveSlabs.Filler one = slabs.filler();
+        ReceiveSlabs.Filler two = slabs.filler();
+        ByteBuf a = one.copy(new byte[] {1}, 0, 1);
+        ByteBuf b = two.copy(new byte[] {2}, 0, 1);
+        one.close();
+        two.close();
+        a.release();
+        b.release();
+        assertEquals(1, slabs.waiting(), "the other slab is left to the garbage collector");
+    }
+}
