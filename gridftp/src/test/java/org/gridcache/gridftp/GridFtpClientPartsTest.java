@@ -187,4 +187,20 @@ class GridFtpClientPartsTest {
         GridFtp.configure(null);
         assertSame(StreamModeReader.class, StreamModeReader.installed());
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aJGlobusWithoutItsStreamModeReaderIsRefusedByName() throws Exception {
+        GridFtp.configure(null);
+        java.lang.reflect.Field f = org.globus.ftp.dc.AbstractDataChannel.class.getDeclaredField("dataHandlers");
+        f.setAccessible(true);
+        java.util.Map<String, Class<?>> table = (java.util.Map<String, Class<?>>) f.get(null);
+        Class<?> reader = table.remove("S-I-R");
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, StreamModeReader::install);
+            assertEquals("jGlobus has no stream-mode image reader under S-I-R", e.getMessage());
+        } finally {
+            table.put("S-I-R", reader);
+        }
+    }
 }
