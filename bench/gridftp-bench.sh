@@ -2,6 +2,9 @@
 # gridftp-bench.sh — MB/s of a 256 MiB miss through gridcache from a GridFTP origin (jGlobus in the pool), with 1
 # and 4 streams, beside globus-url-copy of the same file from the same server (-p 1 and -p 4), to /dev/null and to a new
 # file (what a cache must do besides). A benchmark, not a test.
+#   The client's leg alone, in the same rounds: the same request once the file is cached (a gridcache hit) and the
+#   same file hot from nginx over HTTPS with the same host certificate and curl. A miss does that leg's work and the
+#   fetch on the same cores, so the leg's rate beside globus-url-copy's bounds what a miss can reach here.
 #   Everything on loopback: gridenv's globus-gridftp-server (GSI), zk + pool + door of the built distribution as
 #   HTTPS processes, Alice's plain RFC 3820 proxy delegated to the door (DCAU works with it), data channels clear.
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
@@ -11,19 +14,21 @@
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
 #   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
 #   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
-# Ports: GRIDFTP_PORT=29711 GridFTP (+100..149 data), DOOR_PORT=29780 door (+1 zk, +2 pool).
+# Ports: GRIDFTP_PORT=29711 GridFTP (+100..149 data), DOOR_PORT=29780 door (+1 zk, +2 pool, +3 nginx HTTPS).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-gridftp-bench}; DATA=$RUN/data; PKI=$RUN/pki
 ROUNDS=${ROUNDS:-3}; WARMUP=${WARMUP:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
+NGINX=$((DOOR + 3))
 say() { echo "[gridftp-bench] $*" >&2; }
 . "$here/lib.sh"
 pids=()
 stop_all() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  [ -f "$RUN/nginx/nginx.pid" ] && { kill "$(cat "$RUN/nginx/nginx.pid")" 2>/dev/null || true; }
   "$G/stop-gridftp-origin.sh" $FTP >/dev/null 2>&1 || true
 }
 trap stop_all EXIT
@@ -61,6 +66,10 @@ P=$PKI/proxies/alice.pem
 # (door, pool; ~16 ms of CPU each with curl 7.88), a client cost globus-url-copy's runs do not have
 tls=(--capath "$PKI/certificates" --cacert "$PKI/ca/ca.pem" --cert "$P" --key "$P")
 gc config set gridftp.checksum "${CHECKSUM:-adler32}" --zk 127.0.0.1:$ZK >/dev/null
+# the client's leg alone, as nginx serves it: the same file over HTTPS, same host certificate (sendfile; TLS in nginx)
+start_nginx "$RUN/nginx" "127.0.0.1:$NGINX ssl" "$DATA/b" \
+  "ssl_certificate $PKI/host/cert.pem;" "ssl_certificate_key $PKI/host/key.pem;"
+curl -sS --max-time 600 "${tls[@]}" -o /dev/null "https://localhost:$NGINX/${base##*/}" # its file in the page cache
 gc delegate --proxy "$P" --capath "$PKI/certificates" https://localhost:$DOOR >/dev/null
 
 # untimed, after each miss: a HEAD asking for the fill's adler32 is answered once the pool holds the file whole
@@ -87,14 +96,25 @@ mbps() { awk -v t="$1" -v b=$((MB << 20)) 'BEGIN { printf "%.0f", b / t / 1e6 }'
 # so that each transfer's line says what it cost the whole machine beside its wall time
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 cpu_s() { awk -v a="$1" -v b="$(busy)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }'; }
+# leg ROUND STREAMS SUBJECT URL KEY ROLE: the client's leg alone, one hot read of URL by the same curl as the misses
+leg() {
+  local r=$1 p=$2 subject=$3 url=$4 key=$5 role=$6 out t c0 c
+  c0=$(busy)
+  out=$(curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null -D - -w 'TIME %{time_total}\n' "$url")
+  grep -q 'X-Cache: MISS' <<< "$out" && { say "$subject: not a hit: $out"; exit 1; }
+  t=$(awk '/^TIME/ { print $2 }' <<< "$out"); c=$(cpu_s "$c0")
+  sum[$key$p]=$(awk -v a="${sum[$key$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
+  say "round $r $subject (the client's leg alone, beside $p stream(s)): ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
+  result gridftp-client-leg "$subject" "$role" "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
+}
 id=$(date +%s)
-declare -A sum
+declare -A sum last
 for r in $(seq "$ROUNDS"); do
   for p in 1 4; do
     t0=$(date +%s.%N); c0=$(busy)
     X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P timeout 600 globus-url-copy -p $p "gsiftp://localhost:$FTP$base" file:///dev/null
     t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); c=$(cpu_s "$c0")
-    sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
+    sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }'); last[guc$p]=$t
     say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
     result gridftp-miss globus-url-copy reference "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
     # the same into a new file, as a cache must keep it: on this VM writing new page-cache pages is most of a miss's
@@ -121,13 +141,17 @@ for r in $(seq "$ROUNDS"); do
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect, ${c} CPU s"
     settle "$name"
+    result gridftp-client-leg globus-url-copy reference "$r" "$(mbps "${last[guc$p]}")" MB/s "$MB MiB $p stream(s)"
+    leg "$r" "$p" "gridcache hit" "https://localhost:$DOOR/b/$name" hit gridcache
+    leg "$r" "$p" "nginx HTTPS" "https://localhost:$NGINX/${base##*/}" nginx info
     rm -f "$DATA/b/$name"
   done
 done
 echo "$MB MiB, mean of $ROUNDS rounds (MB/s = 10^6 bytes/s):"
-for k in guc1 guc4 gucf1 gucf4 gc1 gc4; do
+for k in guc1 guc4 gucf1 gucf4 gc1 gc4 hit1 hit4 nginx1 nginx4; do
   t=$(awk -v s="${sum[$k]}" -v n="$ROUNDS" 'BEGIN { print s / n }')
   case $k in gucf*) what="globus-url-copy -p ${k#gucf} to a file";; guc*) what="globus-url-copy -p ${k#guc}";;
-    gc*) what="gridcache miss, gridftp.streams=${k#gc}";; esac
+    gc*) what="gridcache miss, gridftp.streams=${k#gc}";; hit*) what="gridcache hit, the same request";;
+    nginx*) what="nginx HTTPS, hot";; esac
   printf '  %-36s %6.2f s  %5s MB/s\n' "$what" "$t" "$(mbps "$t")"
 done

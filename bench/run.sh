@@ -24,7 +24,7 @@
 # result in bench/lib.sh), steps.csv (step,status,seconds), machine.md, table.md, <step>.log, and gnuplot PNGs
 # (apt-get install gnuplot-nox); then copies table, machine and command into BENCHMARKS.md between its markers
 # (--no-docs: not). The machine is shared on the build VM: compare ratios from the same run, not absolute figures.
-# Env: PORT_BASE (29300; system-bench.sh uses +0..+14 and +800..801, gridftp-bench.sh +211 and +280..+282, the
+# Env: PORT_BASE (29300; system-bench.sh uses +0..+14 and +800..801, gridftp-bench.sh +211 and +280..+283, the
 #   GridFTP data ports +311..+360), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -107,6 +107,21 @@ class TableTest(unittest.TestCase):
         self.assertEqual("**yes**", verdicts["metadata per cached file"])
         self.assertEqual("no", verdicts["pool selection p99, 1,000 pools, JMH"])
 
+    def test_the_client_leg_is_shown_beside_globus_url_copy_unjudged_after_the_miss(self):
+        lines, plotted = table_of([
+            "gridftp-client-leg,globus-url-copy,reference,1,1000,MB/s,256 MiB 1 stream(s)",
+            "gridftp-client-leg,gridcache hit,gridcache,1,800,MB/s,256 MiB 1 stream(s)",
+            "gridftp-client-leg,nginx HTTPS,info,1,900,MB/s,256 MiB 1 stream(s)",
+            "gridftp-miss,globus-url-copy,reference,1,1000,MB/s,256 MiB 1 stream(s)",
+            "gridftp-miss,gridcache,gridcache,1,500,MB/s,256 MiB 1 stream(s)",
+        ])
+        self.assertIn("GridFTP miss", cells(lines[0])[0])
+        hit, nginx = cells(lines[1]), cells(lines[2])
+        self.assertIn("client's leg alone", hit[0])
+        self.assertEqual(("800 MB/s (gridcache hit)", "0.80× globus-url-copy", "—"), (hit[1], hit[3], hit[5]))
+        self.assertEqual(("900 MB/s (nginx HTTPS)", "0.90× globus-url-copy", "—"), (nginx[1], nginx[3], nginx[5]))
+        self.assertEqual(1, len(plotted), "only the miss's ratio is plotted against its goal")
+
     def test_an_unknown_measure_is_shown_not_judged_and_pipes_are_escaped(self):
         lines, _ = table_of([
             "upload-share,gridcache,gridcache,1,4.2,%,1 GiB",
