@@ -64,6 +64,21 @@ CONF
   nginx -c "$dir/nginx.conf" -e "$dir/error.log"
 }
 
+# warm_up WRK_ARGS...: untimed wrk runs of $WARMUP each (default 5s) until one is within 5 % of the one before, that is
+# until the JIT has stopped raising the rate, or $WARMUP_ROUNDS (default 12) have run; each round's rate on stderr. A
+# fixed warm-up was not enough where C2 is slow: on a fresh 2-core VM the standalone's C2 still compiled through the
+# second 5 s round, and the pool's small-file rate and the door's redirect rate rose for 30 s and more under load.
+warm_up() {
+  local prev=0 now i
+  for i in $(seq "${WARMUP_ROUNDS:-12}"); do
+    now=$(wrk -d"${WARMUP:-5s}" "$@" 2>&1 | awk '/Requests\/sec/ {printf "%d", $2}')
+    echo "warm-up round $i: ${now:-?} req/s" >&2
+    [ -n "$now" ] || return 0
+    awk -v a="$prev" -v b="$now" 'BEGIN { exit !(b <= a * 1.05) }' && return 0
+    prev=$now
+  done
+}
+
 # await SECONDS DESCRIPTION COMMAND...: runs COMMAND (quietly) until it succeeds; exits 1 after SECONDS.
 await() {
   local limit=$1 what=$2 deadline

@@ -3,7 +3,7 @@
 # A plain-HTTP standalone in front of a small directory origin; wrk (bounded: -d) asks for two files and never
 # follows the 302, so only the door works. Run from the repository root after `mvn -B -q -DskipTests package`:
 #   bench/redirect-rate.sh [DURATION (20s)] [CONNECTIONS (32)]
-# Env: WARMUP (10s, not counted); BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
+# Env: WARMUP (5s) and WARMUP_ROUNDS (12): rounds of JIT warm-up until the rate is stable (warm_up in bench/lib.sh); BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-20s}
@@ -26,7 +26,7 @@ request = function()
   return wrk.format("GET", (n % 2 == 0) and "/a.bin" or "/b.bin")
 end
 EOF
-wrk -t2 -c"$connections" -d"${WARMUP:-10s}" -s "$work/two-files.lua" "http://127.0.0.1:$port" >/dev/null # JIT warm-up, not counted
+warm_up -t2 -c"$connections" -s "$work/two-files.lua" "http://127.0.0.1:$port" # not counted
 wrk -t2 -c"$connections" -d"$duration" --latency -s "$work/two-files.lua" "http://127.0.0.1:$port" 2>&1 | tee "$work/wrk.out"
 # wrk counts 3xx as success; a 5xx or 4xx shows as "Non-2xx or 3xx responses"
 if grep -q 'Non-2xx or 3xx' "$work/wrk.out"; then

@@ -6,7 +6,7 @@
 # `mvn -B -o -q -pl dist -am package -DskipTests`:
 #   bench/small-files.sh [DURATION (10s)] [CONNECTIONS (64)]
 # GRIDCACHE_JAVA_OPTS passes on (e.g. -XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile).
-# Env: WARMUP (5s, not counted); BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
+# Env: WARMUP (5s) and WARMUP_ROUNDS (12): rounds of JIT warm-up until the rate is stable (warm_up in bench/lib.sh); BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-10s}
@@ -28,24 +28,27 @@ mkdir -p "$work/origin"
 head -c 5939 /dev/urandom >"$work/origin/small.bin"
 before=$(cut -d' ' -f1 /proc/loadavg)
 start_standalone "$gridcache" "$work" "$work/origin" small.bin
-pool_url=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$port/small.bin")
-[ -n "$pool_url" ] || { echo "the door does not redirect; see $work/standalone.out" >&2; cat "$work/standalone.out" >&2; exit 1; }
-[ "$(curl -s -o /dev/null -w '%{http_code} %{size_download}' "$pool_url")" = "200 5939" ] \
+first_url=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$port/small.bin")
+[ -n "$first_url" ] || { echo "the door does not redirect; see $work/standalone.out" >&2; cat "$work/standalone.out" >&2; exit 1; }
+[ "$(curl -s -o /dev/null -w '%{http_code} %{size_download}' "$first_url")" = "200 5939" ] \
   || { echo "the pool does not serve the file" >&2; exit 1; } # the miss: from here on every request is a hit
 
-rate() { # URL -> requests/s; fails on any non-2xx answer or socket error
-  wrk -t2 -c"$connections" -d"${WARMUP:-5s}" "$1" >/dev/null # JIT warm-up, not counted
-  wrk -t2 -c"$connections" -d"$duration" "$1" >"$work/wrk.out" 2>&1
+# the pool's URL with a ticket issued now: a warm-up can outlast a ticket (ticket.lifetime, 60 s), and the measured run
+# reuses one ticket throughout
+pool_url() { curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$port/small.bin"; }
+nginx_url() { echo "http://127.0.0.1:$nginx_port/small.bin"; }
+rate() { # URL-COMMAND -> requests/s; fails on any non-2xx answer or socket error
+  warm_up -t2 -c"$connections" "$($1)" # not counted
+  wrk -t2 -c"$connections" -d"$duration" "$($1)" >"$work/wrk.out" 2>&1
   cat "$work/wrk.out" >&2
   if grep -q 'Non-2xx or 3xx\|Socket errors' "$work/wrk.out"; then echo "errors, see above" >&2; exit 1; fi
   awk '/Requests\/sec/ {printf "%d", $2}' "$work/wrk.out"
 }
-# the ticket lives 60 s (ticket.lifetime): warm-up and run fit in it
 params="5939 B wrk -c$connections -d$duration"
-pool_rate=$(rate "$pool_url") && [ -n "$pool_rate" ] || { result small-files pool gridcache 1 ERR req/s "$params"; exit 1; }
+pool_rate=$(rate pool_url) && [ -n "$pool_rate" ] || { result small-files pool gridcache 1 ERR req/s "$params"; exit 1; }
 result small-files pool gridcache 1 "$pool_rate" req/s "$params"
 "$anchors/origin.sh" start "$work/origin" "$nginx_port" >/dev/null
-nginx_rate=$(rate "http://127.0.0.1:$nginx_port/small.bin") && [ -n "$nginx_rate" ] \
+nginx_rate=$(rate nginx_url) && [ -n "$nginx_rate" ] \
   || { result small-files "nginx sendfile" reference 1 ERR req/s "$params"; exit 1; }
 result small-files "nginx sendfile" reference 1 "$nginx_rate" req/s "$params"
 echo "small file (5,939 bytes), wrk -t2 -c$connections -d$duration, keep-alive:"

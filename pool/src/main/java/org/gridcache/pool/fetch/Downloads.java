@@ -103,11 +103,9 @@ public final class Downloads implements AutoCloseable {
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
     public Source open(Ticket ticket) throws FetchException, IOException {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
-        synchronized (store) {
-            Hit hit = hit(key, ticket); // a hit needs no origin: its URL is parsed for a fetch only
-            if (hit != null) {
-                return hit;
-            }
+        Hit found = hit(key, ticket); // a hit needs no origin: its URL is parsed for a fetch only
+        if (found != null) {
+            return found;
         }
         URI origin = parseOrigin(ticket.originUrl());
         OriginFetcher fetcher = fetchers.stream().filter(f -> f.supports(origin)).findFirst()
@@ -115,7 +113,7 @@ public final class Downloads implements AutoCloseable {
         Download started = null;
         Source source;
         synchronized (store) {
-            Hit hit = hit(key, ticket); // stored meanwhile
+            Hit hit = hitLocked(key, ticket); // stored meanwhile
             if (hit != null) {
                 return hit;
             }
@@ -191,16 +189,59 @@ public final class Downloads implements AutoCloseable {
         }
     }
 
-    /** Caller holds the store's monitor. */
+    /**
+     * A hit, pinned and opened; null when no current copy is stored. Every request of every event loop passes here,
+     * so the open (a system call, tens of µs in a VM) is made outside the store's monitor: the copy is found and
+     * pinned under it, which keeps eviction off the file, and after the open it is checked, under it again, that the
+     * copy is still the key's (a commit replacing it renames a new file in place and updates the index under the
+     * monitor, so the file opened is the entry's exactly when the index still holds the entry). Held with the open
+     * inside, the monitor serialized the event loops and parked them (futex) on every small-file hit. A copy replaced
+     * or vanished meanwhile is decided again as before, under the monitor throughout.
+     */
     private Hit hit(StoreKey key, Ticket ticket) throws IOException {
-        StoreEntry entry = store.lookup(key);
-        if (entry == null) {
-            return null;
+        StoreEntry entry;
+        synchronized (store) {
+            entry = current(key, ticket);
+            if (entry == null) {
+                return null;
+            }
+            store.pin(key);
         }
-        if (entry.isStaleFor(ticket.size(), ticket.mtime())) {
+        FileChannel file = null;
+        try {
+            file = store.openStored(key);
+            if (file != null && store.holds(key, entry)) {
+                Hit hit = new Hit(key, entry, file);
+                file = null;
+                return hit;
+            }
+        } finally {
+            if (file != null) {
+                closeQuietly(file);
+            }
+        }
+        store.unpin(key);
+        synchronized (store) {
+            return hitLocked(key, ticket);
+        }
+    }
+
+    /** The key's stored copy if it is current for the ticket; a stale one is dropped. Caller holds the store's monitor. */
+    private StoreEntry current(StoreKey key, Ticket ticket) {
+        StoreEntry entry = store.lookup(key);
+        if (entry != null && entry.isStaleFor(ticket.size(), ticket.mtime())) {
             LOG.info("store: copy of {} is stale (size {} mtime {}, ticket says size {} mtime {}); fetching anew",
                     ticket.path(), entry.size, entry.mtime, ticket.size(), ticket.mtime());
             store.drop(key);
+            return null;
+        }
+        return entry;
+    }
+
+    /** A hit, pinned and opened under the store's monitor, which the caller holds. */
+    private Hit hitLocked(StoreKey key, Ticket ticket) throws IOException {
+        StoreEntry entry = current(key, ticket);
+        if (entry == null) {
             return null;
         }
         FileChannel file = store.openData(key);
@@ -209,6 +250,14 @@ public final class Downloads implements AutoCloseable {
         }
         store.pin(key);
         return new Hit(key, entry, file);
+    }
+
+    private static void closeQuietly(FileChannel file) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            LOG.debug("closing a stored file: {}", e.toString());
+        }
     }
 
     /** Caller holds the store's monitor. */

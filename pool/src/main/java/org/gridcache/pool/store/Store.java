@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * (committed files plus reservations of fetches in flight) that eviction works against.
  *
  * <p>Index, pins, accounting and every rename or delete happen under this object's monitor, so a lookup never sees
- * a file that is being evicted or replaced. Callers that must combine a lookup with other state (coalescing of
- * fetches) synchronise on the store too.
+ * a file that is being evicted or replaced (but an unpin, which needs no monitor; and a hit opens the file it pinned
+ * outside it, then checks the copy is still stored). Callers that must combine a lookup with other state (coalescing
+ * of fetches) synchronise on the store too.
  */
 public final class Store {
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
@@ -56,7 +58,8 @@ public final class Store {
     private final Eviction eviction;
     private final Cache<StoreKey, StoreEntry> index = newIndex();
     private volatile Consumer<StoreEntry> whenGone = e -> { };
-    private final Map<StoreKey, Integer> pins = new HashMap<>();
+    /** Concurrent: unpinning takes no monitor (see {@link #unpin}); everything else on it runs under the monitor. */
+    private final Map<StoreKey, Integer> pins = new ConcurrentHashMap<>();
     /** Files of which some blocks are stored; their proven bytes count in {@link #committedBytes}. */
     private final Map<StoreKey, PartialFile> partials = new HashMap<>();
     private long committedBytes;
@@ -191,8 +194,29 @@ public final class Store {
         pins.merge(key, 1, Integer::sum);
     }
 
-    public synchronized void unpin(StoreKey key) {
+    /**
+     * Without the monitor, which every finished transfer would otherwise take: a pin is only ever taken under it, with
+     * the lookup that found the file, so an unpin racing an eviction at worst keeps a file one eviction longer.
+     */
+    public void unpin(StoreKey key) {
         pins.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    /** Whether {@code entry} is still the key's stored copy (not dropped, evicted or replaced). */
+    public synchronized boolean holds(StoreKey key, StoreEntry entry) {
+        return index.policy().getIfPresentQuietly(key) == entry;
+    }
+
+    /**
+     * Opens a stored file for reading without the monitor, for a caller that pinned it under the monitor and checks
+     * afterwards ({@link #holds}) that the copy it found is still the one stored; null when it is not on disk.
+     */
+    public FileChannel openStored(StoreKey key) throws IOException {
+        try {
+            return FileChannel.open(dataFile(key), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
     }
 
     synchronized boolean isPinned(StoreKey key) {

@@ -30,13 +30,20 @@ class DownloadsTest {
     @TempDir
     Path dir;
 
-    /** An origin that answers the head and then nothing: the fetch waits, as one queued behind the disk writers does. */
-    private static final class SilentOrigin implements OriginFetcher {
+    /** The test origins serve every URL and hold nothing to close. */
+    private abstract static class AnyOrigin implements OriginFetcher {
         @Override
         public boolean supports(URI origin) {
             return true;
         }
 
+        @Override
+        public void close() {
+        }
+    }
+
+    /** An origin that answers the head and then nothing: the fetch waits, as one queued behind the disk writers does. */
+    private static final class SilentOrigin extends AnyOrigin {
         @Override
         public void fetch(URI origin, DownloadSink sink) {
             try {
@@ -44,10 +51,6 @@ class DownloadsTest {
             } catch (FetchException e) {
                 sink.fail(e);
             }
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -89,7 +92,7 @@ class DownloadsTest {
      * byte, the sink once threw a NullPointerException: a small GridFTP file, all in memory when its CKSM came,
      * failed its fetch under load, its clients a byte short.)
      */
-    private static final class VerifyingOrigin implements OriginFetcher {
+    private static final class VerifyingOrigin extends AnyOrigin {
         final byte[] content;
         final String offeredAdler32;
         final Map<ChecksumType, Boolean> computed = new java.util.EnumMap<>(ChecksumType.class);
@@ -101,11 +104,6 @@ class DownloadsTest {
         VerifyingOrigin(byte[] content, String offeredAdler32) {
             this.content = content;
             this.offeredAdler32 = offeredAdler32;
-        }
-
-        @Override
-        public boolean supports(URI origin) {
-            return true;
         }
 
         @Override
@@ -134,10 +132,6 @@ class DownloadsTest {
                     sent.countDown();
                 }
             }).start();
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -268,5 +262,127 @@ class DownloadsTest {
         try (Stream<Path> files = Files.walk(dir.resolve("data"))) {
             assertEquals(List.of(), files.filter(Files::isRegularFile).toList(), "nothing kept");
         }
+    }
+
+    /** An origin that sends the whole {@code content} on its own thread, each time it is asked. */
+    private static final class WholeOrigin extends AnyOrigin {
+        final byte[] content;
+
+        WholeOrigin(byte[] content) {
+            this.content = content;
+        }
+
+        @Override
+        public void fetch(URI origin, DownloadSink sink) {
+            new Thread(() -> {
+                try {
+                    sink.begin(content.length, 1, null);
+                    sink.write(Unpooled.wrappedBuffer(content), () -> { });
+                    sink.complete();
+                } catch (FetchException e) {
+                    sink.fail(e);
+                }
+            }).start();
+        }
+    }
+
+    /**
+     * Fills the ticket's file and waits for its commit; then puts a named pipe where the data file was (a second name,
+     * returned, opens its writing end), so that a hit's open of it waits until that end is opened.
+     */
+    private Path storedAsAPipe(Store store, Downloads downloads, Ticket ticket) throws Exception {
+        Downloads.Joined joined = (Downloads.Joined) downloads.open(ticket);
+        joined.file().close();
+        CountDownLatch ended = new CountDownLatch(1);
+        joined.download().addListener(d -> {
+            if (d.state() == Download.State.COMPLETE || d.state() == Download.State.FAILED) {
+                ended.countDown();
+            }
+        });
+        assertTrue(ended.await(30, TimeUnit.SECONDS), "the fill ended");
+        assertEquals(Download.State.COMPLETE, joined.download().state());
+        store.unpin(joined.key()); // as its mover does when the client is done
+        Path data;
+        try (Stream<Path> files = Files.walk(dir.resolve("data"))) {
+            data = files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(Store.SIDECAR)).findFirst().orElseThrow();
+        }
+        Files.delete(data);
+        assertEquals(0, new ProcessBuilder("mkfifo", data.toString()).inheritIO().start().waitFor(), "mkfifo");
+        Path writingEnd = dir.resolve("pipe-" + ticket.path().substring(1));
+        Files.createLink(writingEnd, data);
+        return writingEnd;
+    }
+
+    /** Opens the ticket's file on a thread of its own, and returns once that thread waits in the open of the pipe. */
+    private static java.util.concurrent.CompletableFuture<Downloads.Source> openWaitingOnThePipe(Downloads downloads, Ticket ticket)
+            throws Exception {
+        java.util.concurrent.CompletableFuture<Downloads.Source> opened = new java.util.concurrent.CompletableFuture<>();
+        Thread opener = new Thread(() -> {
+            try {
+                opened.complete(downloads.open(ticket));
+            } catch (Exception | Error e) {
+                opened.completeExceptionally(e);
+            }
+        });
+        opener.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Stream.of(opener.getStackTrace()).noneMatch(f -> f.getMethodName().startsWith("open") && f.getClassName().contains("UnixNativeDispatcher"))) {
+            assertFalse(opened.isDone(), "the open returned before the pipe had a writer: " + opened);
+            assertTrue(System.nanoTime() < deadline, "the hit never reached the open of its file");
+            Thread.onSpinWait();
+        }
+        return opened;
+    }
+
+    /** What a test does while a hit waits in the open of its file; {@code opened} completes when the hit returns. */
+    private interface Meanwhile {
+        void run(Store store, java.util.concurrent.Future<Downloads.Source> opened);
+    }
+
+    /**
+     * Stores {@code name}, makes its hit wait in the open of its file, runs {@code meanwhile} on another thread (which
+     * must end within 30 s), lets the open go on and returns what the hit's request got; the caller closes its file.
+     */
+    private Downloads.Source openWhile(String name, Meanwhile meanwhile) throws Exception {
+        byte[] content = new byte[64 << 10];
+        new java.util.Random(name.hashCode()).nextBytes(content);
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
+            Ticket ticket = new Ticket("/" + name, "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/" + name,
+                    content.length, 1);
+            Path writingEnd = storedAsAPipe(store, downloads, ticket);
+            java.util.concurrent.CompletableFuture<Downloads.Source> opened = openWaitingOnThePipe(downloads, ticket);
+            try {
+                java.util.concurrent.CompletableFuture.runAsync(() -> meanwhile.run(store, opened)).get(30, TimeUnit.SECONDS);
+            } finally {
+                java.nio.channels.FileChannel.open(writingEnd, java.nio.file.StandardOpenOption.WRITE).close();
+            }
+            return opened.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A hit opens its file (a system call, tens of µs in a VM) outside the store's monitor, which every event loop's
+     * requests take: held across the open, it serialized them and parked them on every small-file hit (with the open
+     * under the monitor, this test's other thread waits for it: a timeout).
+     */
+    @Test
+    void aHitOpensItsFileOutsideTheStoresMonitor() throws Exception {
+        Downloads.Source source = openWhile("held.bin", (store, opened) -> {
+            synchronized (store) {
+                assertFalse(opened.isDone());
+            }
+        });
+        source.file().close();
+        assertTrue(source instanceof Downloads.Hit, "a hit: " + source);
+    }
+
+    /** A copy dropped while a hit opened its file is not served: the request is decided again, here as a new fetch. */
+    @Test
+    void aCopyDroppedWhileItsHitOpensTheFileIsFetchedAnew() throws Exception {
+        Downloads.Source source = openWhile("dropped.bin",
+                (store, opened) -> store.drop(org.gridcache.pool.store.StoreKey.ofOrigin("http://o/dropped.bin")));
+        source.file().close();
+        assertTrue(source instanceof Downloads.Joined, "a fetch, not the dropped copy: " + source);
     }
 }

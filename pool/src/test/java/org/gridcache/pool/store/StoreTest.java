@@ -160,4 +160,52 @@ class StoreTest {
         assertEquals(zeros, StoreKey.ofHex(zeros).hex(), "leading zeros of each part kept");
         assertNull(StoreKey.ofHex("xyz"));
     }
+
+    /** A finished transfer unpins without the store's monitor, which every event loop's next request wants too. */
+    @Test
+    void anUnpinTakesNoMonitor() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        StoreKey a = put(store, "http://o/a", 100);
+        store.pin(a);
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            synchronized (store) {
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        holder.start();
+        try {
+            assertTrue(held.await(30, java.util.concurrent.TimeUnit.SECONDS));
+            java.util.concurrent.CompletableFuture.runAsync(() -> store.unpin(a)).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            release.countDown();
+            holder.join();
+        }
+        assertFalse(store.isPinned(a));
+    }
+
+    /** Whether a copy found earlier is still the one stored: not after a drop, an eviction or a replacement. */
+    @Test
+    void aCopyFoundEarlierIsHeldUntilDroppedEvictedOrReplaced() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        StoreKey a = put(store, "http://o/a", 100);
+        StoreEntry first = store.lookup(a);
+        assertTrue(store.holds(a, first));
+        put(store, "http://o/a", 100, 2, null); // a new copy committed over it
+        assertFalse(store.holds(a, first));
+        StoreEntry second = store.lookup(a);
+        assertTrue(store.holds(a, second));
+        store.evict(a);
+        assertFalse(store.holds(a, second));
+        StoreKey b = put(store, "http://o/b", 100);
+        StoreEntry third = store.lookup(b);
+        store.drop(b);
+        assertFalse(store.holds(b, third));
+    }
 }
