@@ -4,8 +4,7 @@
 # file (what a cache must do besides). A benchmark, not a test.
 #   The client's leg alone, in the same rounds: the same request once the file is cached (a gridcache hit) and the
 #   same file hot from nginx over HTTPS with the same host certificate and curl. A miss does that leg's work and the
-#   fetch on the same cores, so the leg's rate beside globus-url-copy's bounds what a miss can reach here. Each
-#   round works that bound out from the machine's CPU seconds (below, "ceiling") and sets the miss's ratio beside it.
+#   fetch on the same cores, so the leg's rate beside globus-url-copy's bounds what a miss can reach here.
 #   Everything on loopback: gridenv's globus-gridftp-server (GSI), zk + pool + door of the built distribution as
 #   HTTPS processes, Alice's plain RFC 3820 proxy delegated to the door (DCAU works with it), data channels clear.
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
@@ -107,41 +106,15 @@ leg() {
   sum[$key$p]=$(awk -v a="${sum[$key$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
   say "round $r $subject (the client's leg alone, beside $p stream(s)): ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
   result gridftp-client-leg "$subject" "$role" "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
-  cpu[$key$p]=$c
-}
-# guc_cpu FILE: the machine's CPU seconds for one globus-url-copy of FILE to /dev/null
-guc_cpu() {
-  local c0; c0=$(busy)
-  X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P timeout 600 globus-url-copy "gsiftp://localhost:$FTP$1" file:///dev/null
-  cpu_s "$c0"
-}
-# The ceiling of a miss beside globus-url-copy on this machine. A miss does at least the fetch's work (what
-# globus-url-copy to /dev/null costs the machine, less its fixed cost: a process, a GSI handshake and a server process
-# per copy, which a pool's kept connection does not pay), the client leg's (what nginx serving the file over HTTPS to
-# the same curl costs) and the store's (what dd copying the file into a new file costs beyond copying it to /dev/null:
-# new page-cache pages, no fsync; globus-url-copy's own copy to a file costs far more, so it is not used). On CORES
-# cores that takes at least their CPU seconds / CORES, so the miss's rate is at most CORES x globus-url-copy's time /
-# that sum, of globus-url-copy's rate (and at most 1x). Generous on purpose: the pool's own work (copies of the bytes,
-# the JVM, the door's redirect, the verification) counts for nothing in it.
-tiny=$DATA/b/tiny; head -c 1 /dev/urandom > "$tiny"; chmod 644 "$tiny"
-fixed=$(for _ in 1 2 3; do guc_cpu "$tiny"; done | sort -n | head -1)
-say "globus-url-copy's fixed cost (1 byte, least of 3): $fixed CPU s"
-cores=$(nproc)
-# store_cpu ROUND: the CPU seconds of copying the file into a new file beyond copying it to /dev/null
-store_cpu() {
-  local c0 to_file; c0=$(busy)
-  dd if="$base" of="$RUN/store-$1.bin" bs=1M status=none; to_file=$(cpu_s "$c0"); rm -f "$RUN/store-$1.bin"
-  c0=$(busy); dd if="$base" of=/dev/null bs=1M status=none
-  awk -v f="$to_file" -v n="$(cpu_s "$c0")" 'BEGIN { d = f - n; printf "%.2f", d < 0 ? 0 : d }'
 }
 id=$(date +%s)
-declare -A sum last cpu
+declare -A sum last
 for r in $(seq "$ROUNDS"); do
   for p in 1 4; do
     t0=$(date +%s.%N); c0=$(busy)
     X509_CERT_DIR=$PKI/certificates X509_USER_PROXY=$P timeout 600 globus-url-copy -p $p "gsiftp://localhost:$FTP$base" file:///dev/null
     t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); c=$(cpu_s "$c0")
-    sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }'); last[guc$p]=$t; cpu[guc$p]=$c
+    sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }'); last[guc$p]=$t
     say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
     result gridftp-miss globus-url-copy reference "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
     # the same into a new file, as a cache must keep it: on this VM writing new page-cache pages is most of a miss's
@@ -165,22 +138,12 @@ for r in $(seq "$ROUNDS"); do
     result gridftp-miss gridcache gridcache "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
     result gridftp-first-byte "gridcache after the redirect" gridcache "$r" "$(awk '/^TIME/ { printf "%.4f", $3 - $4 }' <<< "$out")" s \
       "$MB MiB $p stream(s)"
-    sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }'); last[gc$p]=$t
+    sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect, ${c} CPU s"
     settle "$name"
     result gridftp-client-leg globus-url-copy reference "$r" "$(mbps "${last[guc$p]}")" MB/s "$MB MiB $p stream(s)"
     leg "$r" "$p" "gridcache hit" "https://localhost:$DOOR/b/$name" hit gridcache
     leg "$r" "$p" "nginx HTTPS" "https://localhost:$NGINX/${base##*/}" nginx info
-    store=$(store_cpu "$r-$p")
-    ceiling=$(awk -v n="$cores" -v t="${last[guc$p]}" -v g="${cpu[guc$p]}" -v x="$fixed" -v s="$store" \
-      -v l="${cpu[nginx$p]}" 'BEGIN { fetch = g - x; if (fetch < 0) fetch = 0;
-        q = n * t / (fetch + l + s); printf "%.2f", q > 1 ? 1 : q }')
-    achieved=$(awk -v a="${last[guc$p]}" -v b="${last[gc$p]}" 'BEGIN { printf "%.2f", a / b }')
-    say "round $r ceiling of a miss beside globus-url-copy -p $p on $cores cores: ${ceiling}x (fetch ${cpu[guc$p]} - $fixed, leg ${cpu[nginx$p]}, store $store CPU s); the miss: ${achieved}x"
-    result gridftp-ceiling "ceiling from the references' CPU" info "$r" "$ceiling" x "$MB MiB $p stream(s)"
-    result gridftp-ceiling "gridcache miss" gridcache "$r" "$achieved" x "$MB MiB $p stream(s)"
-    sum[ceiling$p]=$(awk -v a="${sum[ceiling$p]:-0}" -v b="$ceiling" 'BEGIN { print a + b }')
-    sum[achieved$p]=$(awk -v a="${sum[achieved$p]:-0}" -v b="$achieved" 'BEGIN { print a + b }')
     rm -f "$DATA/b/$name"
   done
 done
@@ -191,8 +154,4 @@ for k in guc1 guc4 gucf1 gucf4 gc1 gc4 hit1 hit4 nginx1 nginx4; do
     gc*) what="gridcache miss, gridftp.streams=${k#gc}";; hit*) what="gridcache hit, the same request";;
     nginx*) what="nginx HTTPS, hot";; esac
   printf '  %-36s %6.2f s  %5s MB/s\n' "$what" "$t" "$(mbps "$t")"
-done
-for p in 1 4; do
-  awk -v c="${sum[ceiling$p]}" -v a="${sum[achieved$p]}" -v n="$ROUNDS" -v p=$p -v k="$cores" \
-    'BEGIN { printf "  beside globus-url-copy -p %d: the miss %.2fx, the ceiling on %d cores %.2fx\n", p, a / n, k, c / n }'
 done

@@ -58,9 +58,6 @@ MEASURES = OrderedDict([
     # no goal: what serving the file to the same curl over HTTPS alone reaches beside globus-url-copy, the part of a
     # miss's work that globus-url-copy does not do (P10's ceiling on this machine)
     ("gridftp-client-leg", Measure("GridFTP bench, the client's leg alone: the same file hot over HTTPS")),
-    # no goal: the most a miss can reach beside globus-url-copy on this machine's cores (gridftp-bench.sh's ceiling,
-    # from the CPU seconds the references' own work costs), beside what the miss reached in the same round
-    ("gridftp-ceiling", Measure("GridFTP miss ÷ globus-url-copy: the ceiling from the CPU of fetch, HTTPS leg and store")),
     ("sparse-fetched", Measure("sparse read, scattered ranges: bytes from the origin, of the file", ("abs_le", 5.0),
                                "P7: ≤ 5 % of the file", lower_better=True)),
     ("sparse-hot-vs-cold", Measure("sparse read: hot vs cold (cold time / hot time)", ("abs_ge", 100.0),
