@@ -208,19 +208,21 @@ public final class Downloads implements AutoCloseable {
             store.pin(key);
         }
         FileChannel file = null;
+        boolean served = false;
         try {
             file = store.openStored(key);
-            if (file != null && store.holds(key, entry)) {
-                Hit hit = new Hit(key, entry, file);
-                file = null;
-                return hit;
+            served = file != null && store.holds(key, entry);
+            if (served) {
+                return new Hit(key, entry, file);
             }
         } finally {
-            if (file != null) {
-                closeQuietly(file);
+            if (!served) { // not served, for whatever reason (a failed open too): neither file nor pin is kept
+                if (file != null) {
+                    closeQuietly(file);
+                }
+                store.unpin(key);
             }
         }
-        store.unpin(key);
         synchronized (store) {
             return hitLocked(key, ticket);
         }

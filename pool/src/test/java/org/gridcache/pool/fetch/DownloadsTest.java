@@ -2,6 +2,7 @@ package org.gridcache.pool.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.Unpooled;
@@ -287,10 +288,20 @@ class DownloadsTest {
     }
 
     /**
-     * Fills the ticket's file and waits for its commit; then puts a named pipe where the data file was (a second name,
-     * returned, opens its writing end), so that a hit's open of it waits until that end is opened.
+     * Fills the ticket's file and puts a named pipe where its data file was (a second name, returned, opens its writing
+     * end), so that a hit's open of it waits until that end is opened.
      */
     private Path storedAsAPipe(Store store, Downloads downloads, Ticket ticket) throws Exception {
+        Path data = stored(store, downloads, ticket);
+        Files.delete(data);
+        assertEquals(0, new ProcessBuilder("mkfifo", data.toString()).inheritIO().start().waitFor(), "mkfifo");
+        Path writingEnd = dir.resolve("pipe-" + ticket.path().substring(1));
+        Files.createLink(writingEnd, data);
+        return writingEnd;
+    }
+
+    /** Fills the ticket's file and waits for its commit; returns its data file. */
+    private Path stored(Store store, Downloads downloads, Ticket ticket) throws Exception {
         Downloads.Joined joined = (Downloads.Joined) downloads.open(ticket);
         joined.file().close();
         CountDownLatch ended = new CountDownLatch(1);
@@ -302,15 +313,9 @@ class DownloadsTest {
         assertTrue(ended.await(30, TimeUnit.SECONDS), "the fill ended");
         assertEquals(Download.State.COMPLETE, joined.download().state());
         store.unpin(joined.key()); // as its mover does when the client is done
-        Path data;
         try (Stream<Path> files = Files.walk(dir.resolve("data"))) {
-            data = files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(Store.SIDECAR)).findFirst().orElseThrow();
+            return files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(Store.SIDECAR)).findFirst().orElseThrow();
         }
-        Files.delete(data);
-        assertEquals(0, new ProcessBuilder("mkfifo", data.toString()).inheritIO().start().waitFor(), "mkfifo");
-        Path writingEnd = dir.resolve("pipe-" + ticket.path().substring(1));
-        Files.createLink(writingEnd, data);
-        return writingEnd;
     }
 
     /** Opens the ticket's file on a thread of its own, and returns once that thread waits in the open of the pipe. */
@@ -384,5 +389,27 @@ class DownloadsTest {
                 (store, opened) -> store.drop(org.gridcache.pool.store.StoreKey.ofOrigin("http://o/dropped.bin")));
         source.file().close();
         assertTrue(source instanceof Downloads.Joined, "a fetch, not the dropped copy: " + source);
+    }
+
+    /** A hit whose open fails (here: its directory is a file) keeps no pin: the copy can still be evicted. */
+    @Test
+    void aHitWhoseOpenFailsKeepsNoPin() throws Exception {
+        byte[] content = new byte[4 << 10];
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
+            Ticket ticket = new Ticket("/unreadable.bin", "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door",
+                    "http://o/unreadable.bin", content.length, 1);
+            Path parent = stored(store, downloads, ticket).getParent();
+            try (Stream<Path> files = Files.list(parent)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+            Files.delete(parent);
+            Files.write(parent, new byte[0]); // every open below it now fails with ENOTDIR, not "no such file"
+            assertThrows(java.nio.file.FileSystemException.class, () -> downloads.open(ticket));
+            assertEquals(content.length, store.evict(org.gridcache.pool.store.StoreKey.ofOrigin(ticket.originUrl())),
+                    "evicted: no pin left behind by the failed hit");
+        }
     }
 }
