@@ -56,7 +56,7 @@ MEASURES = OrderedDict([
     ("gridftp-first-byte", Measure("GridFTP miss: first byte", ("abs_le", 0.1),
                                    "P10: ≤ 0.1 s with a held connection", lower_better=True)),
     # no goal: what serving the file to the same curl over HTTPS alone reaches beside globus-url-copy, the part of a
-    # miss's work that globus-url-copy does not do (P10's ceiling on this machine)
+    # miss's work that globus-url-copy does not do
     ("gridftp-client-leg", Measure("GridFTP bench, the client's leg alone: the same file hot over HTTPS")),
     ("sparse-fetched", Measure("sparse read, scattered ranges: bytes from the origin, of the file", ("abs_le", 5.0),
                                "P7: ≤ 5 % of the file", lower_better=True)),

@@ -181,13 +181,12 @@ public final class Store {
 
     /** Opens a stored file for reading; null (and the entry dropped) when it vanished from disk behind our back. */
     public synchronized FileChannel openData(StoreKey key) throws IOException {
-        try {
-            return FileChannel.open(dataFile(key), StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
+        FileChannel file = openStored(key);
+        if (file == null) {
             LOG.warn("store: {} vanished from disk; dropping it from the index", dataFile(key));
             drop(key);
-            return null;
         }
+        return file;
     }
 
     public synchronized void pin(StoreKey key) {
