@@ -8,13 +8,17 @@ import java.util.function.LongSupplier;
 /**
  * The pool record's publications between the periodic ones, when the mover count changed a lot ({@code Movers}):
  * off the event loop, a burst collapsed into one write, and at most one per {@link #MIN_INTERVAL}. The first change
- * after a quiet spell goes out at once (a pool going from 0 to 1 movers is news to the doors); later ones wait for
- * the interval and publish the record as it is then. Small-file hits start and end movers thousands of times a
+ * after a quiet spell goes out after {@link #SETTLE} (a pool going from 0 to 1 movers is news to the doors); later
+ * ones wait for the interval and publish the record as it is then. The settle keeps the write, with the ZooKeeper
+ * server's fsync and the doors' reads it sets off, out of the way of the request that caused it: published at once,
+ * it shared the CPU with that request's start and put 2 ms on a miss's median first byte on a 2-core VM, 5 ms at
+ * the 90th percentile (docs/benchmarks.md, "A miss's first byte"). Small-file hits start and end movers thousands of times a
  * second, and each was a ZooKeeper write (fsync'ed, sent to every door watching): that took as much CPU as serving
  * the files (docs/benchmarks.md, "Small files").
  */
 final class EarlyPublications {
     static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+    static final Duration SETTLE = Duration.ofMillis(20);
 
     /** Runs a task after a delay on one thread; throws {@link RejectedExecutionException} when closing. */
     @FunctionalInterface
@@ -26,16 +30,18 @@ final class EarlyPublications {
     private final Scheduler scheduler;
     private final LongSupplier nanoTime;
     private final long intervalNanos;
+    private final long settleNanos;
     private final AtomicBoolean queued = new AtomicBoolean();
     /** When the last early publication ran; only the scheduler's thread writes it. */
     private volatile long lastNanos;
     private volatile boolean ranOnce;
 
-    EarlyPublications(Runnable publish, Scheduler scheduler, LongSupplier nanoTime, Duration minInterval) {
+    EarlyPublications(Runnable publish, Scheduler scheduler, LongSupplier nanoTime, Duration minInterval, Duration settle) {
         this.publish = publish;
         this.scheduler = scheduler;
         this.nanoTime = nanoTime;
         this.intervalNanos = minInterval.toNanos();
+        this.settleNanos = settle.toNanos();
     }
 
     /** Asks for a publication soon; a no-op while one is already queued. */
@@ -43,7 +49,7 @@ final class EarlyPublications {
         if (!queued.compareAndSet(false, true)) {
             return;
         }
-        long delay = ranOnce ? Math.max(0, lastNanos + intervalNanos - nanoTime.getAsLong()) : 0;
+        long delay = ranOnce ? Math.max(settleNanos, lastNanos + intervalNanos - nanoTime.getAsLong()) : settleNanos;
         try {
             scheduler.schedule(this::run, delay);
         } catch (RejectedExecutionException e) {

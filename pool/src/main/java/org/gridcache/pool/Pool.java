@@ -103,7 +103,7 @@ public final class Pool implements Closeable {
         });
         this.earlyPublications = new EarlyPublications(() -> registration.publishNow(),
                 (task, delayNanos) -> publisher.schedule(task, delayNanos, TimeUnit.NANOSECONDS), System::nanoTime,
-                EarlyPublications.MIN_INTERVAL);
+                EarlyPublications.MIN_INTERVAL, EarlyPublications.SETTLE);
     }
 
     /** Opens the store (rebuilding the index, dropping partial files), binds the Netty server, registers /pools/<name>, watches /config. */

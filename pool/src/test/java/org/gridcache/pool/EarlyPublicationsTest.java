@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class EarlyPublicationsTest {
     private static final long INTERVAL = Duration.ofMillis(100).toNanos();
+    private static final long SETTLE = Duration.ofMillis(20).toNanos();
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final AtomicInteger published = new AtomicInteger();
     /** What was scheduled, with its delay: the test runs the tasks itself, as the publisher thread would. */
@@ -21,14 +22,14 @@ class EarlyPublicationsTest {
     private final EarlyPublications early = new EarlyPublications(published::incrementAndGet, (task, delay) -> {
         tasks.add(task);
         delays.add(delay);
-    }, now::get, Duration.ofNanos(INTERVAL));
+    }, now::get, Duration.ofNanos(INTERVAL), Duration.ofNanos(SETTLE));
 
     @Test
-    void theFirstGoesOutAtOnceAndABurstCollapsesIntoOne() {
+    void theFirstGoesOutAfterTheSettleAndABurstCollapsesIntoOne() {
         early.request();
         early.request();
         early.request();
-        assertEquals(List.of(0L), delays, "one publication queued, without delay");
+        assertEquals(List.of(SETTLE), delays, "one publication queued, after the settle");
         tasks.remove(0).run();
         assertEquals(1, published.get());
     }
@@ -40,12 +41,12 @@ class EarlyPublicationsTest {
         now.addAndGet(30_000_000L);
         early.request();
         early.request();
-        assertEquals(List.of(0L, INTERVAL - 30_000_000L), delays, "the next waits out the rest of the interval");
+        assertEquals(List.of(SETTLE, INTERVAL - 30_000_000L), delays, "the next waits out the rest of the interval");
         tasks.remove(0).run();
         assertEquals(2, published.get());
         now.addAndGet(INTERVAL * 5);
         early.request();
-        assertEquals(0L, delays.get(2), "after a quiet spell at once again");
+        assertEquals(SETTLE, delays.get(2), "after a quiet spell after the settle again");
     }
 
     @Test
@@ -54,7 +55,7 @@ class EarlyPublicationsTest {
         self[0] = new EarlyPublications(() -> {
             published.incrementAndGet();
             self[0].request(); // a mover changed while the record was written
-        }, (task, delay) -> tasks.add(task), now::get, Duration.ofNanos(INTERVAL));
+        }, (task, delay) -> tasks.add(task), now::get, Duration.ofNanos(INTERVAL), Duration.ofNanos(SETTLE));
         self[0].request();
         tasks.remove(0).run();
         assertEquals(1, tasks.size(), "the change is not lost");
@@ -66,7 +67,7 @@ class EarlyPublicationsTest {
         EarlyPublications closing = new EarlyPublications(published::incrementAndGet, (task, delay) -> {
             attempts.incrementAndGet();
             throw new RejectedExecutionException("closed");
-        }, now::get, Duration.ofNanos(INTERVAL));
+        }, now::get, Duration.ofNanos(INTERVAL), Duration.ofNanos(SETTLE));
         closing.request();
         closing.request();
         assertEquals(2, attempts.get(), "a refused request is not taken as queued");

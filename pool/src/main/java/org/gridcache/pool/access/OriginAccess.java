@@ -23,7 +23,8 @@ public final class OriginAccess {
     private final DelegatedCredentials credentials;
     private final Origins origins;
     private final Supplier<Duration> ttl;
-    private final Cache<String, Long> allowed = Caffeine.newBuilder().maximumSize(100_000).build(); // value: when granted (ms)
+    // value: when granted (ms); the upkeep on the writer's thread, as in StoreKey
+    private final Cache<String, Long> allowed = Caffeine.newBuilder().maximumSize(100_000).executor(Runnable::run).build();
 
     /** Asks the origin by its protocol's {@link PermissionCheck} (an HTTP HEAD, a GridFTP MLST) as the subject. */
     public OriginAccess(DelegatedCredentials credentials, Origins origins, Supplier<Duration> ttl) {

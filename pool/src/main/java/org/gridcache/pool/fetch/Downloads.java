@@ -110,6 +110,8 @@ public final class Downloads implements AutoCloseable {
         URI origin = parseOrigin(ticket.originUrl());
         OriginFetcher fetcher = fetchers.stream().filter(f -> f.supports(origin)).findFirst()
                 .orElseThrow(() -> FetchException.badGateway("pool cannot fetch from " + origin.getScheme() + " origins"));
+        // a new directory costs a journalled mkdir (0.1-0.7 ms in a VM): made here, no other loop's hit waits for it
+        store.makeDirectoryFor(key);
         Download started = null;
         Source source;
         synchronized (store) {
@@ -118,18 +120,20 @@ public final class Downloads implements AutoCloseable {
                 return hit;
             }
             Download download = inFlight.get(key);
-            if (download == null) {
-                download = start(key, ticket, origin);
-                started = download;
-            }
             FileChannel reader;
-            try {
-                reader = FileChannel.open(store.partFile(key), StandardOpenOption.READ);
-            } catch (IOException e) {
-                if (started != null) {
-                    abandon(started); // never leave a fetch in the map that nobody started
+            if (download == null) {
+                long reserve = Math.max(0, ticket.size());
+                store.reserve(reserve);
+                try {
+                    reader = store.createPart(key); // there for the clients' readers at once; written when bytes come
+                } catch (IOException e) {
+                    store.release(reserve);
+                    throw e;
                 }
-                throw e;
+                download = start(key, ticket, origin, reserve);
+                started = download;
+            } else {
+                reader = FileChannel.open(store.partFile(key), StandardOpenOption.READ);
             }
             store.pin(key);
             source = new Joined(key, download, reader, started == null && download.receivedAll());
@@ -263,15 +267,8 @@ public final class Downloads implements AutoCloseable {
     }
 
     /** Caller holds the store's monitor. */
-    private Download start(StoreKey key, Ticket ticket, URI origin) throws FetchException, IOException {
-        long reserve = Math.max(0, ticket.size());
-        store.reserve(reserve);
-        try {
-            store.createPart(key).close(); // there for the clients' readers at once; written when bytes come
-        } catch (IOException e) {
-            store.release(reserve);
-            throw e;
-        }
+    /** A fetch of the file whose part file was just created, with {@code reserve} bytes reserved for it. */
+    private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
         Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), () -> store.openPart(key),
                 budget, diskWriters,
                 checksumTypes.get());

@@ -554,6 +554,11 @@ public final class Store {
         deleteQuietly(uploadFile(key));
     }
 
+    /** Makes the directory the key's files go in, when it is not there yet. */
+    public void makeDirectoryFor(StoreKey key) throws IOException {
+        Files.createDirectories(dataFile(key).getParent(), mode.directoryAttribute());
+    }
+
     /** Creates (truncating leftovers) the part file a fetch writes into. */
     public FileChannel createPart(StoreKey key) throws IOException {
         return create(partFile(key));

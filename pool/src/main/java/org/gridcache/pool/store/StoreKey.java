@@ -28,7 +28,9 @@ public final class StoreKey {
      * The keys of the URLs asked for lately: a hit asks once per request, and the SHA-256 (with its provider lookup)
      * was a visible part of a small file's hit. A pure function's results, so nothing here can be stale.
      */
-    private static final Cache<String, StoreKey> RECENT = Caffeine.newBuilder().maximumSize(4096).build();
+    // the upkeep after a write runs on the writer (an event loop; a few entries' worth), not handed to the common pool:
+    // waking one of its threads put a context switch on every miss's first byte
+    private static final Cache<String, StoreKey> RECENT = Caffeine.newBuilder().maximumSize(4096).executor(Runnable::run).build();
 
     public static StoreKey ofOrigin(String originUrl) {
         return RECENT.get(originUrl, StoreKey::hashOf);
