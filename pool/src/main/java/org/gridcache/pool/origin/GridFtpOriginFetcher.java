@@ -45,7 +45,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private final GridFtpSessions sessions;
     private final GsiConnectionPool connections = new GsiConnectionPool();
     /** 256 MiB of slabs kept for reuse: what a few misses at a time hold while the disk catches up. */
-    private final ReceiveSlabs slabs = new ReceiveSlabs(256);
+    private final ReceiveSlabs slabs = ReceiveSlabs.SHARED;
     private final Duration replyTimeout;
     private final RangedReads rangedReads;
     private final PermissionCheck permissionCheck;

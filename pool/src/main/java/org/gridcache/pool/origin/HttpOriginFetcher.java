@@ -252,10 +252,10 @@ public final class HttpOriginFetcher implements OriginFetcher {
                                   String name, ChannelHandler handler) {
         return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, READS)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        SlabReads.install(ch, READS, ReceiveSlabs.SHARED);
                         ChannelPipeline p = ch.pipeline();
                         if (https) {
                             p.addLast("tls", unresumableTls(verifyingEngine(ch, tls, origin.getHost(), port)));

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Direct memory for the bytes a GridFTP fetch receives, reused: slabs of {@link #SLAB} bytes that a transfer fills in
- * turn, handing each received piece on as a slice. The bytes wait in the download's write-behind window for the disk
+ * Direct memory for the bytes a fetch receives, reused: slabs of {@link #SLAB} bytes that a transfer fills in turn,
+ * handing each received piece on as a slice (GridFTP copies into them; HTTP reads into them, {@link SlabReads}). The bytes wait in the download's write-behind window for the disk
  * and the clients. On the heap they outlived young collections whenever the disk fell behind, and G1 copied them,
  * promoted them and grew the heap. Netty's pooled allocator frees a 4 MiB chunk as soon as its last buffer is
  * released. Either way, new memory was zeroed (and, in a VM, faulted in) for every few MiB received. A slab returns
@@ -18,6 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ReceiveSlabs {
     static final int SLAB = 1 << 20;
+    /** The process's receive memory, shared by the HTTP and GridFTP fetchers as Netty's default allocator is. */
+    static final ReceiveSlabs SHARED = new ReceiveSlabs(256);
+    /** A read that would find less room than this in the current slab starts a new one. */
+    private static final int MIN_READ = 16 << 10;
     private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
     private final AtomicInteger waiting = new AtomicInteger();
     private final int keep;
@@ -70,6 +74,25 @@ final class ReceiveSlabs {
             int start = slab.writerIndex();
             slab.writeBytes(data, offset, n);
             return slab.retainedSlice(start, n);
+        }
+
+        /**
+         * Room for a socket read of up to {@code wanted} bytes: an empty slice of the current slab, to be read into, that
+         * the caller must release; {@link #received} then tells how many bytes the read put there.
+         */
+        ByteBuf room(int wanted) {
+            if (slab == null || slab.writableBytes() < Math.min(wanted, MIN_READ)) {
+                close();
+                slab = new Slab(take());
+            }
+            return slab.retainedSlice(slab.writerIndex(), Math.min(wanted, slab.writableBytes())).clear();
+        }
+
+        /** The last {@link #room} holds {@code bytes} bytes now: the next read goes on after them. */
+        void received(int bytes) {
+            if (slab != null && bytes > 0) {
+                slab.writerIndex(slab.writerIndex() + bytes);
+            }
         }
 
         /** Lets the current slab go back once the slices given out are released. */
