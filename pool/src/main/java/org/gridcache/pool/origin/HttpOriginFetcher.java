@@ -252,6 +252,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
                                   String name, ChannelHandler handler) {
         return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
+                .option(ChannelOption.ALLOCATOR, org.gridcache.pool.serve.AlignedBuffers.ALLOCATOR) // TLS's buffers
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {

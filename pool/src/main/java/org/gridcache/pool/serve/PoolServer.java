@@ -52,6 +52,7 @@ public final class PoolServer implements AutoCloseable {
                 .channel(serverChannel)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOCATOR, AlignedBuffers.ALLOCATOR)
                 // a client that shuts its output down after its request (a FIN: HTTP/1.0 style, nc -N) is still
                 // answered; PipeliningGate closes once nothing is left to answer
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,6 +49,21 @@ class ReceiveSlabsTest {
         assertEquals(12, pieces.size(), "10 reads in the first slab, the 11th split across its end, 5,000 bytes in the second");
         assertEquals(5000, pieces.get(11).readableBytes());
         assertEquals(2, slabs.waiting(), "both slabs are back once every slice is released");
+    }
+
+    @Test
+    void slabsStartOnACacheLineAndHoldASlabsWorth() {
+        ReceiveSlabs slabs = new ReceiveSlabs(4);
+        try (ReceiveSlabs.Filler filler = slabs.filler()) {
+            for (int i = 0; i < 3; i++) { // three slabs, each filled to its end
+                ByteBuf room = filler.room(ReceiveSlabs.SLAB);
+                assertEquals(ReceiveSlabs.SLAB, room.writableBytes());
+                ByteBuffer memory = room.internalNioBuffer(0, 1);
+                assertEquals(0, io.netty.util.internal.PlatformDependent.directBufferAddress(memory) % 64);
+                filler.received(ReceiveSlabs.SLAB);
+                room.release();
+            }
+        }
     }
 
     @Test
