@@ -11,10 +11,9 @@ import java.util.function.LongSupplier;
  * after a quiet spell goes out after {@link #SETTLE} (a pool going from 0 to 1 movers is news to the doors); later
  * ones wait for the interval and publish the record as it is then. The settle keeps the write, with the ZooKeeper
  * server's fsync and the doors' reads it sets off, out of the way of the request that caused it: published at once,
- * it shared the CPU with that request's start and put 2 ms on a miss's median first byte on a 2-core VM, 5 ms at
- * the 90th percentile (docs/benchmarks.md, "A miss's first byte"). Small-file hits start and end movers thousands of times a
- * second, and each was a ZooKeeper write (fsync'ed, sent to every door watching): that took as much CPU as serving
- * the files (docs/benchmarks.md, "Small files").
+ * it shared the CPU with that request's start (docs/benchmarks.md, "A miss's first byte"). Small-file hits start and
+ * end movers thousands of times a second, and each was a ZooKeeper write (fsync'ed, sent to every door watching):
+ * that took as much CPU as serving the files (docs/benchmarks.md, "Small files").
  */
 final class EarlyPublications {
     static final Duration MIN_INTERVAL = Duration.ofMillis(100);

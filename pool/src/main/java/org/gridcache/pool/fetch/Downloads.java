@@ -266,8 +266,7 @@ public final class Downloads implements AutoCloseable {
         }
     }
 
-    /** Caller holds the store's monitor. */
-    /** A fetch of the file whose part file was just created, with {@code reserve} bytes reserved for it. */
+    /** A fetch of the file whose part file was just created, {@code reserve} bytes reserved for it; under the store's monitor. */
     private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
         Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), () -> store.openPart(key),
                 budget, diskWriters,

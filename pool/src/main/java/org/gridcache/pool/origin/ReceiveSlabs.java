@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Direct memory for the bytes a fetch receives, reused: slabs of {@link #SLAB} bytes that a transfer fills in turn,
- * handing each received piece on as a slice (GridFTP copies into them; HTTP reads into them, {@link SlabReads}). The bytes wait in the download's write-behind window for the disk
- * and the clients. On the heap they outlived young collections whenever the disk fell behind, and G1 copied them,
+ * handing each received piece on as a slice (GridFTP copies into them; HTTP reads into them, {@link SlabReads}). The
+ * bytes wait in the download's write-behind window for the disk and the clients. On the heap they outlived young collections whenever the disk fell behind, and G1 copied them,
  * promoted them and grew the heap. Netty's pooled allocator frees a 4 MiB chunk as soon as its last buffer is
  * released. Either way, new memory was zeroed (and, in a VM, faulted in) for every few MiB received. A slab returns
  * here once its last slice is released; at most {@code keep} slabs wait for reuse, and the rest are left to the
