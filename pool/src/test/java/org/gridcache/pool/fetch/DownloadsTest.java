@@ -412,4 +412,33 @@ class DownloadsTest {
                     "evicted: no pin left behind by the failed hit");
         }
     }
+    /**
+     * A miss whose part file cannot be made (its directory's place taken by a file, then the part file's by a
+     * directory) fails with the file system's error, reserves nothing and leaves no fetch behind: once the way is
+     * clear, the next request starts one.
+     */
+    @Test
+    void aMissWhosePartFileCannotBeMadeReservesNothingAndLeavesNoFetch() throws Exception {
+        byte[] content = new byte[4 << 10];
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
+            Ticket ticket = new Ticket("/blocked.bin", "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door",
+                    "http://o/blocked.bin", content.length, 1);
+            Path part = store.partFile(org.gridcache.pool.store.StoreKey.ofOrigin(ticket.originUrl()));
+            Files.createDirectories(part.getParent().getParent());
+            Files.write(part.getParent(), new byte[0]); // the key's directory cannot be made
+            assertThrows(java.nio.file.FileSystemException.class, () -> downloads.open(ticket));
+            assertEquals(1 << 30, store.freeBytes(), "nothing reserved");
+
+            Files.delete(part.getParent());
+            Files.createDirectories(part); // the directory can be made, the part file cannot be created
+            assertThrows(java.nio.file.FileSystemException.class, () -> downloads.open(ticket));
+            assertEquals(1 << 30, store.freeBytes(), "the reservation given back");
+
+            Files.delete(part);
+            Downloads.Source source = downloads.open(ticket);
+            source.file().close();
+            assertTrue(source instanceof Downloads.Joined, "a fetch started now, none left from before: " + source);
+        }
+    }
 }
