@@ -570,9 +570,13 @@ public final class Store {
     }
 
     private FileChannel create(Path part) throws IOException {
-        Files.createDirectories(part.getParent(), mode.directoryAttribute());
-        FileChannel channel = FileChannel.open(part, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE, StandardOpenOption.READ), mode.fileAttribute());
+        FileChannel channel;
+        try { // the directory is there for most (a miss makes it before the monitor): one system call, not three
+            channel = openCreating(part);
+        } catch (java.nio.file.NoSuchFileException e) {
+            Files.createDirectories(part.getParent(), mode.directoryAttribute());
+            channel = openCreating(part);
+        }
         try {
             mode.applyToFile(part);
         } catch (IOException e) {
@@ -580,6 +584,11 @@ public final class Store {
             throw e;
         }
         return channel;
+    }
+
+    private FileChannel openCreating(Path file) throws IOException {
+        return FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, StandardOpenOption.READ), mode.fileAttribute());
     }
 
     /** Deletes the part file of a failed fetch; what it had read from the origin still counts as origin bytes. */
