@@ -89,3 +89,17 @@ await() {
     sleep 0.2
   done
 }
+
+# quiet PID: returns once process PID has used at most 2 % of a core over half a second (at most 30 s), so that what
+# it was doing in the background (fills' fsyncs, checksums, commits) is off the next measurement's clock
+quiet() {
+  local pid=$1 hz a b
+  hz=$(getconf CLK_TCK)
+  for _ in $(seq 60); do
+    a=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || return 0
+    sleep 0.5
+    b=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || return 0
+    [ $(((b - a) * 100)) -le $((hz * 2 / 2)) ] && return 0 # ticks in 0.5 s: 2 % of hz / 2
+  done
+  echo "quiet: process $pid still busy after 30 s" >&2
+}
