@@ -71,22 +71,30 @@ public final class AffinitySelector implements PoolSelector {
         long pathHash = hash(path);
         TopK all = new TopK(Math.min(n, k + MAX_PEERS));
         TopK calm = new TopK(k);
-        // Most pools cannot enter the top few: u <= exp(-maxWeight / threshold) rules a pool out without its logarithm
-        double cutAll = 0;
-        double cutCalm = 0;
-        for (int i = 0; i < n; i++) {
-            double u = uniform(p.seeds[i], pathHash);
-            boolean isCalm = p.loads[i] + redirected.get(i) <= spill;
-            if (u <= (isCalm ? Math.min(cutAll, cutCalm) : cutAll)) {
+        // Most pools cannot enter the top few: a draw at or below exp(-maxWeight / threshold) rules a pool out without
+        // its logarithm, or its load. The cuts are kept as draw bits (see drawBits), so that the loop over the pools
+        // is a hash and a comparison for nearly all of them.
+        long[] seeds = p.seeds;
+        long cutAll = -1;
+        long cutCalm = -1;
+        long cutEither = -1; // min(cutAll, cutCalm): below it no pool enters either ranking
+        for (int i = 0; i < seeds.length; i++) {
+            long bits = drawBits(seeds[i], pathHash);
+            if (bits <= cutEither) {
                 continue;
             }
-            double score = p.weights[i] / -Math.log(u);
+            boolean isCalm = p.loads[i] + redirected.get(i) <= spill;
+            if (!isCalm && bits <= cutAll) {
+                continue;
+            }
+            double score = p.weights[i] / -Math.log(uniform(bits));
             if (all.offer(i, score)) {
-                cutAll = cutoff(p.maxWeight, all.threshold());
+                cutAll = cutoffBits(p.maxWeight, all.threshold());
             }
             if (isCalm && calm.offer(i, score)) {
-                cutCalm = cutoff(p.maxWeight, calm.threshold());
+                cutCalm = cutoffBits(p.maxWeight, calm.threshold());
             }
+            cutEither = Math.min(cutAll, cutCalm);
         }
         List<Choice> out = new ArrayList<>(k);
         for (int r = 0; r < calm.size(); r++) {
@@ -168,20 +176,30 @@ public final class AffinitySelector implements PoolSelector {
 
     /** {@code weight / -ln(u)}: the larger, the better the pool for this path. */
     static double score(double weight, long poolSeed, long pathHash) {
-        return weight / -Math.log(uniform(poolSeed, pathHash));
+        return weight / -Math.log(uniform(drawBits(poolSeed, pathHash)));
     }
 
-    /** The pool's draw for the path, in (0, 1), never 0 or 1. */
-    private static double uniform(long poolSeed, long pathHash) {
-        return ((mix(poolSeed ^ pathHash) >>> 11) + 0.5) * 0x1.0p-53;
+    /** The pool's draw for the path as 53 bits; the draw itself ({@link #uniform}) grows with them. */
+    private static long drawBits(long poolSeed, long pathHash) {
+        return mix(poolSeed ^ pathHash) >>> 11;
+    }
+
+    /** The draw of {@code bits}, in (0, 1), never 0 or 1. */
+    private static double uniform(long bits) {
+        return (bits + 0.5) * 0x1.0p-53;
     }
 
     /**
-     * Below this draw no pool can score above {@code threshold}: {@code w / -ln(u) > t} needs {@code u > exp(-w / t)}.
-     * Slightly low, so that rounding never rules out a pool that would have entered.
+     * The draw bits at or below which no pool can score above {@code threshold}: {@code w / -ln(u) > t} needs
+     * {@code u > exp(-w / t)}, and {@code uniform(bits) <= c} is {@code bits <= c * 2^53 - 0.5}. Slightly low, so that
+     * rounding never rules out a pool that would have entered; -1 (no draw) while the ranking has room.
      */
-    private static double cutoff(double maxWeight, double threshold) {
-        return threshold <= 0 ? 0 : Math.exp(-maxWeight / threshold) * (1 - 1e-9);
+    private static long cutoffBits(double maxWeight, double threshold) {
+        if (threshold <= 0) {
+            return -1;
+        }
+        double cut = Math.exp(-maxWeight / threshold) * (1 - 1e-9);
+        return (long) Math.floor(cut * 0x1.0p53 - 0.5);
     }
 
     /** FNV-1a over the UTF-16 code units, then a finalizer so that similar paths spread. */
