@@ -6,11 +6,12 @@
 # A benchmark, not a test. Root (nginx as root, ../shared/gridenv's mkpki.sh); run from the repository root after
 # `mvn -B -o -q -pl dist -am package -DskipTests`:
 #   bench/https-bench.sh
-# Env: AGG_CLIENTS=100 AGG_MB=64 ROUNDS=3 MAXT=300 (each curl's limit) GRIDENV (../shared/gridenv)
+# Env: AGG_CLIENTS=100 AGG_MB=64 ROUNDS=3 MAXT=300 (each curl's limit) WARM_REQUESTS=1000 (untimed small reads first)
+#   GRIDENV (../shared/gridenv)
 #   BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-clients=${AGG_CLIENTS:-100}; mb=${AGG_MB:-64}; rounds=${ROUNDS:-3}; maxt=${MAXT:-300}
+clients=${AGG_CLIENTS:-100}; mb=${AGG_MB:-64}; rounds=${ROUNDS:-3}; maxt=${MAXT:-300}; warm_requests=${WARM_REQUESTS:-1000}
 gridenv=$(cd "${GRIDENV:-../shared/gridenv}" 2>/dev/null && pwd) || { echo "../shared/gridenv is missing" >&2; exit 1; }
 for tool in nginx curl openssl; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
 gridcache=$(ls -d dist/target/gridcache-*/bin/gridcache | head -1)
@@ -72,12 +73,23 @@ aggregate() { # NAME URL ROUND: MB/s of all clients together; errors counted
   say "$name round $r: $rate MB/s, $((clients - ok)) of $clients failed"
   echo "$rate $((clients - ok))"
 }
-# warm-up, untimed: 20 concurrent reads from each server, so that the rounds measure a pool whose JIT has compiled the
-# TLS path (in a fresh JVM C2 still compiled ~0.9 CPU s during the first timed round, 0.4 s in the fourth; nginx has
-# nothing to warm)
+# warm-up, untimed: WARM_REQUESTS reads of a 4 KiB file from each server, one after the other, each with full TLS
+# handshakes (no session reuse, the connection closed after each answer: through gridcache a handshake with the door
+# and one with the pool), then AGG_CLIENTS concurrent reads of the big file (an untimed round), so that the rounds
+# measure servers whose JIT has compiled the handshakes, the redirect and the TLS data path, and whose buffer pools
+# have grown to a round's concurrency. After 20 concurrent reads alone, C2 still compiled ~0.9 CPU s during the first
+# timed round of a fresh JVM, and that round was the lowest of every run (510 MB/s against 690 and 694 in one run;
+# nginx 649, 678, 706); with the small reads before them too, 590 against 683 and 673. nginx has nothing to warm.
+head -c 4096 /dev/urandom >"$work/origin/warm.bin"
+for base in "https://localhost:$port" "https://localhost:$nport"; do
+  for _ in $(seq "$warm_requests"); do printf 'url = "%s/warm.bin"\noutput = "/dev/null"\n' "$base"; done >"$work/warm.curl"
+  codes=$(curl -sL "${tls[@]}" --no-sessionid -H 'Connection: close' --max-time "$maxt" -K "$work/warm.curl" \
+    -w '%{http_code}\n' | sort | uniq -c | xargs || true)
+  say "warm-up, $base: $warm_requests reads of 4 KiB: $codes (count, status)"
+done
 for url in "https://localhost:$port/agg.bin" "https://localhost:$nport/agg.bin"; do
   warm=()
-  for _ in $(seq 20); do curl -sL "${tls[@]}" -o /dev/null --max-time "$maxt" "$url" & warm+=($!); done
+  for _ in $(seq "$clients"); do curl -sL "${tls[@]}" -o /dev/null --max-time "$maxt" "$url" & warm+=($!); done
   wait "${warm[@]}" || say "warm-up read failed: $url"
 done
 before=$(cut -d' ' -f1 /proc/loadavg)
