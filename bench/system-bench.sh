@@ -166,7 +166,8 @@ http { sendfile on; access_log off; client_body_temp_path $RUN/limited/tmp/b; pr
 NGX
   nginx -c $RUN/limited/nginx.conf
   "$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) >/dev/null
-  # the first miss from this origin, a fresh JVM's: shown beside the judged figure, not judged
+  # the first miss from this origin, shown beside the judged figure, not judged: a fresh JVM's when the shaped part
+  # runs alone (PARTS=shaped); after the reads and the aggregate otherwise
   [ -f "$DATA/base-1m" ] || head -c $((1 << 20)) /dev/urandom > "$DATA/base-1m"
   w=$(link "limited-warm" "1m")
   fresh=$(curl -sL -o /dev/null --max-time "$MAXT" -w '%{time_starttransfer} %{time_redirect} %{http_code}' \
@@ -241,6 +242,6 @@ read -r ffb fredir fcode <<<"$fresh"
 result shaped-first-byte-fresh "gridcache after the redirect" gridcache 1 \
   "$(awk -v x="$ffb" -v r="$fredir" -v c="$fcode" 'BEGIN{ if (c != 200) print "ERR"; else printf "%.4f", x-r }')" s \
   "1 MiB limit_rate $RATE"
-echo "  a fresh JVM's first miss from this origin (1 MiB, before $WARM_MISSES warm-up misses): first byte $(awk -v x="$ffb" -v r="$fredir" 'BEGIN{printf "%.1f", (x-r)*1000}') ms after the redirect"
+echo "  the first miss from this origin (1 MiB, before $WARM_MISSES warm-up misses): first byte $(awk -v x="$ffb" -v r="$fredir" 'BEGIN{printf "%.1f", (x-r)*1000}') ms after the redirect"
 fi
 [ -n "${STOP_AT_EXIT:-}" ] || say "left running; stop with: $0 stop"
