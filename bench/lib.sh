@@ -99,7 +99,7 @@ quiet() {
     a=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || return 0
     sleep 0.5
     b=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || return 0
-    [ $(((b - a) * 100)) -le $((hz * 2 / 2)) ] && return 0 # ticks in 0.5 s: 2 % of hz / 2
+    [ $(((b - a) * 100)) -le "$hz" ] && return 0 # at most hz / 100 ticks in 0.5 s: 2 % of a core
   done
   echo "quiet: process $pid still busy after 30 s" >&2
 }
