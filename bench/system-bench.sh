@@ -8,8 +8,9 @@
 #      nginx, through gridcache (door redirect + pool) and through Varnish: total bytes / wall time, errors counted.
 # Needs root, the anchors installed (../shared/anchors/install.sh) and the distribution built (mvn -DskipTests package).
 # "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
-# Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads in a row) RATE=100m LIMITED_MB=512 WARM_MISSES=3000 (untimed small misses before part 2's) MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1) AGG_CLIENTS=100
-# AGG_MB=64 PARTS="reads shaped agg" (which parts run) BENCH_RUN=/tmp/gridcache-bench (files, caches, logs)
+# Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads in a row) RATE=100m LIMITED_MB=512
+# WARM_MISSES=3000 (untimed small misses before part 2's) MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1)
+# AGG_CLIENTS=100 AGG_MB=64 PARTS="reads shaped agg" (which parts run) BENCH_RUN=/tmp/gridcache-bench (files, caches, logs)
 # STOP_AT_EXIT (set: stop everything on exit, as bench/run.sh does; unset: left running for a look)
 # BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
 # Ports, PORT_BASE=29080 + offset: 0 origin, 1 nginx, 3 varnish (CLI +1000), 14 xcache (netns), 800 gridcache door
@@ -185,8 +186,8 @@ NGX
     "http://127.0.0.1:$GC/limited/$w" || true)
   # then WARM_MISSES misses of 4 KiB files from the same origin, through door and pool, untimed: a pool in service
   # has run its miss path thousands of times, and HotSpot compiles it with C2 only after ~5,000 runs; until then the
-  # miss's Java runs interpreted or in C1 (a perf trace of the 30th miss: 12 ms without a system call between the
-  # origin socket and its connect; of a miss after 3,000 more: 0.3 ms)
+  # miss's Java runs interpreted or in C1 (a perf trace of a JVM's 41st miss: 12 ms without a system call between the
+  # origin socket's creation and its hand-off to an event loop; of a miss after 8,000 more: 0.3 ms)
   head -c 4096 /dev/urandom > "$DATA/base-4k"
   for i in $(seq "$WARM_MISSES"); do
     ln -f "$DATA/base-4k" "$DATA/c$id-w$i"
