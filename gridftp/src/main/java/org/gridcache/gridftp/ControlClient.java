@@ -21,9 +21,11 @@ final class ControlClient extends GridFTPClient {
     /**
      * Brings replies back in step after a failed transfer, whose replies (226, 426, 451) not yet read are none or
      * one: sends NOOP and reads until its 200, which no transfer reply is. Each read waits at most the reply timeout.
+     * Returns the last negative reply read before the 200 (the server's own word on the transfer), or null.
      */
-    void resynchronize(int maxReplies, int maxWaitMillis) throws IOException, ServerException {
+    Reply resynchronize(int maxReplies, int maxWaitMillis) throws IOException, ServerException {
         controlChannel.write(new Command("NOOP"));
+        Reply leftover = null;
         for (int i = 0; i < maxReplies; i++) {
             Reply reply;
             try {
@@ -36,7 +38,10 @@ final class ControlClient extends GridFTPClient {
                 throw new IOException("interrupted while waiting for the reply to NOOP", e);
             }
             if (reply.getCode() == 200) {
-                return;
+                return leftover;
+            }
+            if (reply.getCode() >= 400) {
+                leftover = reply;
             }
         }
         throw new IOException("no reply to NOOP among " + maxReplies + " replies after an aborted transfer");

@@ -254,29 +254,32 @@ public final class GridFtpConnection implements AutoCloseable {
             failure = new GridFtpException(GridFtpException.Kind.FAILED, "upload of " + path + " to " + where + " abandoned: "
                     + ReplyClassifier.oneLine(sourceFailure), sourceFailure);
         }
-        cleanUpAfterFailedStore(path, failure, sourceFailure != null || source.sent() > 0);
+        Reply serversWord = cleanUpAfterFailedStore(path, failure, sourceFailure != null || source.sent() > 0);
         close();
-        throw failure;
+        throw ReplyClassifier.withServersWord(failure, where, "STOR " + path, serversWord);
     }
 
     /**
      * After a failed STOR: the replies back in step (the transfer's reply may not have been read), and the partial file
-     * deleted when the transfer had begun (a STOR refused at once made none).
+     * deleted when the transfer had begun (a STOR refused at once made none). Returns the server's negative reply to
+     * the transfer when it was read only now, or null: when the local side failed first (the server closed the data
+     * channel, say on a full disk), jGlobus reports that local failure and leaves the server's reason unread.
      */
-    private void cleanUpAfterFailedStore(String path, GridFtpException failure, boolean partialFile) {
+    private Reply cleanUpAfterFailedStore(String path, GridFtpException failure, boolean partialFile) {
         client.abortLocalTransfer();
+        Reply serversWord;
         try {
-            client.resynchronize(4, (int) Math.min(Integer.MAX_VALUE, options.replyTimeout().toMillis()));
+            serversWord = client.resynchronize(4, (int) Math.min(Integer.MAX_VALUE, options.replyTimeout().toMillis()));
         } catch (IOException | ServerException e) {
             LOG.warn("{}; the connection is out of step after the failed transfer ({})", failure.getMessage(), ReplyClassifier.oneLine(e));
             close();
             if (partialFile) {
                 deletePartialFile(path, failure);
             }
-            return;
+            return null;
         }
         if (!partialFile) {
-            return;
+            return serversWord;
         }
         try {
             client.deleteFile(path);
@@ -286,6 +289,7 @@ public final class GridFtpConnection implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("{}; deleting the partial file failed: {}", failure.getMessage(), ReplyClassifier.oneLine(e));
         }
+        return serversWord;
     }
 
     /** DELE of what a failed transfer left, over a new connection (this one is closed or out of step). */

@@ -57,6 +57,20 @@ final class ReplyClassifier {
         return new GridFtpException(kind, "GridFTP server " + where + " refused " + what + ": " + shorten(text), e);
     }
 
+    /**
+     * {@code local}, a failure the client side saw first, or the server's own negative reply to the same transfer
+     * ({@code serversWord}, read after it) when that says more: a full disk, a refusal. Null: {@code local}.
+     */
+    static GridFtpException withServersWord(GridFtpException local, String where, String what, Reply serversWord) {
+        if (serversWord == null || local.kind() != GridFtpException.Kind.FAILED) {
+            return local;
+        }
+        String text = (serversWord.getCode() + " " + serversWord.getMessage()).replaceAll("\\s+", " ").trim();
+        GridFtpException.Kind kind = classify(serversWord.getCode(), text, false);
+        return kind == GridFtpException.Kind.FAILED ? local
+                : new GridFtpException(kind, "GridFTP server " + where + " refused " + what + ": " + shorten(text), local);
+    }
+
     /** The server's reply inside a jGlobus failure, or null when it was not a reply. */
     static Reply reply(ServerException e) {
         Throwable t = e.getRootCause();

@@ -22,6 +22,23 @@ class GridFtpRepliesTest {
     }
 
     @Test
+    void aLocalFailureGivesWayToTheServersOwnReasonReadAfterIt() throws Exception {
+        GridFtpException brokenPipe = new GridFtpException(GridFtpException.Kind.FAILED,
+                "GridFTP server h:1 refused STOR /f: 451 exception during TransferSourceThread java.net.SocketException: Broken pipe");
+        GridFtpException full = ReplyClassifier.withServersWord(brokenPipe, "h:1", "STOR /f",
+                reply("451 Local resource failure: malloc: No space left on device."));
+        assertEquals(GridFtpException.Kind.NO_SPACE, full.kind());
+        assertEquals(507, full.httpStatus());
+        assertEquals("GridFTP server h:1 refused STOR /f: 451 Local resource failure: malloc: No space left on device.", full.getMessage());
+        assertEquals(brokenPipe, ReplyClassifier.withServersWord(brokenPipe, "h:1", "STOR /f", reply("426 Data connection closed")),
+                "a reply that says no more keeps the local failure");
+        assertEquals(brokenPipe, ReplyClassifier.withServersWord(brokenPipe, "h:1", "STOR /f", null));
+        GridFtpException denied = new GridFtpException(GridFtpException.Kind.DENIED, "refused");
+        assertEquals(denied, ReplyClassifier.withServersWord(denied, "h:1", "STOR /f", reply("451 No space left on device")),
+                "a failure already classified stays as it is");
+    }
+
+    @Test
     void repliesAreSortedByCodeAndText() {
         assertEquals(GridFtpException.Kind.DENIED, ReplyClassifier.classify(530, "530 Login incorrect", false));
         assertEquals(GridFtpException.Kind.DENIED, ReplyClassifier.classify(500, "500 Permission denied", false));
