@@ -47,8 +47,8 @@ final class ReplyClassifier {
     /** A negative reply to {@code what} from the server at {@code where}. */
     static GridFtpException failure(String where, String what, ServerException e) {
         Reply reply = reply(e);
-        String text = reply != null ? reply.getCode() + " " + reply.getMessage() : e.getMessage();
-        text = text == null ? "no reason given" : text.replaceAll("\\s+", " ").trim();
+        String text = reply != null ? text(reply) : e.getMessage();
+        text = text == null ? "no reason given" : oneLine(text);
         boolean timeout = e.getCode() == ServerException.REPLY_TIMEOUT;
         GridFtpException.Kind kind = classify(reply != null ? reply.getCode() : -1, text, timeout);
         if (kind == GridFtpException.Kind.UNREACHABLE && timeout) {
@@ -65,7 +65,7 @@ final class ReplyClassifier {
         if (serversWord == null || local.kind() != GridFtpException.Kind.FAILED) {
             return local;
         }
-        String text = (serversWord.getCode() + " " + serversWord.getMessage()).replaceAll("\\s+", " ").trim();
+        String text = oneLine(text(serversWord));
         GridFtpException.Kind kind = classify(serversWord.getCode(), text, false);
         return kind == GridFtpException.Kind.FAILED ? local
                 : new GridFtpException(kind, "GridFTP server " + where + " refused " + what + ": " + shorten(text), local);
@@ -106,6 +106,15 @@ final class ReplyClassifier {
 
     static String oneLine(Throwable t) {
         String m = t.getMessage();
-        return m == null ? t.getClass().getSimpleName() : m.replaceAll("\\s+", " ").trim();
+        return m == null ? t.getClass().getSimpleName() : oneLine(m);
+    }
+
+    /** A multi-line reply, or a message holding one, on one line. */
+    private static String oneLine(String text) {
+        return text.replaceAll("\\s+", " ").trim();
+    }
+
+    private static String text(Reply reply) {
+        return reply.getCode() + " " + reply.getMessage();
     }
 }

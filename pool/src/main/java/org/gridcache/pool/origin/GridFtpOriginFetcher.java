@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.OriginEntry;
@@ -131,16 +132,26 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
             if (checksummed) {
                 sink.willVerify(ChecksumVerification.typeOf(wanted)); // the clients' last byte waits for the verification
             }
-            sink.begin(entry.size(), entry.mtimeMillis() < 0 ? -1 : entry.mtimeMillis() / 1000, null);
+            long mtime = entry.mtimeMillis() < 0 ? -1 : entry.mtimeMillis() / 1000;
+            // begun with the first byte, not before RETR: the server may still refuse to send the file (permissions,
+            // no data port), and until begin the waiting clients can get that refusal as a status rather than a cut
+            // response (receive runs on jGlobus' threads; retrieve returns after the last one)
+            AtomicBoolean begun = new AtomicBoolean();
             long started = System.nanoTime();
             conn.retrieve(path, 0, entry.size(), true, (data, n) -> {
                 try {
+                    if (begun.compareAndSet(false, true)) {
+                        sink.begin(entry.size(), mtime, null);
+                    }
                     write(sink, filler, data, n);
                 } catch (FetchException e) {
                     refused[0] = e;
                     throw new IOException(e.getMessage());
                 }
             });
+            if (begun.compareAndSet(false, true)) { // an empty file
+                sink.begin(entry.size(), mtime, null);
+            }
             LOG.debug("GridFTP {} bytes of {} from {} with {} stream(s) in {} ms", entry.size(), ticket.path(), OriginFetcher.describe(origin),
                     options.streams(), (System.nanoTime() - started) / 1_000_000);
             // asked after the data, not before: the server's checksum of the whole file does not delay the first byte

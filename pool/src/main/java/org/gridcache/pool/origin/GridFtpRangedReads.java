@@ -4,6 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.gridcache.common.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
@@ -46,9 +47,17 @@ final class GridFtpRangedReads implements RangedReads {
                         receiver.done(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "client went away"));
                         return;
                     }
-                    receiver.opened();
-                    conn.retrieve(GridFtpSessions.path(origin), offset, length, false,
-                            (data, n) -> receiver.receive(Unpooled.copiedBuffer(data, 0, n))); // data: jGlobus' to reuse
+                    // opened with the first byte: the server may still refuse ERET, and the client then gets a status
+                    AtomicBoolean opened = new AtomicBoolean();
+                    conn.retrieve(GridFtpSessions.path(origin), offset, length, false, (data, n) -> {
+                        if (opened.compareAndSet(false, true)) {
+                            receiver.opened();
+                        }
+                        receiver.receive(Unpooled.copiedBuffer(data, 0, n)); // data: jGlobus' to reuse
+                    });
+                    if (opened.compareAndSet(false, true)) {
+                        receiver.opened(); // nothing to send
+                    }
                     // a client gone meanwhile closed the connection (the retrieve failed, or had just ended)
                     reusable = holder.release();
                     receiver.done(null);

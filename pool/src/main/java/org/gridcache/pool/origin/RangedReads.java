@@ -12,7 +12,10 @@ import org.gridcache.pool.fetch.FetchException;
  */
 public interface RangedReads {
 
-    /** Receives a ranged read: {@link #opened} once the origin accepted the credential and the path, then bytes. */
+    /**
+     * Receives a ranged read: {@link #opened} once the origin sends the range (its answer, or its first bytes when
+     * a refusal can come until then), then bytes.
+     */
     interface Receiver {
         void opened();
 

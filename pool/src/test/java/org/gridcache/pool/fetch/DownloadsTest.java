@@ -72,7 +72,7 @@ class DownloadsTest {
             long before = openDescriptors();
             List<Downloads.Source> sources = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                Ticket ticket = new Ticket("/f" + i, "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/f" + i, 100, -1);
+                Ticket ticket = ticket("f" + i, 100, -1);
                 Downloads.Source source = downloads.open(ticket);
                 source.file().close(); // the client's reader: the mover closes it when the client is done
                 sources.add(source);
@@ -173,8 +173,7 @@ class DownloadsTest {
                 }
                 assertTrue(busy.await(30, TimeUnit.SECONDS), "both disk writers held");
             }
-            Ticket ticket = new Ticket("/" + name, "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/" + name,
-                    origin.content.length, -1);
+            Ticket ticket = ticket(name, origin.content.length, -1);
             Downloads.Joined joined = (Downloads.Joined) downloads.open(ticket);
             joined.file().close();
             Download download = joined.download();
@@ -353,8 +352,7 @@ class DownloadsTest {
         new java.util.Random(name.hashCode()).nextBytes(content);
         Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
         try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
-            Ticket ticket = new Ticket("/" + name, "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/" + name,
-                    content.length, 1);
+            Ticket ticket = ticket(name, content.length, 1);
             Path writingEnd = storedAsAPipe(store, downloads, ticket);
             java.util.concurrent.CompletableFuture<Downloads.Source> opened = openWaitingOnThePipe(downloads, ticket);
             try {
@@ -397,8 +395,7 @@ class DownloadsTest {
         byte[] content = new byte[4 << 10];
         Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
         try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
-            Ticket ticket = new Ticket("/unreadable.bin", "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door",
-                    "http://o/unreadable.bin", content.length, 1);
+            Ticket ticket = ticket("unreadable.bin", content.length, 1);
             Path parent = stored(store, downloads, ticket).getParent();
             try (Stream<Path> files = Files.list(parent)) {
                 for (Path f : files.toList()) {
@@ -412,6 +409,7 @@ class DownloadsTest {
                     "evicted: no pin left behind by the failed hit");
         }
     }
+
     /**
      * A miss whose part file cannot be made (its directory's place taken by a file, then the part file's by a
      * directory) fails with the file system's error, reserves nothing and leaves no fetch behind: once the way is
@@ -422,8 +420,7 @@ class DownloadsTest {
         byte[] content = new byte[4 << 10];
         Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
         try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
-            Ticket ticket = new Ticket("/blocked.bin", "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door",
-                    "http://o/blocked.bin", content.length, 1);
+            Ticket ticket = ticket("blocked.bin", content.length, 1);
             Path part = store.partFile(org.gridcache.pool.store.StoreKey.ofOrigin(ticket.originUrl()));
             Files.createDirectories(part.getParent().getParent());
             Files.write(part.getParent(), new byte[0]); // the key's directory cannot be made
@@ -440,5 +437,10 @@ class DownloadsTest {
             source.file().close();
             assertTrue(source instanceof Downloads.Joined, "a fetch started now, none left from before: " + source);
         }
+    }
+
+    /** An anonymous read ticket for {@code http://o/NAME}. */
+    private static Ticket ticket(String name, long size, long mtime) {
+        return new Ticket("/" + name, "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/" + name, size, mtime);
     }
 }

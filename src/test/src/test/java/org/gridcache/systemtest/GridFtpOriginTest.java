@@ -13,6 +13,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -122,6 +123,9 @@ class GridFtpOriginTest {
                 GridEnv.makeReadable(f);
             }
         }
+        // listed and statted by anyone, read by no one but root: MLST succeeds, the server refuses RETR and ERET
+        Tools.randomFile(data.resolve("atlas/unreadable.bin"), 100_000, 62);
+        Files.setPosixFilePermissions(data.resolve("atlas/unreadable.bin"), PosixFilePermissions.fromString("rw-------"));
         origin = GridEnv.GridFtpOrigin.start(pki, data);
 
         int zkPort = Tools.freePort();
@@ -623,6 +627,25 @@ class GridFtpOriginTest {
         Tools.Result r = curlAs("alice-atlas", "-L", doorUrl + "/atlas/gone.bin");
         assertEquals(404, status(r), r.out());
         assertTrue(r.out().contains("not found at origin"), r.out());
+    }
+
+    /**
+     * A file the server will not send, though MLST shows it (the permission check passes): the refusal comes after the
+     * fetch has begun, and the client still gets it as a status and a reason, for a whole file and for a range, not a
+     * response head followed by a cut connection.
+     */
+    @Test
+    void aFileTheServerWillNotSendIs403WithItsReasonForTheFileAndARange() throws Exception {
+        aliceDelegated();
+        String url = doorUrl + "/atlas/unreadable.bin";
+        for (List<String> request : List.of(List.of("-L", url), List.of("-L", "-r", "0-999", url))) {
+            for (int attempt = 0; attempt < 2; attempt++) { // the second: nothing was cached or left in flight by the first
+                Tools.Result r = curlAs("alice-atlas", request.toArray(String[]::new));
+                assertEquals(403, status(r), request + ": " + r.out());
+                assertTrue(r.out().contains("Permission denied"), "the server's reason: " + r.out());
+                assertFalse(r.out().contains("curl: (18)"), "no response cut short: " + r.out());
+            }
+        }
     }
 
     @Test
