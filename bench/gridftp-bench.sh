@@ -10,17 +10,17 @@
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
-# Env: ROUNDS=3 WARMUP=3 (untimed misses per mode first) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
+# Env: ROUNDS=3 WARM_MISSES=300 (untimed misses of 4 KiB first) WARMUP=3 (then untimed rounds: a miss and a hit per mode) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
 #   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
 #   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
-# Ports: GRIDFTP_PORT=29711 GridFTP (+100..149 data), DOOR_PORT=29780 door (+1 zk, +2 pool, +3 nginx HTTPS).
+# Ports: GRIDFTP_PORT=29711 GridFTP (+1000..1499 data), DOOR_PORT=29780 door (+1 zk, +2 pool, +3 nginx HTTPS).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-gridftp-bench}; DATA=$RUN/data; PKI=$RUN/pki
-ROUNDS=${ROUNDS:-3}; WARMUP=${WARMUP:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
+ROUNDS=${ROUNDS:-3}; WARM_MISSES=${WARM_MISSES:-300}; WARMUP=${WARMUP:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
 NGINX=$((DOOR + 3))
 say() { echo "[gridftp-bench] $*" >&2; }
 . "$here/lib.sh"
@@ -40,7 +40,9 @@ base=$DATA/b/base-${MB}m
 [ "$(stat -c %s "$base" 2>/dev/null || echo 0)" = $((MB << 20)) ] || { say "creating $base"; head -c $((MB << 20)) /dev/urandom > "$base"; }
 chmod 644 "$base"
 "$G/stop-gridftp-origin.sh" $FTP >/dev/null 2>&1 || true
-"$G/start-gridftp-origin.sh" "$PKI" "$DATA" $FTP >/dev/null
+# 500 data ports: each miss takes one, and the server's side of a stream-mode data connection waits 60 s in TIME_WAIT
+# (gridenv's 50 ran out after ~280 of the warm-up's misses: "globus_l_xio_tcp_bind failed")
+DATA_PORTS="$((FTP + 1000)),$((FTP + 1499))" "$G/start-gridftp-origin.sh" "$PKI" "$DATA" $FTP >/dev/null
 
 gc() { "$DIST/bin/gridcache" "$@"; }
 rm -rf "$RUN/zk" "$RUN/store" "$RUN/logs"
@@ -79,14 +81,30 @@ settle() { # NAME
   curl -sS -I -o /dev/null --max-time 600 "${tls[@]}" -H 'Want-Digest: adler32' \
     "https://localhost:$DOOR/b/$1"
 }
-# warm-up: WARMUP untimed misses per mode, so that the pool's JIT has compiled the transfer path (as JMH warms up):
-# after one, the pool's C2 still compiled for 0.2-0.4 CPU s during every timed miss of this size
-for p in 1 4; do
-  gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
-  for w in $(seq "$WARMUP"); do
+# warm-up, first: WARM_MISSES untimed misses of 4 KiB files in one curl, through door and pool with Alice's
+# credential, for the per-miss work that a few large misses run too seldom for C2 to compile (the data channels' GSI
+# handshakes and their certificates' ASN.1, MLST, CKSM, the ticket): after 3 warm-up rounds, C2 still spent 2.8 CPU s
+# during 4 timed misses and 4 hits, over half of it on BouncyCastle's ASN.1 parser
+head -c 4096 /dev/urandom > "$DATA/b/base-4k"; chmod 644 "$DATA/b/base-4k"
+for i in $(seq "$WARM_MISSES"); do
+  ln -f "$DATA/b/base-4k" "$DATA/b/warm-$i"
+  printf 'url = "https://localhost:%s/b/warm-%s"\noutput = "/dev/null"\n' "$DOOR" "$i"
+done > "$RUN/warm.curl"
+warm_codes=$(curl -sS -L -K "$RUN/warm.curl" --max-time 1200 "${tls[@]}" -w '%{http_code}\n' | sort | uniq -c | xargs || true)
+say "$WARM_MISSES untimed misses of 4 KiB: $warm_codes (count, status)"
+rm -f "$DATA/b/warm-"* "$DATA/b/base-4k"
+# warm-up: WARMUP untimed rounds of what a round asks of the pool, a miss and then a hit in each mode, so that its
+# JIT has compiled the transfer paths (as JMH warms up). Misses alone left it compiling for 0.07-0.4 CPU s during
+# every timed miss: the hits' types (a file instead of a filling download behind the same handlers) failed the class
+# checks C2 had compiled into the shared send path, and each failure recompiled it (up to 4 per call site, C2's
+# PerBytecodeTrapLimit), on the cores the timed transfers use
+for w in $(seq "$WARMUP"); do
+  for p in 1 4; do
+    gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
     ln -f "$base" "$DATA/b/warmup-$p-$w"
     curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null "https://localhost:$DOOR/b/warmup-$p-$w"
     settle "warmup-$p-$w"
+    curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null "https://localhost:$DOOR/b/warmup-$p-$w"
     rm -f "$DATA/b/warmup-$p-$w"
   done
 done

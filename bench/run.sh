@@ -25,7 +25,7 @@
 # (apt-get install gnuplot-nox); then copies table, machine and command into BENCHMARKS.md between its markers
 # (--no-docs: not). The machine is shared on the build VM: compare ratios from the same run, not absolute figures.
 # Env: PORT_BASE (29300; system-bench.sh uses +0..+14 and +800..801, gridftp-bench.sh +211 and +280..+283, the
-#   GridFTP data ports +311..+360), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files).
+#   GridFTP data ports +1211..+1710), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -86,7 +86,7 @@ if [ $QUICK = 1 ]; then
   LIMIT=${STEP_LIMIT:-600}
   SYS_ENV=(ROUNDS=1 BIG_MB=256 MISS_MB=64 LIMITED_MB=64 AGG_CLIENTS=20 AGG_MB=16 MAXT=120 WARM_MISSES=300 STORAGE=2G)
   SMALL=(3s 64); SMALL_WARMUP=2s; REDIR=(3s 64); REDIR_WARMUP=2s; HTTPS_ENV=(AGG_CLIENTS=20 AGG_MB=16 ROUNDS=1 WARM_REQUESTS=100)
-  FTP_ENV=(ROUNDS=1 WARMUP=1 MB=64); TPC=(64M 1); SPARSE=(256M 1); SPARSE_ENV=(RANGE=256K)
+  FTP_ENV=(ROUNDS=1 WARM_MISSES=30 WARMUP=1 MB=64); TPC=(64M 1); SPARSE=(256M 1); SPARSE_ENV=(RANGE=256K)
   JMH_OPTS=(-wi 1 -i 2 -w 1s -r 1s -f 1); FOOTPRINT_N=100000
 else
   LIMIT=${STEP_LIMIT:-1800}
