@@ -106,6 +106,7 @@ class GridFtpOriginTest {
         Tools.randomFile(data.resolve("atlas/sub/small.bin"), 1000, 48);
         Tools.randomFile(data.resolve("atlas/undelegated/x.bin"), 1000, 51);
         Tools.randomFile(data.resolve("atlas/digest.bin"), 700_000, 52); // read by the checksum test only
+        Files.write(data.resolve("atlas/empty.bin"), new byte[0]);
         try (RandomAccessFile sparse = new RandomAccessFile(data.resolve("atlas/huge.bin").toFile(), "rw")) {
             sparse.setLength(20L << 30); // 20 GiB of holes: a transfer that is surely still running when cut
         }
@@ -285,7 +286,14 @@ class GridFtpOriginTest {
         readExact("/atlas/file.bin", "HIT");
     }
 
-    /** The pool's permission check hands its GSI connection to the fetch that follows: one handshake, not two. */
+    /** An empty file sends no data: its fetch begins when RETR ends, and it is cached like any other. */
+    @Test
+    void anEmptyFileIsReadAndThenAHit() throws Exception {
+        aliceDelegated();
+        readExact("/atlas/empty.bin", "MISS");
+        readExact("/atlas/empty.bin", "HIT");
+    }
+
     /**
      * The pool's GSI control connections to the origin, as the kernel sees them (immediate and exact, unlike the
      * server's log, which each server process flushes every 5 s): the pool's local ports.
