@@ -83,8 +83,8 @@ settle() { # NAME
 }
 # warm-up, first: WARM_MISSES untimed misses of 4 KiB files in one curl, through door and pool with Alice's
 # credential, for the per-miss work that a few large misses run too seldom for C2 to compile (the data channels' GSI
-# handshakes and their certificates' ASN.1, MLST, CKSM, the ticket): after 3 warm-up rounds, C2 still spent 2.8 CPU s
-# during 4 timed misses and 4 hits, over half of it on BouncyCastle's ASN.1 parser
+# handshakes and their certificates' ASN.1, MLST, CKSM, the ticket): after 3 warm-up rounds, C2 still compiled for 2.8 s
+# during 4 timed misses and 4 hits (JFR jdk.Compilation), 1.06 s of it BouncyCastle's ASN.1 parser
 head -c 4096 /dev/urandom > "$DATA/b/base-4k"; chmod 644 "$DATA/b/base-4k"
 for i in $(seq "$WARM_MISSES"); do
   ln -f "$DATA/b/base-4k" "$DATA/b/warm-$i"
