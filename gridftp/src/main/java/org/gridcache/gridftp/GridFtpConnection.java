@@ -32,6 +32,12 @@ public final class GridFtpConnection implements AutoCloseable {
      * read reuses its array): a receiver copies what it keeps.
      */
     public interface Receiver {
+        /**
+         * Once, before the first byte, or when a transfer of no bytes has been confirmed: the server has agreed to send.
+         * Until then it may still refuse (no permission, no data port), and {@link #retrieve} throws its reason instead.
+         */
+        void started() throws IOException;
+
         void receive(byte[] data, int length) throws IOException;
     }
 
@@ -145,8 +151,9 @@ public final class GridFtpConnection implements AutoCloseable {
     /**
      * Retrieves {@code length} bytes of {@code path} from {@code offset} into {@code receiver}, in order. A whole
      * file ({@code offset} 0 and {@code length} its size) with one stream goes in stream mode; parallel streams and
-     * any partial retrieve (ERET) in MODE E. Returns when every byte arrived and the server confirmed the transfer;
-     * fewer bytes than asked is a failure.
+     * any partial retrieve (ERET) in MODE E. {@link Receiver#started} comes with the first byte (or the confirmation
+     * of an empty transfer), so that a refusal before it is a status, not a cut response. Returns when every byte
+     * arrived and the server confirmed the transfer; fewer bytes than asked is a failure.
      */
     public void retrieve(String path, long offset, long length, boolean wholeFile, Receiver receiver) throws GridFtpException {
         ModeEReorderBuffer sink = new ModeEReorderBuffer(offset, receiver);
@@ -198,6 +205,11 @@ public final class GridFtpConnection implements AutoCloseable {
         if (got != length) {
             throw new GridFtpException(GridFtpException.Kind.FAILED, "server " + where + " sent " + got + " of " + length + " bytes of " + path
                     + (sink.pending() > 0 ? " (with a gap)" : ""));
+        }
+        try {
+            sink.confirmed();
+        } catch (IOException e) {
+            throw ReplyClassifier.asGridFtp(e);
         }
     }
 

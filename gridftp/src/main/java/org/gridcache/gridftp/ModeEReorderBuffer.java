@@ -24,6 +24,7 @@ final class ModeEReorderBuffer implements DataSink {
     private IOException failure;
     /** ERET offsets: relative to the retrieve's start or absolute; decided by the first block seen. */
     private Boolean absolute;
+    private boolean started;
 
     ModeEReorderBuffer(long start, GridFtpConnection.Receiver receiver) {
         this.start = start;
@@ -95,8 +96,21 @@ final class ModeEReorderBuffer implements DataSink {
     }
 
     private void deliver(byte[] data, int length) throws IOException {
+        startOnce();
         receiver.receive(data, length);
         next += length;
+    }
+
+    /** The server confirmed the transfer: a receiver given no bytes (an empty file or range) is started now. */
+    synchronized void confirmed() throws IOException {
+        startOnce();
+    }
+
+    private void startOnce() throws IOException {
+        if (!started) {
+            started = true;
+            receiver.started();
+        }
     }
 
     synchronized long delivered() {

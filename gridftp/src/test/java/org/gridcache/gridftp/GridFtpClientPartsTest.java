@@ -24,7 +24,7 @@ class GridFtpClientPartsTest {
         byte[] file = new byte[10_000];
         new Random(1).nextBytes(file);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> out.write(d, 0, n));
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, receiving((d, n) -> out.write(d, 0, n)));
         int[] order = {3, 0, 2, 4, 1, 9, 5, 8, 6, 7};
         for (int block : order) {
             sink.write(new Buffer(Arrays.copyOfRange(file, block * 1000, block * 1000 + 1000), 1000, block * 1000L));
@@ -37,7 +37,7 @@ class GridFtpClientPartsTest {
     @Test
     void streamModeBlocksWithoutOffsetsAreAppended() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> out.write(d, 0, n));
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, receiving((d, n) -> out.write(d, 0, n)));
         sink.write(new Buffer(new byte[] {1, 2}, 2));
         sink.write(new Buffer(new byte[] {3}, 1));
         assertArrayEquals(new byte[] {1, 2, 3}, out.toByteArray());
@@ -46,12 +46,12 @@ class GridFtpClientPartsTest {
     @Test
     void partialRetrieveOffsetsMayBeAbsoluteOrRelative() throws IOException {
         ByteArrayOutputStream abs = new ByteArrayOutputStream();
-        ModeEReorderBuffer absolute = new ModeEReorderBuffer(5000, (d, n) -> abs.write(d, 0, n));
+        ModeEReorderBuffer absolute = new ModeEReorderBuffer(5000, receiving((d, n) -> abs.write(d, 0, n)));
         absolute.write(new Buffer(new byte[] {1}, 1, 5000));
         absolute.write(new Buffer(new byte[] {2}, 1, 5001));
         assertArrayEquals(new byte[] {1, 2}, abs.toByteArray());
         ByteArrayOutputStream rel = new ByteArrayOutputStream();
-        ModeEReorderBuffer relative = new ModeEReorderBuffer(5000, (d, n) -> rel.write(d, 0, n));
+        ModeEReorderBuffer relative = new ModeEReorderBuffer(5000, receiving((d, n) -> rel.write(d, 0, n)));
         relative.write(new Buffer(new byte[] {2}, 1, 1));
         relative.write(new Buffer(new byte[] {1}, 1, 0));
         assertArrayEquals(new byte[] {1, 2}, rel.toByteArray());
@@ -60,7 +60,7 @@ class GridFtpClientPartsTest {
     @Test
     void aStreamFarAheadOfTheGapWaitsUntilTheGapIsFilled() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> out.write(d, 0, n));
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, receiving((d, n) -> out.write(d, 0, n)));
         int block = (int) (ModeEReorderBuffer.MAX_REORDER_BYTES / 2) + 1;
         sink.write(new Buffer(new byte[block], block, 1)); // waits below the limit
         CountDownLatch returned = new CountDownLatch(1);
@@ -85,12 +85,75 @@ class GridFtpClientPartsTest {
 
     @Test
     void aReceiverFailureStopsTheTransfer() {
-        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> {
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, receiving((d, n) -> {
             throw new IOException("store full");
-        });
+        }));
         assertThrows(IOException.class, () -> sink.write(new Buffer(new byte[] {1}, 1, 0)));
         assertEquals("store full", sink.failure().getMessage());
         assertThrows(IOException.class, () -> sink.write(new Buffer(new byte[] {2}, 1, 1)));
+    }
+
+    @Test
+    void theReceiverIsStartedOnceBeforeItsFirstByteOrWhenAnEmptyTransferIsConfirmed() throws IOException {
+        java.util.List<String> events = new java.util.ArrayList<>();
+        GridFtpConnection.Receiver recording = new GridFtpConnection.Receiver() {
+            @Override
+            public void started() {
+                events.add("started");
+            }
+
+            @Override
+            public void receive(byte[] data, int length) {
+                events.add(length + " at " + data[0]);
+            }
+        };
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, recording);
+        sink.write(new Buffer(new byte[] {2}, 1, 1)); // past the gap: nothing delivered, not started
+        assertEquals(java.util.List.of(), events);
+        sink.write(new Buffer(new byte[] {1}, 1, 0));
+        sink.write(new Buffer(new byte[] {3}, 1, 2));
+        sink.confirmed();
+        assertEquals(java.util.List.of("started", "1 at 1", "1 at 2", "1 at 3"), events);
+        events.clear();
+        new ModeEReorderBuffer(0, recording).confirmed(); // an empty file: started when the server confirms it
+        assertEquals(java.util.List.of("started"), events);
+    }
+
+    @Test
+    void aReceiverThatCannotStartFailsTheTransferBeforeAnyByte() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, new GridFtpConnection.Receiver() {
+            @Override
+            public void started() throws IOException {
+                throw new IOException("no space for the file");
+            }
+
+            @Override
+            public void receive(byte[] data, int length) {
+                out.write(data, 0, length);
+            }
+        });
+        assertThrows(IOException.class, () -> sink.write(new Buffer(new byte[] {1}, 1, 0)));
+        assertEquals("no space for the file", sink.failure().getMessage());
+        assertEquals(0, out.size());
+    }
+
+    /** The bytes only: most tests here are about order, not about when the receiver starts. */
+    private interface Bytes {
+        void receive(byte[] data, int length) throws IOException;
+    }
+
+    private static GridFtpConnection.Receiver receiving(Bytes bytes) {
+        return new GridFtpConnection.Receiver() {
+            @Override
+            public void started() {
+            }
+
+            @Override
+            public void receive(byte[] data, int length) throws IOException {
+                bytes.receive(data, length);
+            }
+        };
     }
 
     @Test
@@ -140,10 +203,10 @@ class GridFtpClientPartsTest {
     void blocksInOrderAreHandedOnWithoutACopyAndABlockWaitingForAGapIsCopiedToItsLength() throws Exception {
         java.util.List<byte[]> arrays = new java.util.ArrayList<>();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, (d, n) -> {
+        ModeEReorderBuffer sink = new ModeEReorderBuffer(0, receiving((d, n) -> {
             arrays.add(d);
             out.write(d, 0, n);
-        });
+        }));
         byte[] read = new byte[512_000]; // a read of 2 bytes into a reader's big array: in order, handed on as it is
         read[0] = 1;
         read[1] = 2;

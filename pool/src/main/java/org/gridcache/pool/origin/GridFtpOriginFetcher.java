@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.OriginEntry;
@@ -133,25 +132,31 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
                 sink.willVerify(ChecksumVerification.typeOf(wanted)); // the clients' last byte waits for the verification
             }
             long mtime = entry.mtimeMillis() < 0 ? -1 : entry.mtimeMillis() / 1000;
-            // begun with the first byte, not before RETR: the server may still refuse to send the file (permissions,
-            // no data port), and until begin the waiting clients can get that refusal as a status rather than a cut
-            // response (receive runs on jGlobus' threads; retrieve returns after the last one)
-            AtomicBoolean begun = new AtomicBoolean();
             long started = System.nanoTime();
-            conn.retrieve(path, 0, entry.size(), true, (data, n) -> {
-                try {
-                    if (begun.compareAndSet(false, true)) {
-                        sink.begin(entry.size(), mtime, null);
+            conn.retrieve(path, 0, entry.size(), true, new GridFtpConnection.Receiver() {
+                @Override
+                public void started() throws IOException {
+                    try {
+                        sink.begin(entry.size(), mtime, null); // not before: until now a refusal can reach the clients as a status
+                    } catch (FetchException e) {
+                        throw refusal(e);
                     }
-                    write(sink, filler, data, n);
-                } catch (FetchException e) {
-                    refused[0] = e;
-                    throw new IOException(e.getMessage());
+                }
+
+                @Override
+                public void receive(byte[] data, int n) throws IOException {
+                    try {
+                        write(sink, filler, data, n); // on jGlobus' threads; retrieve returns after the last
+                    } catch (FetchException e) {
+                        throw refusal(e);
+                    }
+                }
+
+                private IOException refusal(FetchException e) {
+                    refused[0] = e; // what the clients are told, rather than jGlobus' wrapping of it
+                    return new IOException(e.getMessage());
                 }
             });
-            if (begun.compareAndSet(false, true)) { // an empty file
-                sink.begin(entry.size(), mtime, null);
-            }
             LOG.debug("GridFTP {} bytes of {} from {} with {} stream(s) in {} ms", entry.size(), ticket.path(), OriginFetcher.describe(origin),
                     options.streams(), (System.nanoTime() - started) / 1_000_000);
             // asked after the data, not before: the server's checksum of the whole file does not delay the first byte

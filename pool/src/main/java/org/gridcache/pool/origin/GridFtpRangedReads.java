@@ -2,9 +2,9 @@ package org.gridcache.pool.origin;
 
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
 import java.net.URI;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.gridcache.common.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
@@ -47,17 +47,17 @@ final class GridFtpRangedReads implements RangedReads {
                         receiver.done(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "client went away"));
                         return;
                     }
-                    // opened with the first byte: the server may still refuse ERET, and the client then gets a status
-                    AtomicBoolean opened = new AtomicBoolean();
-                    conn.retrieve(GridFtpSessions.path(origin), offset, length, false, (data, n) -> {
-                        if (opened.compareAndSet(false, true)) {
-                            receiver.opened();
+                    conn.retrieve(GridFtpSessions.path(origin), offset, length, false, new GridFtpConnection.Receiver() {
+                        @Override
+                        public void started() {
+                            receiver.opened(); // with the first byte: until then a refused ERET is the client's status
                         }
-                        receiver.receive(Unpooled.copiedBuffer(data, 0, n)); // data: jGlobus' to reuse
+
+                        @Override
+                        public void receive(byte[] data, int n) throws IOException {
+                            receiver.receive(Unpooled.copiedBuffer(data, 0, n)); // data: jGlobus' to reuse
+                        }
                     });
-                    if (opened.compareAndSet(false, true)) {
-                        receiver.opened(); // nothing to send
-                    }
                     // a client gone meanwhile closed the connection (the retrieve failed, or had just ended)
                     reusable = holder.release();
                     receiver.done(null);
