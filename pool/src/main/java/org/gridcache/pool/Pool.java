@@ -30,6 +30,7 @@ import org.gridcache.pool.origin.FileOriginFetcher;
 import org.gridcache.pool.origin.GridFtpOriginFetcher;
 import org.gridcache.pool.origin.HttpOriginFetcher;
 import org.gridcache.pool.origin.Origins;
+import org.gridcache.pool.origin.ReceiveSlabs;
 import org.gridcache.pool.origin.RedirectPolicy;
 import org.gridcache.pool.peer.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
@@ -134,6 +135,7 @@ public final class Pool implements Closeable {
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
         stats.gridFtpConnections(gridftp.connections()::opened, gridftp.connections()::reused, gridftp.connections()::idle);
+        stats.receiveMemory(ReceiveSlabs.SHARED::allocatedBytes, ReceiveSlabs.SHARED::heldBytes, ReceiveSlabs.SHARED::waitingBytes);
         // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
         // name no origin) or evict(path) -> origin URL -> store key
         mounts = new MountTable(zk).start(ZK_WAIT);

@@ -29,6 +29,7 @@ public final class PoolStats {
     private final Map<Integer, LongAdder> responses = new ConcurrentHashMap<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private volatile List<LongSupplier> gridFtpConnectionCounts = List.of();
+    private volatile List<LongSupplier> receiveMemoryCounts = List.of();
 
     public PoolStats(String poolName) {
         registry.config().commonTags(Tags.of("pool", poolName));
@@ -63,6 +64,20 @@ public final class PoolStats {
                 .description("GSI control connections for GridFTP reads: opened (a handshake) or reused (an idle one)").register(registry);
         Gauge.builder("gridcache.pool.gridftp.idle.connections", idle, s -> s.getAsLong())
                 .description("authenticated GridFTP control connections kept idle for reuse").register(registry);
+    }
+
+    /**
+     * The direct memory fetches receive into, outside Netty's pool: {@code allocated} counts up, {@code held} is what is
+     * in use or kept for reuse now, {@code waiting} the part kept for reuse.
+     */
+    public void receiveMemory(LongSupplier allocated, LongSupplier held, LongSupplier waiting) {
+        receiveMemoryCounts = List.of(allocated, held, waiting); // held strongly: see gridFtpConnections
+        FunctionCounter.builder("gridcache.pool.receive.memory.allocated", allocated, LongSupplier::getAsLong).baseUnit("bytes")
+                .description("direct memory allocated for the bytes fetches receive (new slabs of 1 MiB)").register(registry);
+        Gauge.builder("gridcache.pool.receive.memory", held, LongSupplier::getAsLong).baseUnit("bytes")
+                .description("direct memory held for the bytes fetches receive: in use, or kept for reuse").register(registry);
+        Gauge.builder("gridcache.pool.receive.memory.waiting", waiting, LongSupplier::getAsLong).baseUnit("bytes")
+                .description("direct memory kept for the bytes the next fetches receive").register(registry);
     }
 
     PrometheusMeterRegistry registry() {

@@ -6,6 +6,7 @@ import io.netty.buffer.UnpooledDirectByteBuf;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Direct memory for the bytes a fetch receives, reused: slabs of {@link #SLAB} bytes that a transfer fills in turn,
@@ -14,17 +15,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * promoted them and grew the heap. Netty's pooled allocator frees a 4 MiB chunk as soon as its last buffer is
  * released. Either way, new memory was zeroed (and, in a VM, faulted in) for every few MiB received. A slab returns
  * here once its last slice is released; at most {@code keep} slabs wait for reuse, and the rest are left to the
- * garbage collector.
+ * garbage collector. New slabs are allocated only when more are in use at once than ever before (up to {@code keep}):
+ * how far the disk writers lag behind the origins, plus what cut-through clients still hold.
  */
-final class ReceiveSlabs {
+public final class ReceiveSlabs {
     static final int SLAB = 1 << 20;
     /** The process's receive memory, shared by the HTTP and GridFTP fetchers as Netty's default allocator is. */
-    static final ReceiveSlabs SHARED = new ReceiveSlabs(256);
+    public static final ReceiveSlabs SHARED = new ReceiveSlabs(256);
     /** A read that would find less room than this in the current slab starts a new one. */
     private static final int MIN_READ = 16 << 10;
     private static final int ALIGNMENT = 64;
     private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
     private final AtomicInteger waiting = new AtomicInteger();
+    /** Slabs allocated and not yet left to the garbage collector: in use, or waiting. */
+    private final AtomicInteger held = new AtomicInteger();
+    private final AtomicLong allocated = new AtomicLong();
     private final int keep;
 
     ReceiveSlabs(int keep) {
@@ -34,6 +39,21 @@ final class ReceiveSlabs {
     /** Slabs waiting for reuse. */
     int waiting() {
         return waiting.get();
+    }
+
+    /** Bytes of the slabs allocated since the process started. */
+    public long allocatedBytes() {
+        return allocated.get() * SLAB;
+    }
+
+    /** Bytes of the slabs held now: in use by fetches in flight, or waiting for reuse. */
+    public long heldBytes() {
+        return (long) held.get() * SLAB;
+    }
+
+    /** Bytes of the slabs waiting for reuse. */
+    public long waitingBytes() {
+        return (long) waiting.get() * SLAB;
     }
 
     /** One transfer's filler; used by one thread at a time. */
@@ -46,6 +66,8 @@ final class ReceiveSlabs {
         if (memory == null) {
             // on a cache line, as AlignedBuffers' (the kernel's copy into a recv()'s buffer ran at a quarter of its
             // speed 16 bytes off one)
+            allocated.incrementAndGet();
+            held.incrementAndGet();
             return ByteBuffer.allocateDirect(SLAB + ALIGNMENT).alignedSlice(ALIGNMENT).limit(SLAB).slice();
         }
         waiting.decrementAndGet();
@@ -57,6 +79,7 @@ final class ReceiveSlabs {
             free.offer(memory.clear());
         } else {
             waiting.decrementAndGet();
+            held.decrementAndGet();
         }
     }
 

@@ -36,4 +36,15 @@ class PoolStatsTest {
         assertTrue(page.contains("gridcache_pool_gridftp_connections_total{outcome=\"reused\",pool=\"p\"} 5.0"), page);
         assertTrue(page.contains("gridcache_pool_gridftp_idle_connections{pool=\"p\"} 2.0"), page);
     }
+
+    @Test
+    void receiveMemoryIsOnThePageInBytes() {
+        PoolStats stats = new PoolStats("p");
+        stats.receiveMemory(() -> 5L << 20, () -> 3L << 20, () -> 1L << 20);
+        System.gc();
+        String page = stats.registry().scrape();
+        assertTrue(page.contains("gridcache_pool_receive_memory_allocated_bytes_total{pool=\"p\"} 5242880.0"), page);
+        assertTrue(page.contains("gridcache_pool_receive_memory_bytes{pool=\"p\"} 3145728.0"), page);
+        assertTrue(page.contains("gridcache_pool_receive_memory_waiting_bytes{pool=\"p\"} 1048576.0"), page);
+    }
 }

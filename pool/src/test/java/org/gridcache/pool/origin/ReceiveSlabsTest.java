@@ -102,5 +102,28 @@ class ReceiveSlabsTest {
         a.release();
         b.release();
         assertEquals(1, slabs.waiting(), "the other slab is left to the garbage collector");
+        assertEquals(2L * ReceiveSlabs.SLAB, slabs.allocatedBytes());
+        assertEquals(ReceiveSlabs.SLAB, slabs.heldBytes());
+        assertEquals(ReceiveSlabs.SLAB, slabs.waitingBytes());
+    }
+
+    @Test
+    void newSlabsAreAllocatedOnlyForMoreInUseAtOnceThanBefore() {
+        ReceiveSlabs slabs = new ReceiveSlabs(8);
+        List<ByteBuf> inUse = new ArrayList<>();
+        int[] atOnce = {3, 5, 3}; // slabs in use at once per transfer: the second's disk writer lags further behind
+        int[] heldAfter = {3, 5, 5};
+        for (int transfer = 0; transfer < atOnce.length; transfer++) {
+            for (int i = 0; i < atOnce[transfer]; i++) {
+                try (ReceiveSlabs.Filler filler = slabs.filler()) {
+                    inUse.add(filler.copy(new byte[] {1}, 0, 1));
+                }
+            }
+            assertEquals((long) heldAfter[transfer] * ReceiveSlabs.SLAB, slabs.heldBytes());
+            inUse.forEach(ByteBuf::release);
+            inUse.clear();
+        }
+        assertEquals(5L * ReceiveSlabs.SLAB, slabs.allocatedBytes(), "3, then 2 more, then none");
+        assertEquals(5L * ReceiveSlabs.SLAB, slabs.waitingBytes());
     }
 }
