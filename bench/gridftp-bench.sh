@@ -113,10 +113,12 @@ mbps() { awk -v t="$1" -v b=$((MB << 20)) 'BEGIN { printf "%.0f", b / t / 1e6 }'
 # the machine's busy CPU time in clock ticks (user, nice, system, irq, softirq, steal: every process, kernel included),
 # so that each transfer's line says what it cost the whole machine beside its wall time
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
-# the pool's receive slabs allocated so far, MiB: new ones only when a miss holds more at once than any before
+# the pool's receive slabs, MiB: allocated so far, held now, waiting for reuse (held = waiting once the pool is idle;
+# new slabs only when a miss holds more at once than any before: its disk writer further behind)
 receive_mib() {
-  curl -sS --max-time 10 "${tls[@]}" "https://localhost:$POOL/.gridcache/metrics" |
-    awk '/^gridcache_pool_receive_memory_allocated_bytes_total/ { printf "%.0f", $2 / 1048576 }'
+  curl -sS --max-time 10 "${tls[@]}" "https://localhost:$POOL/.gridcache/metrics" | awk '
+    /^gridcache_pool_receive_memory_allocated_bytes_total/ { a = $2 } /^gridcache_pool_receive_memory_bytes/ { h = $2 }
+    /^gridcache_pool_receive_memory_waiting_bytes/ { w = $2 } END { printf "%.0f %.0f %.0f\n", a / 1048576, h / 1048576, w / 1048576 }'
 }
 cpu_s() { awk -v a="$1" -v b="$(busy)" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }'; }
 # leg ROUND STREAMS SUBJECT URL KEY ROLE: the client's leg alone, one hot read of URL by the same curl as the misses
@@ -155,7 +157,7 @@ for r in $(seq "$ROUNDS"); do
 
     gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
     name=c$id-$r-$p; ln -f "$base" "$DATA/b/$name"
-    m0=$(receive_mib); c0=$(busy)
+    read -r m0 _ _ < <(receive_mib); c0=$(busy)
     out=$(curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null -D - \
       -w 'TIME %{time_total} %{time_starttransfer} %{time_redirect}\n' "https://localhost:$DOOR/b/$name")
     grep -q 'X-Cache: MISS' <<< "$out" || { say "not a miss: $out"; result gridftp-miss gridcache gridcache "$r" ERR MB/s "$MB MiB $p stream(s)"; exit 1; }
@@ -166,7 +168,8 @@ for r in $(seq "$ROUNDS"); do
     sum[gc$p]=$(awk -v a="${sum[gc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r gridcache miss, $p stream(s): ${t}s = $(mbps "$t") MB/s, first byte after $(awk '/^TIME/ { print $3 }' <<< "$out")s, $(awk '/^TIME/ { printf "%.3f", $3 - $4 }' <<< "$out")s after the redirect, ${c} CPU s"
     settle "$name"
-    say "round $r gridcache miss, $p stream(s): $(( $(receive_mib) - m0 )) MiB of new receive slabs"
+    read -r m1 held waiting < <(receive_mib)
+    say "round $r gridcache miss, $p stream(s): $((m1 - m0)) MiB of new receive slabs; $held MiB held, $waiting MiB waiting for reuse"
     leg "$r" "$p" "gridcache hit" "https://localhost:$DOOR/b/$name" hit gridcache
     leg "$r" "$p" "nginx HTTPS" "https://localhost:$NGINX/${base##*/}" nginx info
     rm -f "$DATA/b/$name"

@@ -238,6 +238,9 @@ class OperationsTest {
             assertTrue(poolMetrics.contains(name), name + " in\n" + poolMetrics);
         }
         assertEquals(evictionsBefore + 1, sample(poolMetrics, evictions), "the eviction counted: " + poolMetrics);
+        // the miss read its origin into a receive slab (1 MiB), which the pool keeps for the next fetch
+        assertTrue(sample(poolMetrics, "gridcache_pool_receive_memory_allocated_bytes_total{pool=\"pool1\"}") >= 1 << 20, poolMetrics);
+        assertTrue(sample(poolMetrics, "gridcache_pool_receive_memory_bytes{pool=\"pool1\"}") >= 1 << 20, poolMetrics);
         assertEquals("404", Tools.curl("-o", "/dev/null", "-w", "%{http_code}", poolUrl + "/.gridcache/a.bin").out(), "never data");
     }
 
