@@ -10,7 +10,7 @@
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
-# Env: ROUNDS=3 WARM_MISSES=300 (untimed misses of 4 KiB first) WARMUP=3 (then untimed rounds: a miss and a hit per mode) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
+# Env: ROUNDS=3 WARM_MISSES=300 (untimed misses of 4 KiB first) WARMUP=8 (then untimed rounds: a miss and a hit per mode) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
 #   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
 #   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-gridftp-bench}; DATA=$RUN/data; PKI=$RUN/pki
-ROUNDS=${ROUNDS:-3}; WARM_MISSES=${WARM_MISSES:-300}; WARMUP=${WARMUP:-3}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
+ROUNDS=${ROUNDS:-3}; WARM_MISSES=${WARM_MISSES:-300}; WARMUP=${WARMUP:-8}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
 NGINX=$((DOOR + 3))
 say() { echo "[gridftp-bench] $*" >&2; }
 . "$here/lib.sh"
@@ -97,7 +97,10 @@ rm -f "$DATA/b/warm-"* "$DATA/b/base-4k"
 # JIT has compiled the transfer paths (as JMH warms up). Misses alone left it compiling for 0.07-0.4 CPU s during
 # every timed miss: the hits' types (a file instead of a filling download behind the same handlers) failed the class
 # checks C2 had compiled into the shared send path, and each failure recompiled it (up to 4 per call site, C2's
-# PerBytecodeTrapLimit), on the cores the timed transfers use
+# PerBytecodeTrapLimit), on the cores the timed transfers use. 8 rounds, not 3: a 256 MiB miss calls the per-block
+# path ~1,000 times, and after 3 rounds C2 still compiled it during the timed misses (JFR: ModeEReorderBuffer.deliver
+# 0.49 s, ReceiveSlabs$Filler.copy 0.17 s, Download.write, Download.writeFully; 0.06-0.54 s of compiling per miss);
+# after 8, 0.03-0.17 s per miss, none of it the data path
 for w in $(seq "$WARMUP"); do
   for p in 1 4; do
     gc config set gridftp.streams $p --zk 127.0.0.1:$ZK >/dev/null
