@@ -229,7 +229,7 @@ def plots(out, groups, plotted):
     if plotted:
         top = max(max(q, bound) for _, q, bound in plotted) * 1.15
         script = f"""set terminal pngcairo size 1200,750 noenhanced
-set rmargin 24
+set rmargin 34
 set xrange [-0.7:{len(plotted) - 0.3}]
 set output "{out}/ratios.png"
 set title "gridcache / reference, same run (goal marked)"
@@ -251,7 +251,7 @@ plot "{data}" using 0:2:xtic(1) with boxes lc rgb "#4477aa", "" using 0:3 with p
             for label, v, colour in rows:
                 f.write(f'"{label}" {v:.1f} {colour}\n')
         script = f"""set terminal pngcairo size 1200,750 noenhanced
-set rmargin 24
+set rmargin 34
 set xrange [-0.7:{len(rows) - 0.3}]
 set output "{out}/{name}.png"
 set title "{unit}, median of the rounds (blue: gridcache, grey: references)"
