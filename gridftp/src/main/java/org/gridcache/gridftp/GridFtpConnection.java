@@ -233,10 +233,12 @@ public final class GridFtpConnection implements AutoCloseable {
             close();
         });
         GridFtpException failure = null;
+        Reply lastBefore = client.getLastReply();
         try {
             client.setMode(Session.MODE_STREAM);
             client.setPassive();
             client.setLocalActive();
+            lastBefore = client.getLastReply();
             client.put(path, source, null);
         } catch (ServerException e) {
             failure = ReplyClassifier.failure(where, "STOR " + path, e);
@@ -248,6 +250,9 @@ public final class GridFtpConnection implements AutoCloseable {
             watchdog.stop();
             GsiControlChannel.waitForReplies(client, options);
         }
+        // jGlobus keeps a transfer's first failure only: when its local side failed first (the server reset the data
+        // channel on a full disk), the server's own reply may have been read already by its transfer monitor, and lost
+        Reply readByTheTransfer = ReplyClassifier.newNegativeReply(lastBefore, client.getLastReply());
         IOException sourceFailure = source.failure();
         if (failure == null && sourceFailure == null) {
             return;
@@ -267,6 +272,9 @@ public final class GridFtpConnection implements AutoCloseable {
                     + ReplyClassifier.oneLine(sourceFailure), sourceFailure);
         }
         Reply serversWord = cleanUpAfterFailedStore(path, failure, sourceFailure != null || source.sent() > 0);
+        if (serversWord == null) {
+            serversWord = readByTheTransfer;
+        }
         close();
         throw ReplyClassifier.withServersWord(failure, where, "STOR " + path, serversWord);
     }

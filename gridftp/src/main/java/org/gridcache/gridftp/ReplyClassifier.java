@@ -71,6 +71,14 @@ final class ReplyClassifier {
                 : new GridFtpException(kind, "GridFTP server " + where + " refused " + what + ": " + shorten(text), local);
     }
 
+    /**
+     * The control channel's last reply ({@code after}) when it is a negative one read since {@code before} (jGlobus
+     * keeps the last reply read, whoever read it), else null.
+     */
+    static Reply newNegativeReply(Reply before, Reply after) {
+        return after != null && after != before && after.getCode() >= 400 ? after : null;
+    }
+
     /** The server's reply inside a jGlobus failure, or null when it was not a reply. */
     static Reply reply(ServerException e) {
         Throwable t = e.getRootCause();

@@ -3,6 +3,7 @@ package org.gridcache.gridftp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -36,6 +37,16 @@ class GridFtpRepliesTest {
         GridFtpException denied = new GridFtpException(GridFtpException.Kind.DENIED, "refused");
         assertEquals(denied, ReplyClassifier.withServersWord(denied, "h:1", "STOR /f", reply("451 No space left on device")),
                 "a failure already classified stays as it is");
+    }
+
+    @Test
+    void theServersReplyReadByTheTransferIsItsLastNegativeReplySinceTheTransferBegan() throws Exception {
+        Reply opening = reply("150 Opening BINARY mode data connection.");
+        Reply full = reply("451 Local resource failure: malloc: No space left on device.");
+        assertSame(full, ReplyClassifier.newNegativeReply(opening, full), "read by jGlobus' monitor after the transfer began");
+        assertNull(ReplyClassifier.newNegativeReply(full, full), "the same reply as before the transfer: an earlier command's");
+        assertNull(ReplyClassifier.newNegativeReply(opening, reply("226 Transfer complete.")), "not a refusal");
+        assertNull(ReplyClassifier.newNegativeReply(opening, null));
     }
 
     @Test
