@@ -99,7 +99,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(38, ClusterSettings.known().size());
+        assertEquals(39, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -110,6 +110,17 @@ class ClusterSettingsTest {
             ClusterSettings.validate(key, setting.defaultValue());
         });
         assertEquals("door.zk-grace", "" + ClusterSettings.Keys.ZK_GRACE, "a key reads as its name in messages");
+    }
+
+    @Test
+    void directWritesAreASizeOrOff() {
+        assertEquals(64L << 20, ClusterSettings.defaults().get(Keys.DIRECT_WRITES));
+        assertEquals(Long.MAX_VALUE, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "off")).get(Keys.DIRECT_WRITES));
+        assertEquals(0L, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "0")).get(Keys.DIRECT_WRITES), "every fill");
+        assertEquals(1L << 30, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "1G")).get(Keys.DIRECT_WRITES));
+        for (String bad : new String[] {"on", "-1", "many"}) {
+            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.DIRECT_WRITES.key(), bad), bad);
+        }
     }
 
     @Test

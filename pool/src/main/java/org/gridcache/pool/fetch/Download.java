@@ -39,6 +39,14 @@ public final class Download implements DownloadSink {
     /** Told of every change of state or progress; must not block (it runs on the fetcher's thread). */
     public interface Listener {
         void changed(Download download);
+
+        /**
+         * The first file position this listener still has to send from the fetch's memory, Long.MAX_VALUE when none:
+         * a fill written past the page cache keeps its written bytes in memory for the slowest such reader.
+         */
+        default long readingFrom() {
+            return Long.MAX_VALUE;
+        }
     }
 
     private final Downloads owner;
@@ -54,6 +62,9 @@ public final class Download implements DownloadSink {
      */
     interface PartFile {
         FileChannel open() throws IOException;
+
+        /** The same file opened for writes past the page cache (O_DIRECT); null where the file system has none. */
+        FileChannel openDirect() throws IOException;
     }
 
     private final PartFile partFile;
@@ -64,6 +75,22 @@ public final class Download implements DownloadSink {
     private final long startNanos = System.nanoTime();
     private final MemoryWindow window = new MemoryWindow();
     private final WriteBehindBudget budget;
+    /** Bytes taken from the budget and not given back yet: received, not yet on disk (until the fetch ends). */
+    private final java.util.concurrent.atomic.AtomicLong owed = new java.util.concurrent.atomic.AtomicLong();
+    /** Written bytes the window keeps for readers behind the disk, pool-wide (see {@link #trimWindow}). */
+    private final RetainedMemory retainedMemory;
+    /** The smallest file written past the page cache ({@code pool.direct-writes} when the fill began). */
+    private final long directWritesFrom;
+    /** The writer past the page cache; null until the first write, and for fills through the page cache. */
+    private volatile DirectPartWriter directWriter;
+    private boolean directOpened;
+    /** Set once bytes went to disk past the page cache: its readers must be sent them from memory. */
+    private volatile boolean pastPageCache;
+    /** File position up to which the disk writer has taken the received bytes (written, or in its stage). */
+    private volatile long taken;
+    /** This fill's part of {@link #retainedMemory}; guarded by {@link #window}'s trimming lock, {@code trimLock}. */
+    private long retainedCounted;
+    private final Object trimLock = new Object();
     private final Executor diskWriter;
     private final AtomicBoolean writerActive = new AtomicBoolean();
     private final AtomicBoolean finishing = new AtomicBoolean();
@@ -121,8 +148,11 @@ public final class Download implements DownloadSink {
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, PartFile partFile,
-             WriteBehindBudget budget, Executor diskWriter, java.util.Set<ChecksumType> types) {
+             WriteBehindBudget budget, RetainedMemory retainedMemory, long directWritesFrom, Executor diskWriter,
+             java.util.Set<ChecksumType> types) {
         this.owner = owner;
+        this.retainedMemory = retainedMemory;
+        this.directWritesFrom = directWritesFrom;
         this.types = java.util.Set.copyOf(types);
         this.budget = budget;
         this.diskWriter = diskWriter;
@@ -226,6 +256,14 @@ public final class Download implements DownloadSink {
 
     public void removeListener(Listener listener) {
         listeners.remove(listener);
+        trimWindow();
+    }
+
+    /** A reader sent what it held from memory: the bytes every reader has passed can go. */
+    public void readerMoved() {
+        if (pastPageCache) {
+            trimWindow();
+        }
     }
 
     // --- DownloadSink, for the fetcher ---
@@ -263,6 +301,7 @@ public final class Download implements DownloadSink {
         if (!window.add(position, data.retainedSlice())) {
             return true; // failed meanwhile: the fetcher is being stopped
         }
+        owed.addAndGet(length);
         boolean more = budget.take(length, resume);
         received = position + length;
         scheduleWriter();
@@ -288,6 +327,7 @@ public final class Download implements DownloadSink {
         digestBack(written, n);
         written += n;
         received += n;
+        taken = written;
         notifyListeners();
         return n;
     }
@@ -303,45 +343,134 @@ public final class Download implements DownloadSink {
         }
     }
 
-    /** On a disk-writer thread: writes the window's chunks in order, then finishes a completed fetch. */
+    /** On a disk-writer thread: writes the received bytes in order, then finishes a completed fetch. */
     private void drain() {
         try {
-            for (MemoryWindow.Chunk chunk; (chunk = window.head()) != null; ) {
-                int length = chunk.buf().readableBytes();
+            for (ByteBuf next; taken < received && (next = window.slice(taken, received - taken)) != null; ) {
                 try {
-                    writeFully(chunk);
+                    write(taken, next);
                 } finally {
-                    chunk.buf().release();
+                    next.release();
                 }
-                int removed = window.removeHead();
-                written = chunk.position() + length;
-                budget.give(removed);
-                notifyListeners();
+            }
+            DirectPartWriter direct = directWriter;
+            if (completeRequested && taken == received && direct != null) {
+                advance(direct.finish()); // the stage's last bytes, once the origin has sent them all
             }
         } catch (IOException e) {
             fail(FetchException.storeWrite("write the file", e));
         } finally {
             writerActive.set(false);
         }
-        if (!window.isEmpty()) {
-            scheduleWriter(); // chunks added after the loop's last look
+        if (state != State.FAILED && (taken < received || (completeRequested && writtenBehind()))) {
+            scheduleWriter(); // bytes added (or the fetch completed) after the loop's last look
         } else if (completeRequested) {
             finish();
         }
     }
 
-    private void writeFully(MemoryWindow.Chunk chunk) throws IOException {
-        ByteBuf buf = chunk.buf();
+    /** Writes {@code buf}, the bytes at {@code position}, past the page cache where it can, else through it. */
+    private void write(long position, ByteBuf buf) throws IOException {
         int index = buf.readerIndex();
         int length = buf.readableBytes();
+        plan();
+        for (ByteBuffer b : buf.nioBuffers(index, length)) {
+            computation.update(b.duplicate()); // in file order: one writer at a time takes the bytes in order
+        }
+        DirectPartWriter direct = directWriter();
+        taken = position + length;
+        if (direct != null) {
+            long onDisk = written;
+            for (ByteBuffer b : buf.nioBuffers(index, length)) {
+                onDisk = direct.append(b);
+            }
+            pastPageCache = direct.pastPageCache();
+            if (onDisk > written) {
+                advance(onDisk);
+            }
+            return;
+        }
         int done = 0;
         FileChannel out = out();
         while (done < length) {
-            done += buf.getBytes(index + done, out, chunk.position() + done, length - done);
+            done += buf.getBytes(index + done, out, position + done, length - done);
         }
-        plan();
-        for (ByteBuffer b : buf.nioBuffers(index, length)) {
-            computation.update(b); // in file order: the window hands chunks out in order, one writer at a time
+        advance(position + length);
+    }
+
+    /** The fill's writer past the page cache, opened at the first write; null where that is off or refused. */
+    private DirectPartWriter directWriter() throws IOException {
+        if (!directOpened) {
+            directOpened = true;
+            FileChannel direct = null;
+            long announced = size;
+            if (announced >= 0 && announced >= directWritesFrom) {
+                try {
+                    direct = partFile.openDirect();
+                } catch (IOException | UnsupportedOperationException e) {
+                    DirectPartWriter.logRefusal(e);
+                }
+            }
+            synchronized (this) {
+                if (closed) {
+                    if (direct != null) {
+                        direct.close();
+                    }
+                    throw new java.nio.channels.ClosedChannelException();
+                }
+                directWriter = direct == null ? null : new DirectPartWriter(direct, this::out);
+            }
+        }
+        return directWriter;
+    }
+
+    /** The file's prefix up to {@code position} is on disk: its budget goes back; the window lets go what it may. */
+    private void advance(long position) {
+        long grown = position - written;
+        written = position;
+        giveBack(grown);
+        trimWindow();
+        notifyListeners();
+    }
+
+    /** Gives back to the budget up to {@code bytes} of what this fetch still owes it. */
+    private void giveBack(long bytes) {
+        long cur;
+        long given;
+        do {
+            cur = owed.get();
+            given = Math.min(cur, bytes);
+        } while (given > 0 && !owed.compareAndSet(cur, cur - given));
+        if (given > 0) {
+            budget.give(given);
+        }
+    }
+
+    /**
+     * Drops from the window the written bytes no reader needs any more. Through the page cache that is all of them
+     * (readers send them from the part file). Past the page cache the window keeps them from the slowest reader on,
+     * so that they are sent from memory rather than read back from the disk, while the pool's retained memory stays
+     * within its bound; beyond it, this fill's readers read from the disk.
+     */
+    private void trimWindow() {
+        synchronized (trimLock) {
+            long floor = written;
+            if (pastPageCache && state != State.FAILED) {
+                for (Listener l : listeners) {
+                    floor = Math.min(floor, l.readingFrom());
+                }
+            }
+            window.trimBelow(floor);
+            long mine = Math.max(0, written - window.start());
+            if (retainedMemory.add(mine - retainedCounted)) {
+                retainedCounted = mine;
+                return;
+            }
+            retainedCounted = mine;
+            window.trimBelow(written); // the pool holds too much: this fill's readers go to the disk
+            mine = Math.max(0, written - window.start());
+            retainedMemory.add(mine - retainedCounted);
+            retainedCounted = mine;
         }
     }
 
@@ -469,7 +598,7 @@ public final class Download implements DownloadSink {
     public void complete() {
         verifyOnReceipt();
         completeRequested = true;
-        if (window.isEmpty()) {
+        if (taken == received && directWriter == null) {
             try {
                 diskWriter.execute(this::finish);
             } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -513,9 +642,15 @@ public final class Download implements DownloadSink {
                 + offered.only(differ) + ", the pool received " + computed.only(differ) + " (file discarded)");
     }
 
+    /** True while bytes the disk writer took are still in its stage, not yet on disk. */
+    private boolean writtenBehind() {
+        return written < taken;
+    }
+
     /** Checks the size, fsyncs and commits; runs once, on the disk writer that saw the last byte reach the disk. */
     private void finish() {
-        if (state == State.FAILED || !window.isEmpty() || writerActive.get() || !finishing.compareAndSet(false, true)) {
+        if (state == State.FAILED || taken < received || writtenBehind() || writerActive.get()
+                || !finishing.compareAndSet(false, true)) {
             return;
         }
         long total = written;
@@ -587,6 +722,7 @@ public final class Download implements DownloadSink {
         }
         LOG.debug("fetched {} bytes from {} in {} ms", total, OriginFetcher.describe(origin), (System.nanoTime() - startNanos) / 1_000_000);
         notifyListeners();
+        trimWindow(); // readers still sending from memory keep what they need
     }
 
     @Override
@@ -602,7 +738,12 @@ public final class Download implements DownloadSink {
         if (reason.isChecksumMismatch()) {
             owner.checksumMismatch();
         }
-        budget.give(window.close());
+        window.close();
+        synchronized (trimLock) {
+            retainedMemory.add(-retainedCounted);
+            retainedCounted = 0;
+        }
+        giveBack(Long.MAX_VALUE);
         owner.abandon(this);
         notifyListeners();
     }
@@ -614,6 +755,14 @@ public final class Download implements DownloadSink {
             closed = true;
             open = out;
             out = null;
+            if (directWriter != null) {
+                try {
+                    directWriter.close();
+                } catch (IOException e) {
+                    LOG.debug("closing part file of {}: {}", key, e.toString());
+                }
+                directWriter = null;
+            }
         }
         if (open == null) {
             return;

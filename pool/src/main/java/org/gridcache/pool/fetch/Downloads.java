@@ -61,6 +61,10 @@ public final class Downloads implements AutoCloseable {
     private final java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes;
     private final Map<StoreKey, Download> inFlight = new HashMap<>(); // guarded by store
     private final WriteBehindBudget budget;
+    /** Written bytes fills keep in memory for their readers, bounded as the write-behind memory is. */
+    private final RetainedMemory retained;
+    /** {@code pool.direct-writes}: the smallest file a fill writes past the page cache, read per fill. */
+    private final LongSupplier directWritesFrom;
     /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
     private final ExecutorService diskWriters = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-disk-writer", true));
     /** Checksums clients ask for that a fill did not compute ({@code pool.checksums} lacks them). */
@@ -79,11 +83,19 @@ public final class Downloads implements AutoCloseable {
     /** {@code checksumTypes}: what a fetch computes while it fills ({@code pool.checksums}, read per fetch). */
     public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes) {
+        this(store, fetchers, writeBehindBytes, peers, checksumTypes, () -> 0);
+    }
+
+    /** {@code directWritesFrom}: the smallest file a fill writes past the page cache ({@code pool.direct-writes}). */
+    public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
+                     java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes, LongSupplier directWritesFrom) {
         this.checksumTypes = checksumTypes;
+        this.directWritesFrom = directWritesFrom;
         this.store = store;
         this.fetchers = fetchers;
         this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
+        this.retained = new RetainedMemory(writeBehindBytes, budget::used);
         this.checksumsOnDemand = new ChecksumsOnDemand(store, Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
     }
 
@@ -268,9 +280,17 @@ public final class Downloads implements AutoCloseable {
 
     /** A fetch of the file whose part file was just created, {@code reserve} bytes reserved for it; under the store's monitor. */
     private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), () -> store.openPart(key),
-                budget, diskWriters,
-                checksumTypes.get());
+        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), new Download.PartFile() {
+                    @Override
+                    public FileChannel open() throws IOException {
+                        return store.openPart(key);
+                    }
+
+                    @Override
+                    public FileChannel openDirect() throws IOException {
+                        return store.openPartDirect(key);
+                    }
+                }, budget, retained, directWritesFrom.getAsLong(), diskWriters, checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;
@@ -358,5 +378,10 @@ public final class Downloads implements AutoCloseable {
     /** Received bytes held in memory, not yet on disk, over all fetches. */
     long writeBehindBytes() {
         return budget.used();
+    }
+
+    /** Written bytes fills keep in memory for their readers, over all fetches. */
+    long retainedBytes() {
+        return retained.held();
     }
 }

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The bytes of one fetch that have been received but not yet written to disk, in order and contiguous: the disk
- * writer takes from the head, movers read slices anywhere inside. The window holds one reference to each buffer;
+ * The bytes of one fetch received and not yet written to disk, and (written past the page cache) those its
+ * readers have yet to send, in order and contiguous: the disk writer and the movers read slices anywhere inside, and
+ * the fetch trims the head once nobody needs it. The window holds one reference to each buffer;
  * every slice handed out holds its own, so releasing the window never pulls bytes from under a write in flight.
  * Chunks are found by position in O(log n): the window holds up to {@code pool.write-behind} (1 GiB, 16,384 chunks of
  * 64 KiB) when the disk writer is behind, and a scan from the head for every slice cost a cut-through client up to a
@@ -34,23 +35,6 @@ final class MemoryWindow {
         return true;
     }
 
-    /** The head chunk, its buffer with a reference of the caller's own (release it); null when empty or closed. */
-    synchronized Chunk head() {
-        Map.Entry<Long, ByteBuf> head = chunks.firstEntry();
-        return head == null ? null : new Chunk(head.getKey(), head.getValue().retainedDuplicate());
-    }
-
-    /** Drops the head chunk once it is on disk; returns its size (0 when the window was closed meanwhile). */
-    synchronized int removeHead() {
-        Map.Entry<Long, ByteBuf> head = chunks.pollFirstEntry();
-        if (head == null) {
-            return 0;
-        }
-        int size = head.getValue().readableBytes();
-        head.getValue().release();
-        return size;
-    }
-
     /**
      * Up to {@code max} bytes starting at {@code position}, from the one chunk that holds it, with the caller's own
      * reference; null when that position is no longer (or not yet) in memory.
@@ -69,8 +53,17 @@ final class MemoryWindow {
         return c.buf().retainedSlice(c.buf().readerIndex() + offset, length);
     }
 
-    synchronized boolean isEmpty() {
-        return chunks.isEmpty();
+    /** Releases the chunks that end at or before {@code position}: no writer or reader needs them any more. */
+    synchronized void trimBelow(long position) {
+        for (Map.Entry<Long, ByteBuf> head; (head = chunks.firstEntry()) != null
+                && head.getKey() + head.getValue().readableBytes() <= position; ) {
+            chunks.pollFirstEntry().getValue().release();
+        }
+    }
+
+    /** The file position of the first byte held; Long.MAX_VALUE when none is. */
+    synchronized long start() {
+        return chunks.isEmpty() ? Long.MAX_VALUE : chunks.firstKey();
     }
 
     /** Releases every chunk; later adds are refused. Returns the bytes that were still held. */

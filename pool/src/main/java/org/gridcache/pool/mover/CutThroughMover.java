@@ -49,6 +49,8 @@ public final class CutThroughMover extends Mover implements Download.Listener {
     private boolean headSent;
     private boolean writing;
     private long position;
+    /** What {@link #readingFrom} tells the fetch: the position once the head went out, until the end; 0 before. */
+    private volatile long readingFrom;
     private long end;
     /** Several ranges: their layout, and the part being sent; null for one range or the whole file. */
     private MultipartBody parts;
@@ -120,10 +122,10 @@ public final class CutThroughMover extends Mover implements Download.Listener {
             sendable = end - 1; // the file's last byte waits for its verification: a mismatch aborts this client too
         }
         long onDisk = Math.min(download.written(), sendable);
-        if (position < onDisk) {
+        if (position < Math.min(download.received(), sendable) && sendFromMemory(sendable)) {
+            return; // in memory: not written yet, or written past the page cache and kept for this client
+        } else if (position < onDisk) {
             sendRegion(onDisk == sendable ? onDisk - position : Math.min(onDisk - position, MAX_REGION));
-        } else if (position < Math.min(download.received(), sendable) && sendFromMemory(sendable)) {
-            return;
         } else if (state == Download.State.FAILED) {
             ex.ctx.close(); // Content-Length was promised: closing early is how the client learns of the failure
             finish(false);
@@ -166,8 +168,15 @@ public final class CutThroughMover extends Mover implements Download.Listener {
             return;
         }
         position += count;
+        readingFrom = position;
+        download.readerMoved();
         sent(count);
         pump();
+    }
+
+    @Override
+    public long readingFrom() {
+        return readingFrom;
     }
 
     private void sendHead(Download.State state) {
@@ -204,6 +213,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         status(head.status());
         headSent = true;
         position = range.start();
+        readingFrom = position;
         end = ex.head ? position : range.end() + 1;
         ex.ctx.write(head);
         if (parts != null && !ex.head) {
@@ -244,6 +254,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
 
     @Override
     protected void released() {
+        readingFrom = Long.MAX_VALUE;
         download.removeListener(this);
     }
 }

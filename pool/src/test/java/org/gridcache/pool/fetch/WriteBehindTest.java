@@ -33,18 +33,17 @@ class WriteBehindTest {
         assertEquals(13, slice.getByte(slice.readerIndex()));
         assertNull(window.slice(20, 5), "not received yet");
 
-        MemoryWindow.Chunk head = window.head();
-        assertEquals(0, head.position());
-        head.buf().release();
-        assertEquals(10, window.removeHead());
-        assertNull(window.slice(5, 5), "on disk now, no longer in memory");
+        assertEquals(0, window.start());
+        window.trimBelow(15);
+        assertEquals(10, window.start(), "a chunk is let go only once wholly below the position");
+        assertNull(window.slice(5, 5), "nobody needs it any more: no longer in memory");
         assertEquals(0, first.refCnt(), "the window let go of a written chunk");
 
         assertEquals(10, window.close());
         assertEquals(1, second.refCnt(), "the slice a mover holds keeps its bytes alive");
         slice.release();
         assertEquals(0, second.refCnt());
-        assertEquals(0, window.removeHead(), "nothing to remove once closed");
+        assertEquals(Long.MAX_VALUE, window.start(), "nothing held once closed");
         ByteBuf late = bytes(0, 4);
         assertFalse(window.add(20, late), "closed windows refuse and release");
         assertEquals(0, late.refCnt());
@@ -66,9 +65,8 @@ class WriteBehindTest {
             slice.release();
         }
         assertNull(window.slice((long) count * chunk, 1), "past the last byte received");
-        for (int i = 0; i < count / 2; i++) {
-            assertEquals(chunk, window.removeHead());
-        }
+        window.trimBelow((long) (count / 2) * chunk);
+        assertEquals((long) (count / 2) * chunk, window.start());
         assertNull(window.slice((long) (count / 2) * chunk - 1, 1), "written: no longer in memory");
         ByteBuf first = window.slice((long) (count / 2) * chunk, 2);
         assertEquals(2, first.readableBytes(), "at most what was asked");

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An origin that is a plain HTTP file server (nginx without WebDAV, with autoindex): files are statted with HEAD and
- * cached, directories listed from the HTML index.
+ * cached, directories listed from the HTML index; a large file's fill goes past the page cache
+ * ({@code pool.direct-writes}) and its concurrent clients, a slow one and a range among them, get it whole.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PlainHttpOriginTest {
@@ -27,6 +32,7 @@ class PlainHttpOriginTest {
 
     @BeforeAll
     static void start() throws Exception {
+        Tools.require("fincore");
         data = Files.createDirectories(tmp.resolve("data"));
         Tools.randomFile(data.resolve("dir/plain.bin"), 2 << 20, 41);
         origin = NginxOrigin.startPlain(tmp.resolve("nginx"), data);
@@ -53,5 +59,61 @@ class PlainHttpOriginTest {
         assertTrue(list.out().endsWith("207") && list.out().contains("plain.bin"), list.out());
         Tools.Result html = Tools.curl("-w", "\n%{http_code}", door + "/dir/").assertOk();
         assertTrue(html.out().endsWith("200") && html.out().contains(">plain.bin</a>"), html.out());
+    }
+
+    /**
+     * A fill of a file of at least {@code pool.direct-writes} (64M by default) is written past the page cache: once
+     * its client has it, none of the stored file is in the page cache (fincore), so that client was sent every byte
+     * from the fill's memory, none read back from the disk. Clients that join a fill at once, one slow and one
+     * asking for a range, all get their bytes whole from one origin request; a hit afterwards reads the stored copy.
+     */
+    @Test
+    void aLargeFillGoesPastThePageCacheAndEveryClientGetsItWhole() throws Exception {
+        long size = 80L << 20;
+        Path large = Tools.randomFile(data.resolve("large.bin"), size, 42);
+        Path one = tmp.resolve("large-one");
+        Tools.curl("-fL", "-o", one.toString(), door + "/large.bin").assertOk();
+        assertEquals(Tools.sha256(large), Tools.sha256(one));
+        Path stored = storedCopyOf(size);
+        Tools.Result resident = Tools.run(Duration.ofSeconds(30), "fincore", "--bytes", "--noheadings", "-o", "RES", stored.toString()).assertOk();
+        assertEquals(0, Long.parseLong(resident.out().trim()), "none of the stored copy in the page cache: " + stored);
+
+        Path joined = Tools.randomFile(data.resolve("joined.bin"), size, 43);
+        long from = 70_000_000;
+        List<CompletableFuture<Tools.Result>> clients = Arrays.asList(
+                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-a").toString(), door + "/joined.bin")),
+                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "--limit-rate", "20M", "-o", tmp.resolve("joined-slow").toString(),
+                        door + "/joined.bin")),
+                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-r", from + "-", "-o", tmp.resolve("joined-range").toString(),
+                        door + "/joined.bin")),
+                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-b").toString(), door + "/joined.bin")));
+        for (CompletableFuture<Tools.Result> client : clients) {
+            client.get(120, TimeUnit.SECONDS).assertOk();
+        }
+        String whole = Tools.sha256(joined);
+        for (String name : new String[] {"joined-a", "joined-slow", "joined-b"}) {
+            assertEquals(whole, Tools.sha256(tmp.resolve(name)), name);
+        }
+        byte[] tail = Arrays.copyOfRange(Files.readAllBytes(joined), (int) from, (int) size);
+        assertTrue(Arrays.equals(tail, Files.readAllBytes(tmp.resolve("joined-range"))), "the range, byte for byte");
+        assertEquals(1, origin.count("GET", "/joined.bin"), "one fill for the four clients");
+        Path hit = tmp.resolve("joined-hit");
+        Tools.curl("-fL", "-o", hit.toString(), door + "/joined.bin").assertOk();
+        assertEquals(whole, Tools.sha256(hit), "a hit reads the stored copy from the disk");
+    }
+
+    /** The committed data file of {@code size} bytes in the pool's store (there is one). */
+    private static Path storedCopyOf(long size) throws Exception {
+        Path store = gridcache.home().resolve("pool/data");
+        Path[] found = new Path[1];
+        Tools.await("the fill to be committed", Duration.ofSeconds(30)).until(() -> {
+            try (var walk = Files.walk(store)) {
+                found[0] = walk.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".json"))
+                        .filter(p -> !p.toString().endsWith(".part"))
+                        .filter(p -> p.toFile().length() == size).findFirst().orElse(null);
+            }
+            return found[0] != null;
+        });
+        return found[0];
     }
 }
