@@ -91,11 +91,12 @@ public final class ClusterSettings {
         public static final Setting<Long> WRITE_BEHIND = define("pool.write-behind", SettingTypes.BYTE_SIZE, "1G", LIVE,
                 "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
                 + "served at network speed while the disk catches up; above it, origin reads pause");
-        public static final Setting<Long> DIRECT_WRITES = define("pool.direct-writes", SettingTypes.SIZE_OR_OFF, "64M", LIVE,
+        public static final Setting<Long> DIRECT_WRITES = define("pool.direct-writes", SettingTypes.SIZE_OR_OFF, "off", LIVE,
                 "fills of files at least this large (as the origin announces them) write to the store past the page "
                 + "cache (O_DIRECT where the file system allows it, else through it): such a miss makes no new page-cache "
                 + "pages and no writeback, its clients are sent its bytes from memory, and the page cache keeps what hits "
-                + "read; the file's first hit then reads it from the disk. off: every fill through the page cache");
+                + "read; the file's first hit then reads it from the disk. off (the default): every fill through the "
+                + "page cache");
         public static final Setting<SelectionPolicy> SELECTION_POLICY = define("selection.policy", SettingTypes.SELECTION_POLICY,
                 "affinity", LIVE, "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
                 + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "

@@ -114,8 +114,8 @@ class ClusterSettingsTest {
 
     @Test
     void directWritesAreASizeOrOff() {
-        assertEquals(64L << 20, ClusterSettings.defaults().get(Keys.DIRECT_WRITES));
-        assertEquals(Long.MAX_VALUE, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "off")).get(Keys.DIRECT_WRITES));
+        assertEquals(Long.MAX_VALUE, ClusterSettings.defaults().get(Keys.DIRECT_WRITES), "off by default");
+        assertEquals(64L << 20, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "64M")).get(Keys.DIRECT_WRITES));
         assertEquals(0L, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "0")).get(Keys.DIRECT_WRITES), "every fill");
         assertEquals(1L << 30, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "1G")).get(Keys.DIRECT_WRITES));
         for (String bad : new String[] {"on", "-1", "many"}) {

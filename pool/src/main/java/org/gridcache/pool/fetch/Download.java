@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * are held in a {@link MemoryWindow} and written to the store's part file behind the clients by a disk-writer
  * thread (write-behind), so the clients of a miss are served at network speed even where the page cache is slow to
  * fill; listeners (the movers of waiting clients) hear of every change and send what has arrived so far, from
- * memory or from the part file (cut-through). Becomes a hit only when the whole file is on disk, fsync'ed, with
- * the size the origin announced and the ticket expected.
+ * memory or from the part file (cut-through). A fill of a large file ({@code pool.direct-writes}) is written past the
+ * page cache ({@link DirectPartWriter}), and its window then keeps the written bytes its slowest reader has yet to
+ * send. Becomes a hit only when the whole file is on disk, fsync'ed, with the size the origin announced and the
+ * ticket expected.
  *
  * <p>One fetcher thread calls the {@link DownloadSink} methods, one disk-writer task at a time drains the window;
  * listeners read the volatile progress fields ({@code received} >= {@code written}) from their own event loops.
@@ -88,7 +90,7 @@ public final class Download implements DownloadSink {
     private volatile boolean pastPageCache;
     /** File position up to which the disk writer has taken the received bytes (written, or in its stage). */
     private volatile long taken;
-    /** This fill's part of {@link #retainedMemory}; guarded by {@link #window}'s trimming lock, {@code trimLock}. */
+    /** This fill's part of {@link #retainedMemory}; guarded by {@code trimLock}. */
     private long retainedCounted;
     private final Object trimLock = new Object();
     private final Executor diskWriter;

@@ -62,55 +62,77 @@ class PlainHttpOriginTest {
     }
 
     /**
-     * A fill of a file of at least {@code pool.direct-writes} (64M by default) is written past the page cache: once
-     * its client has it, none of the stored file is in the page cache (fincore), so that client was sent every byte
-     * from the fill's memory, none read back from the disk. Clients that join a fill at once, one slow and one
-     * asking for a range, all get their bytes whole from one origin request; a hit afterwards reads the stored copy.
+     * With {@code pool.direct-writes} set (off by default), a fill of a file at least that large is written past the
+     * page cache: once its client has it, none of the stored file is in the page cache (fincore), so that client was
+     * sent every byte from the fill's memory, none read back from the disk. Clients that join such a fill at once, one
+     * slow and one asking for a range, all get their bytes whole from one origin request; a hit afterwards reads the
+     * stored copy from the disk.
      */
     @Test
-    void aLargeFillGoesPastThePageCacheAndEveryClientGetsItWhole() throws Exception {
-        long size = 80L << 20;
-        Path large = Tools.randomFile(data.resolve("large.bin"), size, 42);
-        Path one = tmp.resolve("large-one");
-        Tools.curl("-fL", "-o", one.toString(), door + "/large.bin").assertOk();
-        assertEquals(Tools.sha256(large), Tools.sha256(one));
-        Path stored = storedCopyOf(size);
-        Tools.Result resident = Tools.run(Duration.ofSeconds(30), "fincore", "--bytes", "--noheadings", "-o", "RES", stored.toString()).assertOk();
-        assertEquals(0, Long.parseLong(resident.out().trim()), "none of the stored copy in the page cache: " + stored);
+    void withDirectWritesALargeFillGoesPastThePageCacheAndEveryClientGetsItWhole() throws Exception {
+        Gridcache.admin("config", "set", "pool.direct-writes", "8M", "--zk", gridcache.zkConnect()).assertOk();
+        try {
+            long size = 24L << 20;
+            int[] fills = {0};
+            // the setting reaches the pool through ZooKeeper: a fill of a new file until one leaves no page-cache pages
+            Tools.await("the pool to write fills past the page cache", Duration.ofSeconds(60), () -> {
+                try {
+                    String name = "large-" + fills[0]++ + ".bin";
+                    Path large = Tools.randomFile(data.resolve(name), size, 42 + fills[0]);
+                    Path one = tmp.resolve(name);
+                    Tools.curl("-fL", "-o", one.toString(), door + "/" + name).assertOk();
+                    assertEquals(Tools.sha256(large), Tools.sha256(one));
+                    return residentBytes(storedCopyOf(name)) == 0;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
 
-        Path joined = Tools.randomFile(data.resolve("joined.bin"), size, 43);
-        long from = 70_000_000;
-        List<CompletableFuture<Tools.Result>> clients = Arrays.asList(
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-a").toString(), door + "/joined.bin")),
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "--limit-rate", "20M", "-o", tmp.resolve("joined-slow").toString(),
-                        door + "/joined.bin")),
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-r", from + "-", "-o", tmp.resolve("joined-range").toString(),
-                        door + "/joined.bin")),
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-b").toString(), door + "/joined.bin")));
-        for (CompletableFuture<Tools.Result> client : clients) {
-            client.get(120, TimeUnit.SECONDS).assertOk();
+            Path joined = Tools.randomFile(data.resolve("joined.bin"), size, 43);
+            long from = 10_000_000; // more than a quarter of the file: the client joins the fill (a smaller range is a block read)
+            List<CompletableFuture<Tools.Result>> clients = Arrays.asList(
+                    CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-a").toString(), door + "/joined.bin")),
+                    CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "--limit-rate", "8M", "-o",
+                            tmp.resolve("joined-slow").toString(), door + "/joined.bin")),
+                    CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-r", from + "-", "-o", tmp.resolve("joined-range").toString(),
+                            door + "/joined.bin")),
+                    CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-b").toString(), door + "/joined.bin")));
+            for (CompletableFuture<Tools.Result> client : clients) {
+                client.get(120, TimeUnit.SECONDS).assertOk();
+            }
+            String whole = Tools.sha256(joined);
+            for (String name : new String[] {"joined-a", "joined-slow", "joined-b"}) {
+                assertEquals(whole, Tools.sha256(tmp.resolve(name)), name);
+            }
+            byte[] tail = Arrays.copyOfRange(Files.readAllBytes(joined), (int) from, (int) size);
+            assertTrue(Arrays.equals(tail, Files.readAllBytes(tmp.resolve("joined-range"))), "the range, byte for byte");
+            assertEquals(1, origin.count("GET", "/joined.bin"), "one fill for the four clients");
+            Path hit = tmp.resolve("joined-hit");
+            Tools.curl("-fL", "-o", hit.toString(), door + "/joined.bin").assertOk();
+            assertEquals(whole, Tools.sha256(hit), "a hit reads the stored copy from the disk");
+        } finally {
+            Gridcache.admin("config", "set", "pool.direct-writes", "off", "--zk", gridcache.zkConnect()).assertOk();
         }
-        String whole = Tools.sha256(joined);
-        for (String name : new String[] {"joined-a", "joined-slow", "joined-b"}) {
-            assertEquals(whole, Tools.sha256(tmp.resolve(name)), name);
-        }
-        byte[] tail = Arrays.copyOfRange(Files.readAllBytes(joined), (int) from, (int) size);
-        assertTrue(Arrays.equals(tail, Files.readAllBytes(tmp.resolve("joined-range"))), "the range, byte for byte");
-        assertEquals(1, origin.count("GET", "/joined.bin"), "one fill for the four clients");
-        Path hit = tmp.resolve("joined-hit");
-        Tools.curl("-fL", "-o", hit.toString(), door + "/joined.bin").assertOk();
-        assertEquals(whole, Tools.sha256(hit), "a hit reads the stored copy from the disk");
     }
 
-    /** The committed data file of {@code size} bytes in the pool's store (there is one). */
-    private static Path storedCopyOf(long size) throws Exception {
+    /** Bytes of {@code file} in the page cache. */
+    private static long residentBytes(Path file) {
+        Tools.Result r = Tools.run(Duration.ofSeconds(30), "fincore", "--bytes", "--noheadings", "-o", "RES", file.toString()).assertOk();
+        return Long.parseLong(r.out().trim());
+    }
+
+    /** The committed data file in the pool's store of the file {@code name}: its sidecar names its origin URL. */
+    private static Path storedCopyOf(String name) throws Exception {
         Path store = gridcache.home().resolve("pool/data");
         Path[] found = new Path[1];
-        Tools.await("the fill to be committed", Duration.ofSeconds(30)).until(() -> {
+        Tools.await("the fill of " + name + " to be committed", Duration.ofSeconds(30)).until(() -> {
             try (var walk = Files.walk(store)) {
-                found[0] = walk.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".json"))
-                        .filter(p -> !p.toString().endsWith(".part"))
-                        .filter(p -> p.toFile().length() == size).findFirst().orElse(null);
+                for (Path sidecar : walk.filter(p -> p.toString().endsWith(".json")).toList()) {
+                    if (Files.readString(sidecar).contains("/" + name + "\"")) {
+                        String s = sidecar.toString();
+                        found[0] = Path.of(s.substring(0, s.length() - ".json".length()));
+                    }
+                }
             }
             return found[0] != null;
         });
