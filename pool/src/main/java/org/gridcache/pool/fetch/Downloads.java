@@ -83,10 +83,13 @@ public final class Downloads implements AutoCloseable {
     /** {@code checksumTypes}: what a fetch computes while it fills ({@code pool.checksums}, read per fetch). */
     public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes) {
-        this(store, fetchers, writeBehindBytes, peers, checksumTypes, () -> 0);
+        this(store, fetchers, writeBehindBytes, peers, checksumTypes, () -> Long.MAX_VALUE);
     }
 
-    /** {@code directWritesFrom}: the smallest file a fill writes past the page cache ({@code pool.direct-writes}). */
+    /**
+     * {@code directWritesFrom}: the smallest file a fill writes past the page cache ({@code pool.direct-writes});
+     * Long.MAX_VALUE (off, as by default) for none.
+     */
     public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes, LongSupplier directWritesFrom) {
         this.checksumTypes = checksumTypes;

@@ -17,9 +17,10 @@ import org.gridcache.pool.store.StoreEntry;
 
 /**
  * Sends a file while its fetch is still filling it (cut-through): the head goes out as soon as the origin's
- * status and size are known, then the bytes as they arrive: zero-copy from the part file for what is already on
- * disk, else straight from the fetch's memory window (write-behind). One batch is in flight at a time, so a slow
- * client holds back only itself and nothing piles up in memory beyond the pool's write-behind budget. If the origin fails
+ * status and size are known, then the bytes as they arrive: straight from the fetch's memory window while it holds
+ * them (not yet on disk, or written past the page cache and kept for this client), else zero-copy from the part
+ * file. One batch is in flight at a time, so a slow client holds back only itself and nothing piles up in memory
+ * beyond the pool's write-behind budget. If the origin fails
  * after the head went out, the connection is closed: the client sees fewer bytes than Content-Length promised,
  * never a short response that looks complete.
  *
