@@ -66,14 +66,11 @@ final class MemoryWindow {
         return chunks.isEmpty() ? Long.MAX_VALUE : chunks.firstKey();
     }
 
-    /** Releases every chunk; later adds are refused. Returns the bytes that were still held. */
-    synchronized long close() {
+    /** Releases every chunk; later adds are refused. */
+    synchronized void close() {
         closed = true;
-        long held = 0;
         for (Map.Entry<Long, ByteBuf> c; (c = chunks.pollFirstEntry()) != null; ) {
-            held += c.getValue().readableBytes();
             c.getValue().release();
         }
-        return held;
     }
 }
