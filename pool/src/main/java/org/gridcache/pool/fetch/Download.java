@@ -376,14 +376,15 @@ public final class Download implements DownloadSink {
         int index = buf.readerIndex();
         int length = buf.readableBytes();
         plan();
-        for (ByteBuffer b : buf.nioBuffers(index, length)) {
+        ByteBuffer[] pieces = buf.nioBuffers(index, length);
+        for (ByteBuffer b : pieces) {
             computation.update(b.duplicate()); // in file order: one writer at a time takes the bytes in order
         }
         DirectPartWriter direct = directWriter();
         taken = position + length;
         if (direct != null) {
             long onDisk = written;
-            for (ByteBuffer b : buf.nioBuffers(index, length)) {
+            for (ByteBuffer b : pieces) {
                 onDisk = direct.append(b);
             }
             pastPageCache = direct.pastPageCache();
