@@ -5,6 +5,8 @@
 #   The client's leg alone, in the same rounds: the same request once the file is cached (a gridcache hit) and the
 #   same file hot from nginx over HTTPS with the same host certificate and curl. A miss does that leg's work and the
 #   fetch on the same cores: the leg's rate beside globus-url-copy's shows how large a part of a miss it is here.
+#   Each round also estimates what the machine's cores allow a miss: globus-url-copy's time against (its CPU + the
+#   hit's CPU) / cores, about the least time a miss can take doing the fetch's and the client leg's work (store aside).
 #   Everything on loopback: gridenv's globus-gridftp-server (GSI), zk + pool + door of the built distribution as
 #   HTTPS processes, Alice's plain RFC 3820 proxy delegated to the door (DCAU works with it), data channels clear.
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
@@ -132,7 +134,7 @@ leg() {
   c0=$(busy)
   out=$(curl -sS -L --max-time 600 "${tls[@]}" -o /dev/null -D - -w 'TIME %{time_total}\n' "$url")
   grep -q 'X-Cache: MISS' <<< "$out" && { say "$subject: not a hit: $out"; exit 1; }
-  t=$(awk '/^TIME/ { print $2 }' <<< "$out"); c=$(cpu_s "$c0")
+  t=$(awk '/^TIME/ { print $2 }' <<< "$out"); c=$(cpu_s "$c0"); leg_cpu=$c
   sum[$key$p]=$(awk -v a="${sum[$key$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
   say "round $r $subject (the client's leg alone, beside $p stream(s)): ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
   result gridftp-client-leg "$subject" "$role" "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
@@ -146,6 +148,7 @@ for r in $(seq "$ROUNDS"); do
     t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); c=$(cpu_s "$c0")
     sum[guc$p]=$(awk -v a="${sum[guc$p]:-0}" -v b="$t" 'BEGIN { print a + b }')
     say "round $r globus-url-copy -p $p: ${t}s = $(mbps "$t") MB/s, ${c} CPU s"
+    guc_t=$t guc_cpu=$c
     for measure in gridftp-miss gridftp-client-leg; do
       result "$measure" globus-url-copy reference "$r" "$(mbps "$t")" MB/s "$MB MiB $p stream(s)"
     done
@@ -176,6 +179,14 @@ for r in $(seq "$ROUNDS"); do
     read -r m1 held waiting < <(receive_mib)
     say "round $r gridcache miss, $p stream(s): $((m1 - m0)) MiB of new receive slabs; $held MiB held, $waiting MiB waiting for reuse"
     leg "$r" "$p" "gridcache hit" "https://localhost:$DOOR/b/$name" hit gridcache
+    # what the cores allow a miss, estimated: it does the fetch's work (about globus-url-copy's CPU: the server's and
+    # the receiver's) and the client's leg's (the hit's CPU: the pool's TLS and curl's) on the machine's cores, store
+    # and door aside; globus-url-copy's time against that least time, at most 1. An estimate, not a bound: both CPU
+    # figures vary from round to round as the times do
+    ceiling=$(awk -v t="$guc_t" -v g="$guc_cpu" -v l="$leg_cpu" -v n="$(nproc)" \
+      'BEGIN { m = (g + l) / n; if (m < t) m = t; printf "%.2f", t / m }')
+    say "round $r: the fetch's and the client leg's CPU (${guc_cpu} + ${leg_cpu} s) on $(nproc) cores allow a miss about ${ceiling}x globus-url-copy -p $p"
+    result gridftp-ceiling "the cores' estimate" info "$r" "$ceiling" x "$MB MiB $p stream(s)"
     leg "$r" "$p" "nginx HTTPS" "https://localhost:$NGINX/${base##*/}" nginx info
     rm -f "$DATA/b/$name"
   done

@@ -62,6 +62,11 @@ MEASURES = OrderedDict([
     # no goal: what serving the file to the same curl over HTTPS alone reaches beside globus-url-copy, the part of a
     # miss's work that globus-url-copy does not do
     ("gridftp-client-leg", Measure("GridFTP bench, the client's leg alone: the same file hot over HTTPS")),
+    # no goal: globus-url-copy's time against about the least time a miss can take on the machine's cores, doing the
+    # fetch's work (about globus-url-copy's CPU) and the client's leg's (the hit's CPU), at most 1; an estimate from
+    # the same rounds: where it is well under 0.8, P10 is out of reach on this machine whatever the pool does
+    ("gridftp-ceiling", Measure("GridFTP miss: what the cores allow, estimated (globus-url-copy's time / "
+                                "((its CPU + the client leg's CPU) / cores), at most 1)")),
     ("sparse-fetched", Measure("sparse read, scattered ranges: bytes from the origin, of the file", ("abs_le", 5.0),
                                "P7: ≤ 5 % of the file", lower_better=True)),
     ("sparse-hot-vs-cold", Measure("sparse read: hot vs cold (cold time / hot time)", ("abs_ge", 100.0),

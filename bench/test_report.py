@@ -122,6 +122,18 @@ class TableTest(unittest.TestCase):
         self.assertEqual(("900 MB/s (nginx HTTPS)", "0.90× globus-url-copy", "—"), (nginx[1], nginx[3], nginx[5]))
         self.assertEqual(1, len(plotted), "only the miss's ratio is plotted against its goal")
 
+    def test_the_cores_estimate_is_shown_after_the_client_leg_unjudged(self):
+        lines, plotted = table_of([
+            "gridftp-ceiling,the cores' estimate,info,1,0.84,x,256 MiB 1 stream(s)",
+            "gridftp-ceiling,the cores' estimate,info,2,0.90,x,256 MiB 1 stream(s)",
+            "gridftp-client-leg,gridcache hit,gridcache,1,800,MB/s,256 MiB 1 stream(s)",
+        ])
+        leg, ceiling = cells(lines[0]), cells(lines[1])
+        self.assertIn("client's leg alone", leg[0])
+        self.assertIn("what the cores allow", ceiling[0])
+        self.assertEqual(("0.87 x (the cores' estimate)", "—", "—"), (ceiling[1], ceiling[3], ceiling[5]))
+        self.assertEqual([], plotted)
+
     def test_an_unknown_measure_is_shown_not_judged_and_pipes_are_escaped(self):
         lines, _ = table_of([
             "upload-share,gridcache,gridcache,1,4.2,%,1 GiB",
