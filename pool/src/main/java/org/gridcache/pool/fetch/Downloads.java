@@ -56,6 +56,11 @@ public final class Downloads implements AutoCloseable {
     }
 
     private final Store store;
+    /**
+     * How each fill opens its part file: the store's ({@link #storePartFile}). Tests stand in for a file system that
+     * refuses to open it past the page cache, which neither ext4 nor tmpfs does.
+     */
+    java.util.function.Function<StoreKey, Download.PartFile> partFiles = this::storePartFile;
     private final List<OriginFetcher> fetchers;
     private final PeerFetcher peers;
     private final java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes;
@@ -281,19 +286,25 @@ public final class Downloads implements AutoCloseable {
         }
     }
 
+    /** The store's part file of {@code key}, as a fill opens it: through the page cache, or past it. */
+    private Download.PartFile storePartFile(StoreKey key) {
+        return new Download.PartFile() {
+            @Override
+            public FileChannel open() throws IOException {
+                return store.openPart(key);
+            }
+
+            @Override
+            public FileChannel openDirect() throws IOException {
+                return store.openPartDirect(key);
+            }
+        };
+    }
+
     /** A fetch of the file whose part file was just created, {@code reserve} bytes reserved for it; under the store's monitor. */
     private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), new Download.PartFile() {
-                    @Override
-                    public FileChannel open() throws IOException {
-                        return store.openPart(key);
-                    }
-
-                    @Override
-                    public FileChannel openDirect() throws IOException {
-                        return store.openPartDirect(key);
-                    }
-                }, budget, retained, directWritesFrom.getAsLong(), diskWriters, checksumTypes.get());
+        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), partFiles.apply(key),
+                budget, retained, directWritesFrom.getAsLong(), diskWriters, checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;

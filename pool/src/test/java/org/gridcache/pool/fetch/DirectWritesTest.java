@@ -291,6 +291,43 @@ class DirectWritesTest {
         assertTrue(origin.allReleased());
     }
 
+    /**
+     * A file system that refuses to open the part file past the page cache (EINVAL at the open, as ramfs does) gets the
+     * fill through the page cache: every byte stored, nothing kept in memory for the reader, who reads the part file.
+     */
+    @Test
+    void aRefusedOpenPastThePageCacheFillsThroughIt() throws Exception {
+        int size = 3 * STAGE + 777;
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        PiecesOrigin origin = new PiecesOrigin(content(size));
+        java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger();
+        try (Downloads downloads = new Downloads(store, List.of(origin), () -> 64 << 20, null,
+                () -> java.util.EnumSet.allOf(org.gridcache.common.checksum.ChecksumType.class), () -> 0)) {
+            downloads.partFiles = key -> new Download.PartFile() {
+                @Override
+                public FileChannel open() throws IOException {
+                    return store.openPart(key);
+                }
+
+                @Override
+                public FileChannel openDirect() throws IOException {
+                    refusals.incrementAndGet();
+                    throw new IOException("Invalid argument");
+                }
+            };
+            Reader reader = new Reader(0);
+            Download d = fill(downloads, origin, "refused-open.bin", reader);
+            assertEquals(1, refusals.get(), "asked once, at the first write");
+            assertEquals(size, d.written());
+            assertArrayEquals(origin.content, storedContent());
+            assertNull(d.memorySlice(0, 1), "through the page cache: the reader reads the part file");
+            assertEquals(0, downloads.retainedBytes());
+            assertEquals(0, downloads.writeBehindBytes());
+            d.removeListener(reader);
+        }
+        assertTrue(origin.allReleased(), "every piece released");
+    }
+
     /** A channel whose positional writes fail with {@code failure}; what the writer needs of a FileChannel, no more. */
     private static final class FailingChannel extends FileChannel {
         private final String failure;
