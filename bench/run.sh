@@ -25,7 +25,8 @@
 # (apt-get install gnuplot-nox); then copies table, machine and command into BENCHMARKS.md between its markers
 # (--no-docs: not). The machine is shared on the build VM: compare ratios from the same run, not absolute figures.
 # Env: PORT_BASE (29300; system-bench.sh uses +0..+14 and +800..801, gridftp-bench.sh +211 and +280..+283, the
-#   GridFTP data ports +1211..+1710), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files).
+#   GridFTP data ports +1211..+1710), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files),
+#   QUIET_LOAD (0.5) and QUIET_WAIT (300 s; --quick 0): first wait so long at most for the 1-minute load to fall below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -142,6 +143,19 @@ step() {
 }
 skip() { echo "$1,skipped: $2,0" >>"$OUT/steps.csv"; log "$1: skipped ($2)"; }
 
+# --- a quiet machine first ---
+# A run measures the machine as it finds it: the full run of 06:08 on 29 November began a minute after a fresh-clone
+# CI (load 2.02 on 2 cores) and read lower than the runs around it on several rows. So a run first waits, up to
+# QUIET_WAIT seconds (default 300; --quick 0), for the 1-minute load to fall below QUIET_LOAD (default 0.5), and
+# machine.md says how long it waited.
+QUIET_LOAD=${QUIET_LOAD:-0.5}; QUIET_WAIT=${QUIET_WAIT:-$([ "$QUICK" = 1 ] && echo 0 || echo 300)}
+waited=0
+while [ "$waited" -lt "$QUIET_WAIT" ] &&
+    awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v q="$QUIET_LOAD" 'BEGIN { exit !(l >= q) }'; do
+  [ "$waited" != 0 ] || log "waiting up to ${QUIET_WAIT}s for the 1-minute load ($(cut -d' ' -f1 /proc/loadavg)) to fall below $QUIET_LOAD"
+  sleep 5; waited=$((waited + 5))
+done
+
 # --- the machine ---
 version() { # the first line of a tool's version output
   if command -v "$1" >/dev/null; then "$@" 2>&1 | head -1 | tr -s ' '; else echo "not installed"; fi
@@ -149,7 +163,7 @@ version() { # the first line of a tool's version output
 {
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- host: $(hostname), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo)"
-  echo "- kernel: $(uname -sr); load before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- kernel: $(uname -sr); load before the run: $(cut -d' ' -f1-3 /proc/loadavg) (after waiting ${waited}s for below $QUIET_LOAD)"
   echo "- JDK: $(version java -version)"
   echo "- nginx: $(version nginx -v); Varnish: $(version varnishd -V | sed "s/ revision.*/)/"); XRootD: $(version xrootd -v)"
   echo "- curl: $(version curl --version | cut -d' ' -f1-2); wrk: $(version wrk -v | cut -d' ' -f1-2); globus-url-copy: $(version globus-url-copy -version)"
