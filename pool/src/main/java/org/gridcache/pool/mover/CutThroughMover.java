@@ -20,9 +20,8 @@ import org.gridcache.pool.store.StoreEntry;
  * status and size are known, then the bytes as they arrive: straight from the fetch's memory window while it holds
  * them (not yet on disk, or written past the page cache and kept for this client), else zero-copy from the part
  * file. One batch is in flight at a time, so a slow client holds back only itself and nothing piles up in memory
- * beyond the pool's write-behind budget. If the origin fails
- * after the head went out, the connection is closed: the client sees fewer bytes than Content-Length promised,
- * never a short response that looks complete.
+ * beyond the pool's write-behind budget. If the origin fails after the head went out, the connection is closed:
+ * the client sees fewer bytes than Content-Length promised, never a short response that looks complete.
  *
  * <p>Several ranges are one multipart/byteranges answer whose parts go out in file order, each as soon as its bytes
  * are there. An origin that announces no size is waited for; the file is then sent like a hit (still marked MISS,
