@@ -8,8 +8,8 @@
 #      nginx, through gridcache (door redirect + pool) and through Varnish: total bytes / wall time, errors counted.
 # Needs root, the anchors installed (../shared/anchors/install.sh) and the distribution built (mvn -DskipTests package).
 # "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
-# Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads in a row) HOT_WARM=30 (untimed hot reads per
-# path first) RATE=100m LIMITED_MB=512
+# Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads, the paths' reads taking turns) HOT_WARM=30 (untimed hot reads per
+# path first) HOT_REQUESTS=2000 (then untimed hot reads of 4 MiB per server) RATE=100m LIMITED_MB=512
 # WARM_MISSES=3000 (untimed small misses before part 2's) MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1)
 # AGG_CLIENTS=100 AGG_MB=64 PARTS="reads shaped agg" (which parts run) BENCH_RUN=/tmp/gridcache-bench (files, caches, logs)
 # STOP_AT_EXIT (set: stop everything on exit, as bench/run.sh does; unset: left running for a look)
@@ -22,7 +22,7 @@ A=${ANCHORS:-$top/../shared/anchors}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-bench}; DATA=${DATA:-$RUN/data}; CACHE=$RUN/cache
 ROUNDS=${ROUNDS:-2}; RATE=${RATE:-100m}; LIMITED_MB=${LIMITED_MB:-512}; MAXT=${MAXT:-300}; WARM_MISSES=${WARM_MISSES:-3000}
-BIG_MB=${BIG_MB:-1024}; MISS_MB=${MISS_MB:-256}; HOT_READS=${HOT_READS:-5}; HOT_WARM=${HOT_WARM:-30}; AGG_CLIENTS=${AGG_CLIENTS:-100}; AGG_MB=${AGG_MB:-64}
+BIG_MB=${BIG_MB:-1024}; MISS_MB=${MISS_MB:-256}; HOT_READS=${HOT_READS:-5}; HOT_WARM=${HOT_WARM:-30}; HOT_REQUESTS=${HOT_REQUESTS:-2000}; AGG_CLIENTS=${AGG_CLIENTS:-100}; AGG_MB=${AGG_MB:-64}
 PARTS=" ${PARTS:-reads shaped agg} "
 B=${PORT_BASE:-29080}
 NS=${XC_NETNS:-anchors-xc}; OP=$B; GC=$((B + 800)); LP=$((B + 10))
@@ -74,17 +74,6 @@ fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location
   read -r code size t <<<"$out"
   if [ "$code" = 200 ] && [ "$size" = "$3" ]; then awk -v s="$size" -v t="$t" 'BEGIN{printf "%.0f", s/t/1e6}'; else echo "ERR:$code/$size"; fi
 }
-# hot SYS PATH BYTES -> the median MB/s of HOT_READS reads one after the other (the first error instead, if any): a
-# single hot read of the same bytes swung between 1.2 and 3.0 GB/s on the 2-core VM, for every server alike
-hot() {
-  local i v vs=()
-  for i in $(seq "$HOT_READS"); do
-    v=$(fetch "$@")
-    [[ $v =~ ^[0-9]+$ ]] || { echo "$v"; return; }
-    vs+=("$v")
-  done
-  printf '%s\n' "${vs[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-}
 # a hot read reads a stored file: after a miss the pool still fsyncs the part file before it commits (and computes
 # md5 and sha-256 there when pool.checksums names them); a HEAD asking for the fill's adler32 is answered once the
 # file is committed (asking for md5 would compute it now, on demand)
@@ -120,29 +109,66 @@ if [[ $PARTS = *" reads "* ]]; then
       for i in $(seq "$HOT_WARM"); do fetch "$p" "$f" $((MISS_MB << 20)) >/dev/null; done
     done
   done
+  # then HOT_REQUESTS hot reads of a 4 MiB file per server, in one curl each: what a hot read runs once per request
+  # (the request, the ticket, the reply's head, the mapping's lease) HotSpot compiles with C2 only after thousands of
+  # requests. After the reads above, the standalone's C1 and C2 still used 0.2-0.35 CPU s during each 60 hot reads of
+  # 256 MiB at the pool (its event loop: 3.3 s), on the cores the reads run on; after 2,000 such requests,
+  # 0.05-0.15 s. The other servers get the same requests.
+  [ -f "$DATA/base-4m" ] || head -c $((4 << 20)) /dev/urandom > "$DATA/base-4m"
+  for c in gridcache nginx varnish xcache; do
+    f=$(link "$c-requests-4m" 4m)
+    fetch "$c" "$f" $((4 << 20)) >/dev/null; [ "$c" != gridcache ] || settle "$f"
+    for i in $(seq "$HOT_REQUESTS"); do
+      printf 'url = "http://127.0.0.1:%s/%s"\noutput = "/dev/null"\n' "${PORT[$c]}" "$f"
+    done > "$RUN/requests.curl"
+    codes=$($(pre "$c") curl -sL -K "$RUN/requests.curl" --max-time "$MAXT" -w '%{http_code}\n' | sort | uniq -c | xargs || true)
+    say "$c: $HOT_REQUESTS untimed hot reads of 4 MiB: $codes (count, status)"
+  done
 fi
 
+# hot reads alternate between the paths, one read each per turn: a slow spell of the shared 2-core VM then falls on
+# every server alike. Each server's HOT_READS reads in a block of their own, as before, gave per-round medians that
+# swung by up to 30 % either way (the pool alone slower than through the door in some rounds, faster in others), and
+# 5 rounds of that set the P1 ratio by chance (docs/benchmarks.md, P1 held beside Varnish)
+hot_turns() { # BYTES PATH... (file of each path in F): HOT_READS turns after one untimed read per path
+  local bytes=$1 p v i; shift
+  declare -A vs=()
+  # untimed: the later cold reads' fresh_memory dropped the earlier caches' files from the page cache
+  for p in "$@"; do fetch "$p" "${F[$p]}" "$bytes" >/dev/null; done
+  for i in $(seq "$HOT_READS"); do
+    for p in "$@"; do
+      [[ ${vs[$p]:-} = ERR* ]] && continue
+      v=$(fetch "$p" "${F[$p]}" "$bytes")
+      if [[ $v =~ ^[0-9]+$ ]]; then vs[$p]="${vs[$p]:-} $v"; else vs[$p]=$v; fi
+    done
+  done
+  for p in "$@"; do
+    v=${vs[$p]}
+    [[ $v = ERR* ]] || v=$(printf '%s\n' $v | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    echo "$p $v"
+  done
+}
+declare -A F
 for r in $(seq "$ROUNDS"); do
   [[ $PARTS = *" reads "* ]] || break
   order=(gridcache nginx varnish xcache); [ $((r % 2)) = 0 ] && order=(xcache varnish nginx gridcache)
   for mb in $BIG_MB $MISS_MB; do
     bytes=$((mb << 20))
-    cat "$DATA/base-${mb}m" > /dev/null # after fresh_memory of the other size: from the page cache, as nginx serves hot
-    v=$(hot direct "base-${mb}m" $bytes); rec direct $mb "$v"
-    result hot-single "${SUBJECT[direct]}" reference "$r" "$(num "$v")" MB/s "${mb} MiB"
     for c in "${order[@]}"; do
-      f=$(link "$c-r$r-${mb}m" "${mb}m"); fresh_memory $mb
+      f=$(link "$c-r$r-${mb}m" "${mb}m"); F[$c]=$f; fresh_memory $mb
       v=$(fetch "$c" "$f" $bytes); rec "$c cold" $mb "$v"
       [ "$c" != gridcache ] || settle "$f"
       # nginx sendfile has no miss: a cold read through a cache is compared with the other caches' cold reads
       case $c in gridcache|nginx|xcache) result cold-miss "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;; esac
-      v=$(hot "$c" "$f" $bytes); rec "$c hot" $mb "$v"
-      case $c in gridcache|varnish) result hot-single "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;; esac
-      if [ "$c" = gridcache ]; then
-        v=$(hot pool "$f" $bytes); rec "pool hot" $mb "$v"
-        result hot-single pool gridcache "$r" "$(num "$v")" MB/s "${mb} MiB"
-      fi
     done
+    F[direct]=base-${mb}m; F[pool]=${F[gridcache]}
+    paths=(direct); for c in "${order[@]}"; do paths+=("$c"); [ "$c" != gridcache ] || paths+=(pool); done
+    while read -r p v; do
+      case $p in direct) rec direct $mb "$v" ;; pool) rec "pool hot" $mb "$v" ;; *) rec "$p hot" $mb "$v" ;; esac
+      case $p in direct|gridcache|varnish|pool)
+        result hot-single "${SUBJECT[$p]}" "$(role "$p")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;;
+      esac
+    done < <(hot_turns $bytes "${paths[@]}")
   done
 done
 
