@@ -146,7 +146,7 @@ fi
 # hot reads alternate between the paths, one read each per turn: a slow spell of the shared 2-core VM then falls on
 # every server alike. Each server's HOT_READS reads in a block of their own, as before, gave per-round medians that
 # swung by up to 30 % either way (the pool alone slower than through the door in some rounds, faster in others), and
-# 5 rounds of that set the P1 ratio by chance (docs/benchmarks.md, P1 held beside Varnish)
+# 5 rounds of that set the P1 ratio by chance (docs/benchmarks.md, "P1: hot reads that take turns")
 hot_turns() { # BYTES PATH... (file of each path in F): HOT_READS turns after one untimed read per path
   local bytes=$1 p v i; shift
   declare -A vs=()
