@@ -103,3 +103,6 @@ quiet() {
   done
   echo "quiet: process $pid still busy after 30 s" >&2
 }
+
+# median VALUE...: the middle value of numbers (of two middles, the lower), for a round's figure from its reads
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

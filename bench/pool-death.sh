@@ -39,7 +39,7 @@ cleanup() {
 }
 trap cleanup EXIT
 say() { echo "[pool-death] $*" >&2; }
-. bench/lib.sh # free_port, await, result
+. bench/lib.sh # free_port, await, result, median
 
 say "creating $files files of $size"
 mkdir -p "$work/data"
@@ -132,7 +132,6 @@ for r in $(seq "$rounds"); do
   back=$(pool_url "$victim")
   await 60 "the restarted p$victim chosen again" sh -c "[ \"\$(curl -s -o /dev/null -w '%{redirect_url}' $door/data/f0.bin | cut -d/ -f1-3)\" = '$back' ]"
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "pool-death: $rounds rounds, $load downloads of $files x $size; last redirect to the killed pool, median:" \
   "$(median "${from_signal[@]}") ms after SIGKILL, $(median "${from_death[@]}") ms after its death" \
   "(per round: ${from_signal[*]} / ${from_death[*]} ms); the first request not naming it, median" \

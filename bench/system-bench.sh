@@ -161,7 +161,7 @@ hot_turns() { # BYTES PATH... (file of each path in F): HOT_READS turns after on
   done
   for p in "$@"; do
     v=${vs[$p]}
-    [[ $v = ERR* ]] || v=$(printf '%s\n' $v | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    [[ $v = ERR* ]] || v=$(median $v)
     echo "$p $v"
   done
 }
