@@ -97,6 +97,11 @@ public final class ClusterSettings {
                 + "pages and no writeback, its clients are sent its bytes from memory, and the page cache keeps what hits "
                 + "read; the file's first hit then reads it from the disk. off (the default): every fill through the "
                 + "page cache");
+        public static final Setting<FillWriters> FILL_WRITERS = define("pool.fill-writers", SettingTypes.FILL_WRITERS, "idle",
+                LIVE, "which threads copy a miss's received bytes into the store and checksum them: idle (Linux's "
+                + "SCHED_IDLE class, running only on cores nothing else wants: the fetch and the clients' transfers go "
+                + "first, the bytes wait in pool.write-behind; once more than a quarter of it waits, writers at normal "
+                + "priority take over) or normal (as the pool's other threads)");
         public static final Setting<SelectionPolicy> SELECTION_POLICY = define("selection.policy", SettingTypes.SELECTION_POLICY,
                 "affinity", LIVE, "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
                 + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "

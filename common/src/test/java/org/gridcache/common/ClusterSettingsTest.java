@@ -99,7 +99,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(39, ClusterSettings.known().size());
+        assertEquals(40, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -110,6 +110,15 @@ class ClusterSettingsTest {
             ClusterSettings.validate(key, setting.defaultValue());
         });
         assertEquals("door.zk-grace", "" + ClusterSettings.Keys.ZK_GRACE, "a key reads as its name in messages");
+    }
+
+    @Test
+    void fillWritersAreIdleOrNormal() {
+        assertEquals(FillWriters.IDLE, ClusterSettings.defaults().get(Keys.FILL_WRITERS));
+        assertEquals(FillWriters.NORMAL, ClusterSettings.of(Map.of(Keys.FILL_WRITERS.key(), "Normal")).get(Keys.FILL_WRITERS));
+        for (String bad : new String[] {"low", "0", ""}) {
+            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.FILL_WRITERS.key(), bad), bad);
+        }
     }
 
     @Test

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.nio.ByteBuffer;
 import org.gridcache.common.checksum.ChecksumComputation;
@@ -93,7 +92,7 @@ public final class Download implements DownloadSink {
     /** This fill's part of {@link #retainedMemory}; guarded by {@code trimLock}. */
     private long retainedCounted;
     private final Object trimLock = new Object();
-    private final Executor diskWriter;
+    private final FillWriterThreads diskWriter;
     private final AtomicBoolean writerActive = new AtomicBoolean();
     private final AtomicBoolean finishing = new AtomicBoolean();
     private volatile boolean completeRequested;
@@ -150,7 +149,7 @@ public final class Download implements DownloadSink {
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, PartFile partFile,
-             WriteBehindBudget budget, RetainedMemory retainedMemory, long directWritesFrom, Executor diskWriter,
+             WriteBehindBudget budget, RetainedMemory retainedMemory, long directWritesFrom, FillWriterThreads diskWriter,
              java.util.Set<ChecksumType> types) {
         this.owner = owner;
         this.retainedMemory = retainedMemory;
@@ -353,6 +352,9 @@ public final class Download implements DownloadSink {
                     write(taken, next);
                 } finally {
                     next.release();
+                }
+                if (diskWriter.handOver()) {
+                    break; // the rest is scheduled again below, on the normal writers
                 }
             }
             DirectPartWriter direct = directWriter;

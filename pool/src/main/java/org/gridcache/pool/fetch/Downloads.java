@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
+import org.gridcache.common.FillWriters;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
@@ -72,6 +73,8 @@ public final class Downloads implements AutoCloseable {
     private final LongSupplier directWritesFrom;
     /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
     private final ExecutorService diskWriters = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-disk-writer", true));
+    /** Where fills' writes run: idle-class threads first, these when the disk falls behind ({@code pool.fill-writers}). */
+    private final FillWriterThreads fillWriters;
     /** Checksums clients ask for that a fill did not compute ({@code pool.checksums} lacks them). */
     private final ChecksumsOnDemand checksumsOnDemand;
 
@@ -97,12 +100,20 @@ public final class Downloads implements AutoCloseable {
      */
     public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes, LongSupplier directWritesFrom) {
+        this(store, fetchers, writeBehindBytes, peers, checksumTypes, directWritesFrom, () -> FillWriters.NORMAL);
+    }
+
+    /** {@code fillWriters}: which threads write fills ({@code pool.fill-writers}), read per write task. */
+    public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
+                     java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes, LongSupplier directWritesFrom,
+                     java.util.function.Supplier<FillWriters> fillWriters) {
         this.checksumTypes = checksumTypes;
         this.directWritesFrom = directWritesFrom;
         this.store = store;
         this.fetchers = fetchers;
         this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
+        this.fillWriters = new FillWriterThreads(diskWriters, fillWriters, budget);
         this.retained = new RetainedMemory(writeBehindBytes, budget::used);
         this.checksumsOnDemand = new ChecksumsOnDemand(store, Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
     }
@@ -113,8 +124,8 @@ public final class Downloads implements AutoCloseable {
     }
 
     /**
-     * The threads that write and checksum what arrives, off the event loops: a fetch's part file, and an upload's
-     * copy (its checksums too, which at a few hundred MB/s would hold every connection of a loop).
+     * The threads that write and checksum an upload's copy, off the event loops (its checksums too, which at a few
+     * hundred MB/s would hold every connection of a loop), and fills' part files when {@link FillWriterThreads} says so.
      */
     public java.util.concurrent.Executor diskWriters() {
         return diskWriters;
@@ -304,7 +315,7 @@ public final class Downloads implements AutoCloseable {
     /** A fetch of the file whose part file was just created, {@code reserve} bytes reserved for it; under the store's monitor. */
     private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
         Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), partFiles.apply(key),
-                budget, retained, directWritesFrom.getAsLong(), diskWriters, checksumTypes.get());
+                budget, retained, directWritesFrom.getAsLong(), fillWriters, checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;
@@ -385,6 +396,7 @@ public final class Downloads implements AutoCloseable {
         for (Download d : all) {
             d.fail(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
         }
+        fillWriters.shutdown();
         diskWriters.shutdown();
         checksumsOnDemand.close();
     }
@@ -392,6 +404,11 @@ public final class Downloads implements AutoCloseable {
     /** Received bytes held in memory, not yet on disk, over all fetches. */
     long writeBehindBytes() {
         return budget.used();
+    }
+
+    /** How many times an idle-class writer handed its fill over to the normal disk writers. */
+    long fillHandOvers() {
+        return fillWriters.handOvers();
     }
 
     /** Written bytes fills keep in memory for their readers, over all fetches. */

@@ -48,6 +48,11 @@ final class WriteBehindBudget {
         wake.forEach(Runnable::run);
     }
 
+    /** True while the bytes not yet on disk are less than {@code 1/divisor} of the limit. */
+    synchronized boolean under(int divisor) {
+        return used < limit.getAsLong() / divisor;
+    }
+
     synchronized long used() {
         return used;
     }
