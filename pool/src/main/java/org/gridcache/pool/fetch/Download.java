@@ -96,6 +96,8 @@ public final class Download implements DownloadSink {
     private final AtomicBoolean writerActive = new AtomicBoolean();
     private final AtomicBoolean finishing = new AtomicBoolean();
     private volatile boolean completeRequested;
+    /** Someone waits for this fill's commit rather than for its bytes: its writes skip the idle-class writers. */
+    private volatile boolean expedited;
     private volatile DownloadSink.Verification verification;
     private volatile boolean verifying;
     /** Set once the origin's checksum agreed (or the verification passed): the clients' last byte goes out. */
@@ -163,6 +165,14 @@ public final class Download implements DownloadSink {
         this.ticketSize = ticketSize;
         this.ticketMtime = ticketMtime;
         this.partFile = partFile;
+    }
+
+    /**
+     * A client waits for this fill to complete, not for its bytes (a third-party push of a miss sends the stored file):
+     * the copy into the store is then on that client's path, so its writes go to the normal disk writers from now on.
+     */
+    public void expedite() {
+        expedited = true;
     }
 
     /** The part file open for writing, opened now if it is not yet; fails once the fetch was abandoned. */
@@ -336,7 +346,7 @@ public final class Download implements DownloadSink {
     private void scheduleWriter() {
         if (writerActive.compareAndSet(false, true)) {
             try {
-                diskWriter.execute(this::drain);
+                diskWriter.execute(this::drain, expedited);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 writerActive.set(false);
                 fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
@@ -353,7 +363,7 @@ public final class Download implements DownloadSink {
                 } finally {
                     next.release();
                 }
-                if (diskWriter.handOver()) {
+                if (diskWriter.handOver(expedited)) {
                     break; // the rest is scheduled again below, on the normal writers
                 }
             }
@@ -605,7 +615,7 @@ public final class Download implements DownloadSink {
         completeRequested = true;
         if (taken == received && directWriter == null) {
             try {
-                diskWriter.execute(this::finish);
+                diskWriter.execute(this::finish, expedited);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
             }

@@ -13,10 +13,11 @@ import org.gridcache.common.FillWriters;
  * whose free memory the host takes back, each new page-cache page costs a host fault, and a 256 MiB GridFTP miss
  * spent as much CPU on the copy as on the fetch: docs/gridftp-performance.md.) So that a pool whose cores are never
  * idle still fills, a write goes to the normal disk writers instead once a quarter of {@code pool.write-behind} waits
- * for the disk, and an idle-class writer that sees that hands its fill over ({@link #handOver}). With
+ * for the disk, and an idle-class writer that sees that hands its fill over ({@link #handOver}). So do the writes of
+ * a fill that a client waits for whole ({@link Download#expedite}), whose copy is on that client's path. With
  * {@code normal}, every write runs on the normal disk writers, as uploads' always do.
  */
-final class FillWriterThreads implements Executor {
+final class FillWriterThreads {
     private final ExecutorService idle = Executors.newFixedThreadPool(2, IdleClass.threads("pool-fill-writer"));
     private final Executor normal;
     private final Supplier<FillWriters> setting;
@@ -29,17 +30,18 @@ final class FillWriterThreads implements Executor {
         this.budget = budget;
     }
 
-    @Override
-    public void execute(Runnable task) {
-        (idleNow() ? idle : normal).execute(task);
+    /** Runs a fill's write task: on an idle-class writer unless the fill is {@code expedited} or the disk far behind. */
+    void execute(Runnable task, boolean expedited) {
+        (!expedited && idleNow() ? idle : normal).execute(task);
     }
 
     /**
      * True when the calling thread is an idle-class writer that should end its task and let the fill's next write be
-     * {@linkplain #execute scheduled} again: the disk is far behind (or the setting changed to {@code normal}).
+     * {@linkplain #execute scheduled} again: the fill became {@code expedited}, the disk is far behind, or the setting
+     * changed to {@code normal}.
      */
-    boolean handOver() {
-        if (IdleClass.isCurrent() && !idleNow()) {
+    boolean handOver(boolean expedited) {
+        if (IdleClass.isCurrent() && (expedited || !idleNow())) {
             handOvers.incrementAndGet();
             return true;
         }

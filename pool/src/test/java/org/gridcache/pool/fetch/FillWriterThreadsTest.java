@@ -51,6 +51,10 @@ class FillWriterThreadsTest {
     }
 
     private static <T> T on(FillWriterThreads writers, Callable<T> work) throws Exception {
+        return on(writers, false, work);
+    }
+
+    private static <T> T on(FillWriterThreads writers, boolean expedited, Callable<T> work) throws Exception {
         CompletableFuture<T> result = new CompletableFuture<>();
         writers.execute(() -> {
             try {
@@ -58,7 +62,7 @@ class FillWriterThreadsTest {
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
-        });
+        }, expedited);
         return result.get(30, TimeUnit.SECONDS);
     }
 
@@ -79,6 +83,8 @@ class FillWriterThreadsTest {
             assertEquals(SCHED_OTHER, on(writers, FillWriterThreadsTest::policyOfThisThread), "a quarter waits: normal writers");
             budget.give(25);
             assertEquals(SCHED_IDLE, on(writers, FillWriterThreadsTest::policyOfThisThread));
+            assertEquals(SCHED_OTHER, on(writers, true, FillWriterThreadsTest::policyOfThisThread),
+                    "a fill a client waits for whole: normal writers");
             setting.set(FillWriters.NORMAL);
             assertEquals(SCHED_OTHER, on(writers, FillWriterThreadsTest::policyOfThisThread), "normal: as the setting says");
             assertFalse(on(writers, IdleClass::isCurrent));
@@ -89,22 +95,23 @@ class FillWriterThreadsTest {
     }
 
     @Test
-    void anIdleWriterHandsOverWhenTheDiskFallsBehindOrTheSettingChanges() throws Exception {
+    void anIdleWriterHandsOverWhenTheDiskFallsBehindItsFillIsWaitedForOrTheSettingChanges() throws Exception {
         WriteBehindBudget budget = new WriteBehindBudget(() -> 100);
         AtomicReference<FillWriters> setting = new AtomicReference<>(FillWriters.IDLE);
         ExecutorService normal = Executors.newSingleThreadExecutor();
         FillWriterThreads writers = new FillWriterThreads(normal, setting::get, budget);
         try {
-            assertEquals(List.of(false, true, false, true), on(writers, () -> {
-                boolean early = writers.handOver();
+            assertEquals(List.of(false, true, false, true, true), on(writers, () -> {
+                boolean early = writers.handOver(false);
                 budget.take(30, () -> { });
-                boolean behind = writers.handOver();
+                boolean behind = writers.handOver(false);
                 budget.give(30);
-                boolean caughtUp = writers.handOver();
+                boolean caughtUp = writers.handOver(false);
+                boolean waitedFor = writers.handOver(true);
                 setting.set(FillWriters.NORMAL);
-                return List.of(early, behind, caughtUp, writers.handOver());
+                return List.of(early, behind, caughtUp, waitedFor, writers.handOver(false));
             }));
-            assertEquals(2, writers.handOvers());
+            assertEquals(3, writers.handOvers());
             assertFalse(normalHandsOver(normal, writers, budget), "a normal writer never hands over");
         } finally {
             writers.shutdown();
@@ -114,7 +121,7 @@ class FillWriterThreadsTest {
 
     private static boolean normalHandsOver(ExecutorService normal, FillWriterThreads writers, WriteBehindBudget budget) throws Exception {
         budget.take(90, () -> { });
-        return normal.submit(writers::handOver).get(30, TimeUnit.SECONDS);
+        return normal.submit(() -> writers.handOver(true)).get(30, TimeUnit.SECONDS);
     }
 
     /**
