@@ -213,4 +213,86 @@ class FillWriterThreadsTest {
             assertEquals(0, downloads.writeBehindBytes());
         }
     }
+
+    /**
+     * A fill that a client comes to wait for whole while an idle-class writer does its last write (a third-party push
+     * of a miss) is committed by a normal writer, not by the idle one that wrote it.
+     */
+    @Test
+    void aFillExpeditedDuringItsLastWriteIsCommittedByANormalWriter() throws Exception {
+        byte[] content = new byte[100_000];
+        new Random(11).nextBytes(content);
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch completed = new CountDownLatch(1);
+        AtomicReference<Download> fill = new AtomicReference<>();
+        OriginFetcher origin = new OriginFetcher() {
+            @Override
+            public boolean supports(URI uri) {
+                return true;
+            }
+
+            @Override
+            public void fetch(URI uri, DownloadSink sink) {
+                new Thread(() -> {
+                    try {
+                        sink.begin(content.length, 1, null);
+                        assertTrue(go.await(30, TimeUnit.SECONDS));
+                        ByteBuf piece = Unpooled.directBuffer(content.length).writeBytes(content);
+                        sink.write(piece, () -> { });
+                        piece.release();
+                        sink.complete();
+                        completed.countDown();
+                    } catch (FetchException e) {
+                        sink.fail(e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }).start();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (Downloads downloads = new Downloads(store, List.of(origin), () -> 64 << 20, null,
+                () -> EnumSet.of(ChecksumType.ADLER32), () -> Long.MAX_VALUE, () -> FillWriters.IDLE)) {
+            AtomicBoolean openedOnIdle = new AtomicBoolean();
+            downloads.partFiles = key -> new Download.PartFile() {
+                @Override
+                public FileChannel open() throws IOException {
+                    // on the idle writer, at the fill's first and last write: the client comes, the origin is done
+                    openedOnIdle.set(IdleClass.isCurrent());
+                    fill.get().expedite();
+                    try {
+                        assertTrue(completed.await(30, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    return store.openPart(key);
+                }
+
+                @Override
+                public FileChannel openDirect() throws IOException {
+                    throw new IOException("fills past the page cache are off here");
+                }
+            };
+            Downloads.Joined joined = (Downloads.Joined) downloads.open(
+                    new Ticket("/g.bin", "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/g.bin", content.length, 1));
+            joined.file().close();
+            fill.set(joined.download());
+            CompletableFuture<Boolean> committedOnIdle = new CompletableFuture<>();
+            joined.download().addListener(d -> {
+                if (d.state() == Download.State.COMPLETE) {
+                    committedOnIdle.complete(IdleClass.isCurrent());
+                } else if (d.state() == Download.State.FAILED) {
+                    committedOnIdle.completeExceptionally(new AssertionError(String.valueOf(d.failure())));
+                }
+            });
+            go.countDown();
+            assertFalse(committedOnIdle.get(30, TimeUnit.SECONDS), "committed by a normal writer");
+            assertTrue(openedOnIdle.get(), "written by an idle-class one");
+            assertEquals(1, downloads.fillHandOvers());
+        }
+    }
 }
