@@ -356,7 +356,6 @@ public final class Download implements DownloadSink {
 
     /** On a disk-writer thread: writes the received bytes in order, then finishes a completed fetch. */
     private void drain() {
-        boolean handedOver = false;
         try {
             for (ByteBuf next; taken < received && (next = window.slice(taken, received - taken)) != null; ) {
                 try {
@@ -365,7 +364,6 @@ public final class Download implements DownloadSink {
                     next.release();
                 }
                 if (diskWriter.handOver(expedited)) {
-                    handedOver = true;
                     break; // the rest is scheduled again below, on the normal writers
                 }
             }
@@ -380,12 +378,6 @@ public final class Download implements DownloadSink {
         }
         if (state != State.FAILED && (taken < received || (completeRequested && writtenBehind()))) {
             scheduleWriter(); // bytes added (or the fetch completed) after the loop's last look
-        } else if (completeRequested && (handedOver || diskWriter.handOver(expedited))) {
-            try {
-                diskWriter.execute(this::finish, true); // the commit too, on a normal writer
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
-            }
         } else if (completeRequested) {
             finish();
         }
