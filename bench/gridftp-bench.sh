@@ -12,19 +12,19 @@
 #   Each gridcache read is of a new hard-linked name (a true miss; the origin reads from the page cache); the time is
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
-# Env: ROUNDS=3 WARM_MISSES=300 (untimed misses of 4 KiB first) WARMUP=8 (then untimed rounds: a miss and a hit per mode) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
+# Env: ROUNDS=3 WARM_MISSES=1500 (untimed misses of 4 KiB first) WARMUP=8 (then untimed rounds: a miss and a hit per mode) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
 #   DIRECT_WRITES (pool.direct-writes for the run, e.g. 64M: fills past the page cache; unset: the pool's default, off);
 #   FILL_WRITERS (pool.fill-writers for the run: normal, fills written by threads scheduled as the pool's others; unset: the default, idle);
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
 #   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
 #   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
-# Ports: GRIDFTP_PORT=29711 GridFTP (+1000..1499 data), DOOR_PORT=29780 door (+1 zk, +2 pool, +3 nginx HTTPS).
+# Ports: GRIDFTP_PORT=29711 GridFTP (+1000..2999 data), DOOR_PORT=29780 door (+1 zk, +2 pool, +3 nginx HTTPS).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/.." && pwd)
 G=${GRIDENV:-$top/../shared/gridenv}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-gridftp-bench}; DATA=$RUN/data; PKI=$RUN/pki
-ROUNDS=${ROUNDS:-3}; WARM_MISSES=${WARM_MISSES:-300}; WARMUP=${WARMUP:-8}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
+ROUNDS=${ROUNDS:-3}; WARM_MISSES=${WARM_MISSES:-1500}; WARMUP=${WARMUP:-8}; MB=${MB:-256}; FTP=${GRIDFTP_PORT:-29711}; DOOR=${DOOR_PORT:-29780}; ZK=$((DOOR + 1)); POOL=$((DOOR + 2))
 NGINX=$((DOOR + 3))
 say() { echo "[gridftp-bench] $*" >&2; }
 . "$here/lib.sh"
@@ -44,9 +44,10 @@ base=$DATA/b/base-${MB}m
 [ "$(stat -c %s "$base" 2>/dev/null || echo 0)" = $((MB << 20)) ] || { say "creating $base"; head -c $((MB << 20)) /dev/urandom > "$base"; }
 chmod 644 "$base"
 "$G/stop-gridftp-origin.sh" $FTP >/dev/null 2>&1 || true
-# 500 data ports: each miss takes one, and the server's side of a stream-mode data connection waits 60 s in TIME_WAIT
-# (gridenv's 50 ran out after ~280 of the warm-up's misses: "globus_l_xio_tcp_bind failed")
-DATA_PORTS="$((FTP + 1000)),$((FTP + 1499))" "$G/start-gridftp-origin.sh" "$PKI" "$DATA" $FTP >/dev/null
+# 2,000 data ports: each miss takes one, and the server's side of a stream-mode data connection waits 60 s in TIME_WAIT
+# (gridenv's 50 ran out after ~280 of the warm-up's misses, 500 after ~1,100: "globus_l_xio_tcp_bind failed"); below
+# the ephemeral ports (32768 on) with the default GRIDFTP_PORT and run.sh's
+DATA_PORTS="$((FTP + 1000)),$((FTP + 2999))" "$G/start-gridftp-origin.sh" "$PKI" "$DATA" $FTP >/dev/null
 
 gc() { "$DIST/bin/gridcache" "$@"; }
 rm -rf "$RUN/zk" "$RUN/store" "$RUN/logs"
@@ -91,6 +92,8 @@ settle() { # NAME
 # credential, for the per-miss work that a few large misses run too seldom for C2 to compile (the data channels' GSI
 # handshakes and their certificates' ASN.1, MLST, CKSM, the ticket): after 3 warm-up rounds, C2 still compiled for 2.8 s
 # during 4 timed misses and 4 hits (JFR jdk.Compilation), 1.06 s of it BouncyCastle's ASN.1 parser
+# (docs/gridftp-performance.md). 300 such misses left C1 and C2 at 0.09-0.25 CPU s in each timed miss (a /proc count
+# on a held set-up, 8 misses), 1,500 at 0-0.03 in 7 of 8: a pool in service has long compiled that work
 head -c 4096 /dev/urandom > "$DATA/b/base-4k"; chmod 644 "$DATA/b/base-4k"
 for i in $(seq "$WARM_MISSES"); do
   ln -f "$DATA/b/base-4k" "$DATA/b/warm-$i"

@@ -25,7 +25,7 @@
 # (apt-get install gnuplot-nox); then copies table, machine and command into BENCHMARKS.md between its markers
 # (--no-docs: not). The machine is shared on the build VM: compare ratios from the same run, not absolute figures.
 # Env: PORT_BASE (29300; system-bench.sh uses +0..+14 and +800..801, gridftp-bench.sh +211 and +280..+283, the
-#   GridFTP data ports +1211..+1710), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files),
+#   GridFTP data ports +1211..+3210), XC_NETNS (gcbench-xc), STEP_LIMIT, KEEP_DATA (set: keep the test files),
 #   QUIET_LOAD (0.5) and QUIET_WAIT (300 s; --quick 0): first wait so long at most for the 1-minute load to fall below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
