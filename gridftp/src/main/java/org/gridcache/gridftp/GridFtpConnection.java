@@ -38,6 +38,7 @@ public final class GridFtpConnection implements AutoCloseable {
          */
         void started() throws IOException;
 
+        /** The next {@code length} bytes, in order. The array is the reader's and is reused once this returns: keep a copy. */
         void receive(byte[] data, int length) throws IOException;
     }
 

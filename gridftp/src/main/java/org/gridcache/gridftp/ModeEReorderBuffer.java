@@ -86,10 +86,10 @@ final class ModeEReorderBuffer implements DataSink {
     }
 
     /**
-     * The bytes of a MODE E block that must wait for a gap, as an array of their own. jGlobus' MODE E reader reads each
-     * block into a new array of the block's size and never touches it again, so a full array is kept as it is; a
-     * partly filled one is copied, so that what waits is the bytes. Stream mode, whose reader reuses its array, is
-     * always in order and never waits.
+     * The bytes of a MODE E block that must wait for a gap, as an array of their own. The MODE E reader
+     * ({@link ModeEBlockReader}) reads each piece into a new array of its size and never touches it again, so a full
+     * array is kept as it is; a partly filled one is copied, so that what waits is the bytes. Stream mode, whose
+     * reader reuses its array, is always in order and never waits.
      */
     static byte[] own(byte[] array, int length) {
         return array.length == length ? array : java.util.Arrays.copyOf(array, length);

@@ -2,9 +2,7 @@ package org.gridcache.gridftp;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Map;
 import org.globus.ftp.Buffer;
-import org.globus.ftp.dc.AbstractDataChannel;
 import org.globus.ftp.dc.DataChannelReader;
 
 /**
@@ -23,18 +21,14 @@ public final class StreamModeReader implements DataChannelReader {
     private final byte[] array = new byte[SIZE];
     private InputStream input;
 
-    /**
-     * Makes jGlobus use this reader for every stream-mode image retrieve in this process. jGlobus keys its readers by
-     * mode, type and direction in a static table that refuses a second registration, so the entry is replaced in the
-     * table itself (a subclass may reach it).
-     */
+    /** Makes jGlobus use this reader for every stream-mode image retrieve in this process. */
     static void install() {
-        Handlers.replaceStreamImageSource(StreamModeReader.class);
+        DataChannelReaders.replace(DataChannelReaders.STREAM_IMAGE, "stream-mode image", StreamModeReader.class);
     }
 
     /** The reader jGlobus uses for stream-mode image retrieves now. */
     static Class<?> installed() {
-        return Handlers.streamImageSource();
+        return DataChannelReaders.installed(DataChannelReaders.STREAM_IMAGE);
     }
 
     @Override
@@ -51,28 +45,5 @@ public final class StreamModeReader implements DataChannelReader {
     @Override
     public void close() throws IOException {
         input.close();
-    }
-
-    /** Only to reach jGlobus' handler table; never instantiated. */
-    private abstract static class Handlers extends AbstractDataChannel {
-        private static final String STREAM_IMAGE_SOURCE = "S-I-R"; // AbstractDataChannel.getHandlerID(S, I, SOURCE)
-
-        private Handlers() {
-            super(null);
-        }
-
-        @SuppressWarnings("unchecked")
-        static synchronized Class<?> streamImageSource() {
-            return ((Map<String, Class<?>>) dataHandlers).get(STREAM_IMAGE_SOURCE);
-        }
-
-        @SuppressWarnings("unchecked")
-        static synchronized void replaceStreamImageSource(Class<? extends DataChannelReader> reader) {
-            Map<String, Class<?>> table = (Map<String, Class<?>>) dataHandlers;
-            if (!table.containsKey(STREAM_IMAGE_SOURCE)) {
-                throw new IllegalStateException("jGlobus has no stream-mode image reader under " + STREAM_IMAGE_SOURCE);
-            }
-            table.put(STREAM_IMAGE_SOURCE, reader);
-        }
     }
 }

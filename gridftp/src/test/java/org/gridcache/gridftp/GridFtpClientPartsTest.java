@@ -224,7 +224,7 @@ class GridFtpClientPartsTest {
         assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7}, out.toByteArray());
         assertSame(gap, arrays.get(1));
         byte[] block = {1, 2, 3, 4};
-        assertSame(block, ModeEReorderBuffer.own(block, 4), "jGlobus made this array for this MODE E block alone");
+        assertSame(block, ModeEReorderBuffer.own(block, 4), "the MODE E reader made this array for this piece alone");
     }
 
     @Test
