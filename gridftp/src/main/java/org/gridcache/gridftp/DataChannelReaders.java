@@ -22,7 +22,7 @@ abstract class DataChannelReaders extends AbstractDataChannel {
         return ((Map<String, Class<?>>) dataHandlers).get(id);
     }
 
-    /** Makes jGlobus read every transfer of {@code id} (what says which) with {@code reader}. */
+    /** Makes jGlobus read every transfer of {@code id} with {@code reader}; {@code what} names them in a refusal. */
     @SuppressWarnings("unchecked")
     static synchronized void replace(String id, String what, Class<? extends DataChannelReader> reader) {
         Map<String, Class<?>> table = (Map<String, Class<?>>) dataHandlers;

@@ -8,8 +8,8 @@ import org.globus.gsi.gssapi.GlobusGSSContextImpl;
  * Process-wide set-up that jGlobus 2.1.0 needs before its first connection (gridenv/README.md, Java findings): it
  * offers only TLSv1 and SSLv3, which current servers and JDKs refuse, so its protocol list is switched to TLSv1.2
  * (TLSv1.3 does not work with its GSS code); and it reads the trusted CA directory only from the
- * {@code X509_CERT_DIR} system property. Retrieves read into arrays that are reused: one per stream-mode
- * retrieve ({@link StreamModeReader}), pieces of MODE E blocks ({@link ModeEBlockReader}).
+ * {@code X509_CERT_DIR} system property. Its readers are replaced: stream-mode retrieves read into one reused array
+ * ({@link StreamModeReader}), MODE E blocks in pieces of bounded size ({@link ModeEBlockReader}).
  */
 public final class GridFtp {
     private static boolean patched;

@@ -38,7 +38,10 @@ public final class GridFtpConnection implements AutoCloseable {
          */
         void started() throws IOException;
 
-        /** The next {@code length} bytes, in order. The array is the reader's and is reused once this returns: keep a copy. */
+        /**
+         * The next {@code length} bytes, in order. The array is the reader's, which may reuse it once this returns: keep
+         * a copy of what you keep.
+         */
         void receive(byte[] data, int length) throws IOException;
     }
 

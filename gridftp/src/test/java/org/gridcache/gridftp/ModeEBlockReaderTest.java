@@ -68,7 +68,8 @@ class ModeEBlockReaderTest {
         }
         assertEquals(List.of(1_000L, 1_000L + ModeEBlockReader.PIECE, 1_000L + 2 * ModeEBlockReader.PIECE, 0L, 5_000_000L),
                 pieces.stream().map(Buffer::getOffset).toList());
-        assertEquals(List.of(ModeEBlockReader.PIECE, ModeEBlockReader.PIECE, 5, 100, 7), pieces.stream().map(Buffer::getLength).toList());
+        assertEquals(List.of(ModeEBlockReader.PIECE, ModeEBlockReader.PIECE, 5, 100, 7),
+                pieces.stream().map(Buffer::getLength).toList());
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         for (Buffer b : pieces.subList(0, 3)) {
             got.write(b.getBuffer(), 0, b.getLength());
@@ -115,7 +116,8 @@ class ModeEBlockReaderTest {
         assertEquals("MODE E block header with size -1 at offset 0", e.getMessage());
         wire.reset();
         header(0, 1, -5);
-        assertEquals("MODE E block header with size 1 at offset -5", assertThrows(IOException.class, () -> reader().read()).getMessage());
+        e = assertThrows(IOException.class, () -> reader().read());
+        assertEquals("MODE E block header with size 1 at offset -5", e.getMessage());
     }
 
     @Test

@@ -407,7 +407,7 @@ public final class Downloads implements AutoCloseable {
     }
 
     /** How many times an idle-class writer handed its fill over to the normal disk writers. */
-    long fillHandOvers() {
+    public long fillHandOvers() {
         return fillWriters.handOvers();
     }
 
