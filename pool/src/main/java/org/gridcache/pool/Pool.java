@@ -136,6 +136,7 @@ public final class Pool implements Closeable {
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
         stats.gridFtpConnections(gridftp.connections()::opened, gridftp.connections()::reused, gridftp.connections()::idle);
         stats.receiveMemory(ReceiveSlabs.SHARED::allocatedBytes, ReceiveSlabs.SHARED::heldBytes, ReceiveSlabs.SHARED::waitingBytes);
+        ReceiveSlabs.SHARED.keep(() -> config.current().get(Keys.WRITE_BEHIND));
         // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
         // name no origin) or evict(path) -> origin URL -> store key
         mounts = new MountTable(zk).start(ZK_WAIT);

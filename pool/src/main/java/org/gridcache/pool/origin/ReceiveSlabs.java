@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Direct memory for the bytes a fetch receives, reused: slabs of {@link #SLAB} bytes that a transfer fills in turn,
@@ -14,13 +15,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes wait in the download's write-behind window for the disk and the clients. On the heap they outlived young collections whenever the disk fell behind, and G1 copied them,
  * promoted them and grew the heap. Netty's pooled allocator frees a 4 MiB chunk as soon as its last buffer is
  * released. Either way, new memory was zeroed (and, in a VM, faulted in) for every few MiB received. A slab returns
- * here once its last slice is released; at most {@code keep} slabs wait for reuse, and the rest are left to the
- * garbage collector. New slabs are allocated only when more are in use at once than ever before (up to {@code keep}):
- * how far the disk writers lag behind the origins, plus what cut-through clients still hold.
+ * here once its last slice is released, and waits for reuse while fewer than the kept bytes (the pool's
+ * {@code pool.write-behind}, read live) wait; the rest are left to the garbage collector. New slabs are allocated only
+ * when more are in use at once than ever before: how far the disk writers lag behind the origins, plus what
+ * cut-through clients still hold. Keeping less than the write-behind budget made a miss that lagged further allocate
+ * afresh each time: on the build VM a 1 GiB cold miss, whose idle-class writers fall a quarter of the budget behind,
+ * took 512 MiB of new slabs, and in its slow rounds its event loops spent nearly twice the CPU, in the kernel
+ * (docs/benchmarks.md, "Cold misses: the JIT, and slabs kept").
  */
 public final class ReceiveSlabs {
     static final int SLAB = 1 << 20;
-    /** The process's receive memory, shared by the HTTP and GridFTP fetchers as Netty's default allocator is. */
+    /**
+     * The process's receive memory, shared by the HTTP and GridFTP fetchers as Netty's default allocator is; it keeps
+     * 256 MiB until the pool sets its write-behind budget ({@link #keep}).
+     */
     public static final ReceiveSlabs SHARED = new ReceiveSlabs(256);
     /** A read that would find less room than this in the current slab starts a new one. */
     private static final int MIN_READ = 16 << 10;
@@ -30,10 +38,16 @@ public final class ReceiveSlabs {
     /** Slabs allocated and not yet left to the garbage collector: in use, or waiting. */
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicLong allocated = new AtomicLong();
-    private final int keep;
+    private volatile LongSupplier keepBytes;
 
-    ReceiveSlabs(int keep) {
-        this.keep = keep;
+    /** A store that keeps up to {@code slabs} slabs for reuse. */
+    ReceiveSlabs(int slabs) {
+        this.keepBytes = () -> (long) slabs * SLAB;
+    }
+
+    /** Keeps up to {@code bytes} (read at each slab's return, so a live setting applies at once) for reuse. */
+    public void keep(LongSupplier bytes) {
+        this.keepBytes = bytes;
     }
 
     /** Slabs waiting for reuse. */
@@ -75,7 +89,7 @@ public final class ReceiveSlabs {
     }
 
     private void giveBack(ByteBuffer memory) {
-        if (waiting.incrementAndGet() <= keep) {
+        if (waiting.incrementAndGet() <= keepBytes.getAsLong() / SLAB) {
             free.offer(memory.clear());
         } else {
             waiting.decrementAndGet();

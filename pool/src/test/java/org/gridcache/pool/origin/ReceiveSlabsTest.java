@@ -126,4 +126,31 @@ class ReceiveSlabsTest {
         assertEquals(5L * ReceiveSlabs.SLAB, slabs.allocatedBytes(), "3, then 2 more, then none");
         assertEquals(5L * ReceiveSlabs.SLAB, slabs.waitingBytes());
     }
+
+    @Test
+    void theKeptBytesFollowTheWriteBehindBudgetAsItIsNow() {
+        ReceiveSlabs slabs = new ReceiveSlabs(1);
+        long[] budget = {3L * ReceiveSlabs.SLAB};
+        slabs.keep(() -> budget[0]);
+        List<ByteBuf> inUse = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            try (ReceiveSlabs.Filler filler = slabs.filler()) {
+                inUse.add(filler.copy(new byte[] {1}, 0, 1));
+            }
+        }
+        inUse.forEach(ByteBuf::release);
+        inUse.clear();
+        assertEquals(3L * ReceiveSlabs.SLAB, slabs.waitingBytes(), "three slabs fit the budget, the fourth is dropped");
+
+        for (int i = 0; i < 3; i++) {
+            try (ReceiveSlabs.Filler filler = slabs.filler()) {
+                inUse.add(filler.copy(new byte[] {1}, 0, 1));
+            }
+        }
+        assertEquals(4L * ReceiveSlabs.SLAB, slabs.allocatedBytes(), "the kept slabs were reused");
+        budget[0] = ReceiveSlabs.SLAB; // the budget lowered while they were in use
+        inUse.forEach(ByteBuf::release);
+        assertEquals(ReceiveSlabs.SLAB, slabs.waitingBytes());
+        assertEquals(ReceiveSlabs.SLAB, slabs.heldBytes());
+    }
 }
