@@ -10,7 +10,7 @@
 # "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
 # Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads, the paths' reads taking turns) HOT_WARM=30 (untimed hot reads per
 # path first) HOT_REQUESTS=2000 (then untimed hot reads of 4 MiB per server) RATE=100m LIMITED_MB=512
-# WARM_MISSES=3000 (untimed small misses before part 2's) MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1)
+# WARM_MISSES=3000 (untimed misses of 4 KiB through gridcache before part 1's reads, and before part 2's) MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1)
 # AGG_CLIENTS=100 AGG_MB=64 PARTS="reads shaped agg" (which parts run) BENCH_RUN=/tmp/gridcache-bench (files, caches, logs)
 # STOP_AT_EXIT (set: stop everything on exit, as bench/run.sh does; unset: left running for a look)
 # BENCH_RESULTS (a CSV for bench/run.sh, see result in bench/lib.sh).
@@ -96,6 +96,25 @@ num() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1" || echo ERR; }
 fresh_memory() { # MB
   sync; echo 1 > /proc/sys/vm/drop_caches; cat "$DATA/base-${1}m" > /dev/null
 }
+# First, WARM_MISSES untimed misses of 4 KiB files through gridcache, as part 2 makes before its shaped misses:
+# HotSpot compiles a miss's per-request Java with C2 only after thousands of runs, and the two large misses below
+# leave it in the interpreter and C1. Two `PARTS=reads` runs of 5 rounds, the same build: gridcache's cold 256 MiB
+# reads without such misses 1,113-1,310 MB/s (median 1,247; nginx proxy_cache 1,238), with them 1,372-2,000 (median
+# 1,560; nginx proxy_cache 1,385) (docs/benchmarks.md, "Cold misses: the JIT, and slabs kept"). The reference servers
+# are native code and get none: the same 3,000 misses given to each cache slowed XCache's cold reads that followed to
+# 61-156 MB/s (212-1,047 in the run before).
+warm_misses() { # PREFIX (the origin's, "" or limited/) LABEL
+  local i codes
+  head -c 4096 /dev/urandom > "$DATA/base-4k"
+  for i in $(seq "$WARM_MISSES"); do
+    ln -f "$DATA/base-4k" "$DATA/c$id-w$i"
+    printf 'url = "http://127.0.0.1:%s/%sc%s-w%s"\noutput = "/dev/null"\n' "$GC" "$1" "$id" "$i"
+  done > "$RUN/warm-misses.curl"
+  codes=$(curl -sL -K "$RUN/warm-misses.curl" --max-time "$MAXT" -w '%{http_code}\n' | sort | uniq -c | xargs || true)
+  say "$2: $WARM_MISSES untimed misses of 4 KiB through gridcache: $codes (count, status)"
+  rm -f "$DATA/c$id-w"* "$DATA/base-4k"
+  quiet "$(cat $RUN/gridcache.pid)"
+}
 # Each cache serves two cold and hot reads first, not counted: the JVM's first GiBs run before its JIT has compiled
 # the data path (gridcache's first cold 1 GiB read 546 MB/s, the next ones 1,000-1,300), and a cache runs for weeks.
 # Then HOT_WARM hot reads per path, not counted either: after the two, the standalone's C1 and C2 still compiled for
@@ -103,6 +122,7 @@ fresh_memory() { # MB
 # 51-60. (The medians of those reads rose from 3.6 to 4.6 GB/s, but Varnish's rose as much in the same sequence, and
 # two runs of the reads with HOT_WARM=0 and 30 differed by less than their noise.)
 if [[ $PARTS = *" reads "* ]]; then
+  warm_misses "" reads
   for c in gridcache nginx varnish xcache; do
     for i in 1 2; do f=$(link "$c-warm$i-${MISS_MB}m" "${MISS_MB}m"); fetch "$c" "$f" $((MISS_MB << 20)) >/dev/null
       [ "$c" != gridcache ] || settle "$f"; fetch "$c" "$f" $((MISS_MB << 20)) >/dev/null; done
@@ -243,15 +263,7 @@ NGX
   # has run its miss path thousands of times, and HotSpot compiles it with C2 only after ~5,000 runs; until then the
   # miss's Java runs interpreted or in C1 (a perf trace of a JVM's 41st miss: 12 ms without a system call between the
   # origin socket's creation and its hand-off to an event loop; of a miss after 8,000 more: 0.3 ms)
-  head -c 4096 /dev/urandom > "$DATA/base-4k"
-  for i in $(seq "$WARM_MISSES"); do
-    ln -f "$DATA/base-4k" "$DATA/c$id-w$i"
-    printf 'url = "http://127.0.0.1:%s/limited/c%s-w%s"\noutput = "/dev/null"\n' "$GC" "$id" "$i"
-  done > "$RUN/limited/warm.curl"
-  warm_codes=$(curl -sL -K "$RUN/limited/warm.curl" --max-time "$MAXT" -w '%{http_code}\n' | sort | uniq -c | xargs || true)
-  say "shaped: $WARM_MISSES untimed misses of 4 KiB: $warm_codes (count, status)"
-  rm -f "$DATA/c$id-w"* "$DATA/base-4k"
-  quiet "$(cat $RUN/gridcache.pid)"
+  warm_misses limited/ shaped
   cat "$DATA/base-${LIMITED_MB}m" > /dev/null
   for r in $(seq "$ROUNDS"); do
     f=$(link "limited-r$r" "${LIMITED_MB}m")
