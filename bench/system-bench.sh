@@ -9,7 +9,7 @@
 # Needs root, the anchors installed (../shared/anchors/install.sh) and the distribution built (mvn -DskipTests package).
 # "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
 # Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads, the paths' reads taking turns) HOT_WARM=30 (untimed hot reads per
-# path first) HOT_REQUESTS=2000 (then untimed hot reads of 4 MiB per server) RATE=100m LIMITED_MB=512
+# path first) HOT_REQUESTS=3000 (then untimed hot reads of 4 MiB per server, each on new connections) RATE=100m LIMITED_MB=512
 # WARM_MISSES=3000 (untimed misses of 4 KiB through gridcache before part 1's reads, and before part 2's) MAXT=300 BIG_MB=1024 MISS_MB=256 (the two sizes of part 1)
 # AGG_CLIENTS=100 AGG_MB=64 PARTS="reads shaped agg" (which parts run) BENCH_RUN=/tmp/gridcache-bench (files, caches, logs)
 # STOP_AT_EXIT (set: stop everything on exit, as bench/run.sh does; unset: left running for a look)
@@ -22,7 +22,7 @@ A=${ANCHORS:-$top/../shared/anchors}
 DIST=$(ls -d "$top"/dist/target/gridcache-*/ | head -1)
 RUN=${BENCH_RUN:-/tmp/gridcache-bench}; DATA=${DATA:-$RUN/data}; CACHE=$RUN/cache
 ROUNDS=${ROUNDS:-2}; RATE=${RATE:-100m}; LIMITED_MB=${LIMITED_MB:-512}; MAXT=${MAXT:-300}; WARM_MISSES=${WARM_MISSES:-3000}
-BIG_MB=${BIG_MB:-1024}; MISS_MB=${MISS_MB:-256}; HOT_READS=${HOT_READS:-5}; HOT_WARM=${HOT_WARM:-30}; HOT_REQUESTS=${HOT_REQUESTS:-2000}; AGG_CLIENTS=${AGG_CLIENTS:-100}; AGG_MB=${AGG_MB:-64}
+BIG_MB=${BIG_MB:-1024}; MISS_MB=${MISS_MB:-256}; HOT_READS=${HOT_READS:-5}; HOT_WARM=${HOT_WARM:-30}; HOT_REQUESTS=${HOT_REQUESTS:-3000}; AGG_CLIENTS=${AGG_CLIENTS:-100}; AGG_MB=${AGG_MB:-64}
 PARTS=" ${PARTS:-reads shaped agg} "
 B=${PORT_BASE:-29080}
 NS=${XC_NETNS:-anchors-xc}; OP=$B; GC=$((B + 800)); LP=$((B + 10))
@@ -115,6 +115,28 @@ warm_misses() { # PREFIX (the origin's, "" or limited/) LABEL
   rm -f "$DATA/c$id-w"* "$DATA/base-4k"
   quiet "$(cat $RUN/gridcache.pid)"
 }
+# HOT_REQUESTS hot reads of a 4 MiB file per server, in one curl each, each request on new connections (the
+# aggregate's clients and every fetch of the bench are new curls): what a hot read runs once per request (the
+# connection's set-up and close, the request, the door's redirect and ticket, the reply's head, the mapping's lease)
+# HotSpot compiles with C2 only after thousands of requests. After the reads below, the standalone's C1 and C2 still
+# used 0.2-0.35 CPU s during each 60 hot reads of 256 MiB at the pool (its event loop: 3.3 s), on the cores the reads
+# run on; after 2,000 such requests, 0.05-0.15 s. Those requests used to share one kept connection: the hot
+# aggregate's rounds after 3,000 of them still compiled 135-385 methods each (a fresh standalone, 224-884: up to
+# 0.36 CPU s of C2 in rounds of about 4.5 CPU s), the door's and the pool's per-connection code; after 3,000 more on
+# new connections, 16-28. The other servers get the same requests.
+warm_requests() { # SERVER...
+  local c f i codes
+  [ -f "$DATA/base-4m" ] || head -c $((4 << 20)) /dev/urandom > "$DATA/base-4m"
+  for c in "$@"; do
+    f=$(link "$c-requests-4m" 4m)
+    fetch "$c" "$f" $((4 << 20)) >/dev/null; [ "$c" != gridcache ] || settle "$f"
+    for i in $(seq "$HOT_REQUESTS"); do
+      printf 'url = "http://127.0.0.1:%s/%s"\noutput = "/dev/null"\n' "${PORT[$c]}" "$f"
+    done > "$RUN/requests.curl"
+    codes=$($(pre "$c") curl -sL -K "$RUN/requests.curl" -H 'Connection: close' --max-time "$MAXT" -w '%{http_code}\n' | sort | uniq -c | xargs || true)
+    say "$c: $HOT_REQUESTS untimed hot reads of 4 MiB, on new connections: $codes (count, status)"
+  done
+}
 # Each cache serves two cold and hot reads first, not counted: the JVM's first GiBs run before its JIT has compiled
 # the data path (gridcache's first cold 1 GiB read 546 MB/s, the next ones 1,000-1,300), and a cache runs for weeks.
 # Then HOT_WARM hot reads per path, not counted either: after the two, the standalone's C1 and C2 still compiled for
@@ -131,21 +153,7 @@ if [[ $PARTS = *" reads "* ]]; then
       for i in $(seq "$HOT_WARM"); do fetch "$p" "$f" $((MISS_MB << 20)) >/dev/null; done
     done
   done
-  # then HOT_REQUESTS hot reads of a 4 MiB file per server, in one curl each: what a hot read runs once per request
-  # (the request, the ticket, the reply's head, the mapping's lease) HotSpot compiles with C2 only after thousands of
-  # requests. After the reads above, the standalone's C1 and C2 still used 0.2-0.35 CPU s during each 60 hot reads of
-  # 256 MiB at the pool (its event loop: 3.3 s), on the cores the reads run on; after 2,000 such requests,
-  # 0.05-0.15 s. The other servers get the same requests.
-  [ -f "$DATA/base-4m" ] || head -c $((4 << 20)) /dev/urandom > "$DATA/base-4m"
-  for c in gridcache nginx varnish xcache; do
-    f=$(link "$c-requests-4m" 4m)
-    fetch "$c" "$f" $((4 << 20)) >/dev/null; [ "$c" != gridcache ] || settle "$f"
-    for i in $(seq "$HOT_REQUESTS"); do
-      printf 'url = "http://127.0.0.1:%s/%s"\noutput = "/dev/null"\n' "${PORT[$c]}" "$f"
-    done > "$RUN/requests.curl"
-    codes=$($(pre "$c") curl -sL -K "$RUN/requests.curl" --max-time "$MAXT" -w '%{http_code}\n' | sort | uniq -c | xargs || true)
-    say "$c: $HOT_REQUESTS untimed hot reads of 4 MiB: $codes (count, status)"
-  done
+  warm_requests gridcache nginx varnish xcache
 fi
 
 # the hot objects: one per cache and size, filled now and read once on every path (the pool maps its file then), so
@@ -235,6 +243,7 @@ aggregate() { # SYS FILE ROUND: MB/s of all clients together (bytes of complete 
 }
 if [[ $PARTS = *" agg "* ]]; then
   cat "$DATA/base-${AGG_MB}m" > /dev/null
+  [[ $PARTS = *" reads "* ]] || warm_requests direct gridcache varnish # done with the reads otherwise
   for r in $(seq "$ROUNDS"); do
     f=$(link "agg-r$r" "${AGG_MB}m")
     for c in direct gridcache varnish; do aggregate "$c" "$f" "$r"; done

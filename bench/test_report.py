@@ -122,6 +122,20 @@ class TableTest(unittest.TestCase):
         self.assertEqual(("900 MB/s (nginx HTTPS)", "0.90× globus-url-copy", "—"), (nginx[1], nginx[3], nginx[5]))
         self.assertEqual(1, len(plotted), "only the miss's ratio is plotted against its goal")
 
+    def test_the_unverified_miss_is_shown_right_after_the_judged_one_unjudged(self):
+        lines, plotted = table_of([
+            "gridftp-miss-unverified,globus-url-copy,reference,1,1000,MB/s,256 MiB 1 stream(s)",
+            "gridftp-miss-unverified,gridcache with gridftp.checksum none,gridcache,1,850,MB/s,256 MiB 1 stream(s)",
+            "gridftp-miss,globus-url-copy,reference,1,1000,MB/s,256 MiB 1 stream(s)",
+            "gridftp-miss,gridcache,gridcache,1,700,MB/s,256 MiB 1 stream(s)",
+        ])
+        miss, unverified = cells(lines[0]), cells(lines[1])
+        self.assertEqual(("0.70× globus-url-copy", "no"), (miss[3], miss[5]))
+        self.assertIn("like for like", unverified[0])
+        self.assertEqual(("850 MB/s (gridcache with gridftp.checksum none)", "0.85× globus-url-copy", "—"),
+                         (unverified[1], unverified[3], unverified[5]))
+        self.assertEqual(1, len(plotted), "only the judged miss is plotted against its goal")
+
     def test_the_cores_estimate_is_shown_after_the_client_leg_unjudged(self):
         lines, plotted = table_of([
             "gridftp-ceiling,the cores' estimate,info,1,0.84,x,256 MiB 1 stream(s)",
