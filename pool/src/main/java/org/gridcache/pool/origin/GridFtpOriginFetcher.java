@@ -44,7 +44,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
     private final GridFtpSessions sessions;
     private final GsiConnectionPool connections = new GsiConnectionPool();
-    /** The process's slabs, shared with HTTP: 256 MiB kept for reuse, what a few misses hold while the disk catches up. */
+    /** The process's slabs, shared with HTTP: kept for reuse up to `pool.write-behind`, what misses hold while the disk catches up. */
     private final ReceiveSlabs slabs = ReceiveSlabs.SHARED;
     private final Duration replyTimeout;
     private final RangedReads rangedReads;
