@@ -2,6 +2,7 @@ package org.gridcache.pool.fetch;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A file system that refuses such writes (EINVAL: tmpfs, some network file systems, a block size the stage does
  * not meet) gets the rest of the file through the page cache, and one log line per process. A full disk fails the
- * write as any other does. One thread at a time (the fill's disk writer).
+ * write as any other does. One thread at a time appends (the fill's disk writer); any thread may close, as a
+ * failing fill does, and the stage then goes back for reuse only once that writer is out of it.
  */
 final class DirectPartWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DirectPartWriter.class);
@@ -30,7 +32,7 @@ final class DirectPartWriter implements AutoCloseable {
     /** Stages waiting for reuse: a fill in flight holds one, so new direct memory is zeroed only for a new peak. */
     private static final Queue<ByteBuffer> STAGES = new ConcurrentLinkedQueue<>();
     private static final AtomicInteger WAITING = new AtomicInteger();
-    private static final int KEEP = 64;
+    static final int KEEP = 64;
     private static final AtomicBoolean REFUSAL_LOGGED = new AtomicBoolean();
 
     /** Opens the part file for writing through the page cache (for the tail, and after a refusal). */
@@ -45,15 +47,14 @@ final class DirectPartWriter implements AutoCloseable {
     private long onDisk;
     /** Set once the file system refused a write past the page cache: the rest goes through it. */
     private boolean refused;
+    /** The writer is in {@link #append} or {@link #finish}, using the stage; guarded by this. */
+    private boolean busy;
+    /** Closed: no more bytes taken, and the stage goes back once the writer is out of it; guarded by this. */
+    private boolean closed;
 
     DirectPartWriter(FileChannel direct, Buffered buffered) {
         this.direct = direct;
         this.buffered = buffered;
-    }
-
-    /** Bytes of the file's prefix on disk. */
-    long onDisk() {
-        return onDisk;
     }
 
     /** True while the bytes go past the page cache (false once the file system refused). */
@@ -63,9 +64,18 @@ final class DirectPartWriter implements AutoCloseable {
 
     /** Appends {@code src} (consumed); returns the bytes of the file's prefix on disk now. */
     long append(ByteBuffer src) throws IOException {
+        enter();
+        try {
+            return appendEntered(src);
+        } finally {
+            leave();
+        }
+    }
+
+    private long appendEntered(ByteBuffer src) throws IOException {
         while (src.hasRemaining()) {
             if (refused) { // what is staged first, then the rest straight through the page cache
-                finish();
+                finishEntered();
                 onDisk += writeAll(buffered.get(), src, onDisk);
                 break;
             }
@@ -86,6 +96,15 @@ final class DirectPartWriter implements AutoCloseable {
 
     /** Writes what is staged: the aligned part past the page cache, the tail through it; returns the file's length. */
     long finish() throws IOException {
+        enter();
+        try {
+            return finishEntered();
+        } finally {
+            leave();
+        }
+    }
+
+    private long finishEntered() throws IOException {
         if (stage != null && stage.position() > 0) {
             int staged = stage.position();
             int aligned = staged & -ALIGNMENT;
@@ -109,8 +128,8 @@ final class DirectPartWriter implements AutoCloseable {
             try {
                 onDisk += writeAll(direct, stage, onDisk);
             } catch (IOException e) {
-                if (FetchException.isNoSpace(e)) {
-                    throw e;
+                if (FetchException.isNoSpace(e) || e instanceof ClosedChannelException) {
+                    throw e; // a full disk, or a fill closed meanwhile: not a file system that refuses
                 }
                 refuse(e);
                 stage.position(0); // a refused write wrote nothing: the whole flush goes the other way
@@ -154,16 +173,54 @@ final class DirectPartWriter implements AutoCloseable {
         return ByteBuffer.allocateDirect(STAGE + ALIGNMENT).alignedSlice(ALIGNMENT).limit(STAGE).slice();
     }
 
-    /** Closes the direct channel and lets the stage go back for reuse; idempotent. */
+    private synchronized void enter() throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        busy = true;
+    }
+
+    private void leave() {
+        ByteBuffer done;
+        synchronized (this) {
+            busy = false;
+            done = closed ? takeOwnStage() : null;
+        }
+        giveBack(done);
+    }
+
+    /**
+     * Closes the direct channel and lets the stage go back for reuse; idempotent. A writer in the middle of a write
+     * keeps the stage until it leaves: lent to another fill now, its bytes and that fill's would mix.
+     */
     @Override
     public void close() throws IOException {
+        ByteBuffer done;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            done = busy ? null : takeOwnStage();
+        }
+        giveBack(done);
+        direct.close();
+    }
+
+    private ByteBuffer takeOwnStage() {
         ByteBuffer s = stage;
         stage = null;
-        if (s != null && WAITING.incrementAndGet() <= KEEP) {
+        return s;
+    }
+
+    private static void giveBack(ByteBuffer s) {
+        if (s == null) {
+            return;
+        }
+        if (WAITING.incrementAndGet() <= KEEP) {
             STAGES.offer(s.clear());
-        } else if (s != null) {
+        } else {
             WAITING.decrementAndGet();
         }
-        direct.close();
     }
 }

@@ -328,17 +328,33 @@ class DirectWritesTest {
         assertTrue(origin.allReleased(), "every piece released");
     }
 
-    /** A channel whose positional writes fail with {@code failure}; what the writer needs of a FileChannel, no more. */
-    private static final class FailingChannel extends FileChannel {
-        private final String failure;
+    /** What a {@link StubChannel}'s positional write does. */
+    private interface PositionalWrite {
+        int write(ByteBuffer src, long position) throws IOException, InterruptedException;
+    }
 
-        FailingChannel(String failure) {
-            this.failure = failure;
+    /** A channel whose positional writes do what the test says; what the writer needs of a FileChannel, no more. */
+    private static final class StubChannel extends FileChannel {
+        private final PositionalWrite write;
+
+        StubChannel(PositionalWrite write) {
+            this.write = write;
+        }
+
+        static StubChannel failing(String failure) {
+            return new StubChannel((src, position) -> {
+                throw new IOException(failure);
+            });
         }
 
         @Override
         public int write(ByteBuffer src, long position) throws IOException {
-            throw new IOException(failure);
+            try {
+                return write.write(src, position);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            }
         }
 
         @Override
@@ -427,7 +443,7 @@ class DirectWritesTest {
         byte[] content = content(2 * STAGE + 5000);
         Path file = dir.resolve("refused.bin");
         try (FileChannel buffered = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             DirectPartWriter writer = new DirectPartWriter(new FailingChannel("Invalid argument"), () -> buffered)) {
+             DirectPartWriter writer = new DirectPartWriter(StubChannel.failing("Invalid argument"), () -> buffered)) {
             assertTrue(writer.pastPageCache());
             for (int at = 0; at < content.length; at += 70_000) {
                 writer.append(ByteBuffer.wrap(content, at, Math.min(70_000, content.length - at)));
@@ -443,9 +459,80 @@ class DirectWritesTest {
     void aFullDiskFailsTheWrite() throws Exception {
         Path file = dir.resolve("full.bin");
         try (FileChannel buffered = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             DirectPartWriter writer = new DirectPartWriter(new FailingChannel("No space left on device"), () -> buffered)) {
+             DirectPartWriter writer = new DirectPartWriter(StubChannel.failing("No space left on device"), () -> buffered)) {
             IOException e = assertThrows(IOException.class, () -> writer.append(ByteBuffer.wrap(content(STAGE))));
             assertTrue(FetchException.isNoSpace(e), e.toString());
+            assertEquals(0, Files.size(file), "nothing written the other way");
+        }
+    }
+
+    /**
+     * A fill closed on another thread while its disk writer is in a write (the fill failed meanwhile) keeps its stage
+     * until the write returns. Lent to another fill at the close, the stage took that fill's bytes into this one's
+     * write, and this one's leftovers into that fill's file: a fill in CI counted a stage more than its origin sent.
+     */
+    @Test
+    void aStageInAWriteIsNotLentToAnotherFillWhenItsFillCloses() throws Exception {
+        CountDownLatch inWrite = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        java.io.ByteArrayOutputStream wrote = new java.io.ByteArrayOutputStream();
+        DirectPartWriter closing = new DirectPartWriter(new StubChannel((src, position) -> {
+            inWrite.countDown();
+            assertTrue(release.await(30, TimeUnit.SECONDS));
+            byte[] bytes = new byte[src.remaining()];
+            src.get(bytes);
+            synchronized (wrote) {
+                wrote.write(bytes);
+            }
+            return bytes.length;
+        }), () -> {
+            throw new java.nio.channels.ClosedChannelException();
+        });
+        byte[] mine = new byte[STAGE];
+        java.util.Arrays.fill(mine, (byte) 0xAA);
+        java.util.concurrent.CompletableFuture<Long> appending = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return closing.append(ByteBuffer.wrap(mine));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertTrue(inWrite.await(30, TimeUnit.SECONDS), "the stage is being written");
+        closing.close();
+        List<DirectPartWriter> others = new ArrayList<>();
+        try {
+            for (int i = 0; i <= DirectPartWriter.KEEP; i++) { // more fills than stages wait for reuse: one would get it
+                DirectPartWriter other = new DirectPartWriter(new StubChannel((src, position) -> {
+                    throw new IOException("one byte never fills a stage");
+                }), () -> null);
+                others.add(other);
+                other.append(ByteBuffer.wrap(new byte[] {(byte) 0xBB}));
+            }
+            release.countDown();
+            assertEquals(STAGE, appending.get(30, TimeUnit.SECONDS), "the write in flight completed");
+            synchronized (wrote) {
+                assertArrayEquals(mine, wrote.toByteArray(), "the closed fill's write wrote its own bytes, all of them");
+            }
+            assertThrows(java.nio.channels.ClosedChannelException.class, () -> closing.append(ByteBuffer.wrap(mine)),
+                    "closed: no more bytes taken");
+        } finally {
+            release.countDown();
+            for (DirectPartWriter other : others) {
+                other.close();
+            }
+        }
+    }
+
+    /** A write cut short by the fill's close is not taken for a file system's refusal: no fallback, no warning. */
+    @Test
+    void aWriteCutShortByTheCloseIsNotARefusal() throws Exception {
+        Path file = dir.resolve("closed.bin");
+        try (FileChannel buffered = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             DirectPartWriter writer = new DirectPartWriter(new StubChannel((src, position) -> {
+                 throw new java.nio.channels.AsynchronousCloseException();
+             }), () -> buffered)) {
+            assertThrows(java.nio.channels.ClosedChannelException.class, () -> writer.append(ByteBuffer.wrap(content(STAGE))));
+            assertTrue(writer.pastPageCache(), "not refused");
             assertEquals(0, Files.size(file), "nothing written the other way");
         }
     }
