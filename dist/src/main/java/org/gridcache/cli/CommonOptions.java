@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.zk.Zk;
+import org.gridcache.zk.security.ZkClientCredential;
 import org.gridcache.zk.security.ZkClientTls;
 import picocli.CommandLine.Option;
 
@@ -40,10 +41,10 @@ final class ZkOptions {
         return tls ? credential.get() : null;
     }
 
-    /** {@code tls}: from {@link #tls(Credential)}; the caller closes it after the client. */
-    CuratorFramework open(ZkClientTls tls) throws Zk.ZkUnavailableException {
+    /** {@code credential}: from {@link #tls(Credential)} (the caller closes it after the client), a secret, or null. */
+    CuratorFramework open(ZkClientCredential credential) throws Zk.ZkUnavailableException {
         return Zk.connect(connect, ClusterSettings.parseDuration(sessionTimeout),
-                Duration.ofSeconds(20), tls);
+                Duration.ofSeconds(20), credential);
     }
 
     /** Where a command's ZooKeeper credential comes from, read only with {@code --zk-tls}. */

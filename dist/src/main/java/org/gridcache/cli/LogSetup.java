@@ -1,15 +1,30 @@
 package org.gridcache.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Points Logback at the log directory before the first logger exists: {@code <home>/logs} for standalone and zk,
  * {@code --log-dir} (default {@code <dist>/logs}) for door and pool; one file per process, named after it, and one
- * file of transfer records beside it. Options come from the command line or, as for every option, from the
- * {@code --config} file ({@code log-dir=} or {@code pool.log-dir=}).
+ * file of transfer records beside it, neither readable by others. Options come from the command line or, as for
+ * every option, from the {@code --config} file ({@code log-dir=} or {@code pool.log-dir=}).
  */
 final class LogSetup {
+    private static final Set<PosixFilePermission> NOT_LOGGED_TO_OTHERS = EnumSet.of(PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_EXECUTE);
+
+    private static final String NOWHERE = "/dev/null";
+
     private LogSetup() {
     }
 
@@ -30,7 +45,34 @@ final class LogSetup {
         String name = processName(args, config);
         System.setProperty("gridcache.log.dir", dir);
         System.setProperty("gridcache.log.name", name);
-        System.setProperty("gridcache.transfers.file", transfersFile(command, dir, name));
+        String transfers = transfersFile(command, dir, name);
+        System.setProperty("gridcache.transfers.file", transfers);
+        narrowExisting(Path.of(dir), name + ".", transfers.equals(NOWHERE) ? name + "." : Path.of(transfers).getFileName().toString());
+    }
+
+    /**
+     * The process's log files and transfer records already in {@code dir} (with their rotated copies: names starting
+     * with one of {@code prefixes}) lose group write and every right of others, before Logback appends to them: an
+     * earlier version left them with the umask's 0644. New ones get at most 0640 from {@code bin/gridcache}'s umask.
+     */
+    static void narrowExisting(Path dir, String... prefixes) {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+                    && Arrays.stream(prefixes).anyMatch(p.getFileName().toString()::startsWith)).toList();
+        } catch (IOException e) {
+            return; // no log directory yet: Logback makes it under the umask
+        }
+        for (Path file : files) {
+            try {
+                Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+                if (mode.removeAll(NOT_LOGGED_TO_OTHERS)) {
+                    Files.setPosixFilePermissions(file, mode);
+                }
+            } catch (IOException e) {
+                System.err.println("gridcache: warning: cannot narrow the mode of " + file + " to 0640: " + e.getMessage());
+            }
+        }
     }
 
     /**
@@ -61,7 +103,7 @@ final class LogSetup {
         return switch (command) {
             case "standalone" -> Path.of(dir, "transfers.jsonl").toString();
             case "door", "pool" -> Path.of(dir, "transfers-" + name + ".jsonl").toString();
-            default -> "/dev/null";
+            default -> NOWHERE;
         };
     }
 

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +15,7 @@ import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.door.DoorSecurity;
 import org.gridcache.pool.PoolSecurity;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.gridcache.common.ByteSize;
 import org.gridcache.common.CredentialMode;
 import org.gridcache.common.FileOriginRoots;
@@ -26,6 +28,8 @@ import org.gridcache.pool.PoolSettings;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.Zk;
+import org.gridcache.zk.security.StandaloneTree;
+import org.gridcache.zk.security.ZkDigestSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -39,6 +43,7 @@ import picocli.CommandLine.Option;
 final class StandaloneCommand implements Callable<Integer> {
     static final String DEFAULT_HOME = "gridcache-home";
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
+    private static final Duration ZK_WAIT = Duration.ofSeconds(20);
 
     @Mixin
     CommonOptions common;
@@ -46,7 +51,9 @@ final class StandaloneCommand implements Callable<Integer> {
     JmxOptions jmx;
 
     @Option(names = "--home", paramLabel = "DIR", defaultValue = DEFAULT_HOME,
-            description = "Holds ZooKeeper data, the pool store, the ticket keys (keys/, mode 0600) and logs (default: ${DEFAULT-VALUE}).")
+            description = "Holds ZooKeeper data (mode 0700), the pool store, the ticket keys and ZooKeeper's secret (keys/, mode 0600) "
+                    + "and logs (default: ${DEFAULT-VALUE}). Admin commands run with the same --home (or from the directory holding "
+                    + "the default one) present the secret.")
     Path home;
 
     @Option(names = "--origin", paramLabel = "URL|DIR",
@@ -90,7 +97,10 @@ final class StandaloneCommand implements Callable<Integer> {
         try {
             life.add(jmx.start());
             EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), "127.0.0.1", zkPort));
-            CuratorFramework client = life.add(Zk.connect(zk.connectString()));
+            // every local user reaches 127.0.0.1: only holders of the home's secret (door, pool, admin commands) get in
+            ZkDigestSecret secret = ZkDigestSecret.loadOrCreate(ZkDigestSecret.file(home));
+            CuratorFramework client = life.add(Zk.connect(zk.connectString(), Zk.DEFAULT_SESSION_TIMEOUT, ZK_WAIT, secret));
+            closeZooKeeper(client, secret, zk.dataWasReachable());
             boolean tls = security.anyGiven() && !security.plainHttp;
             MountTable.put(client, OriginEntry.of("default", "/", originUrl,
                     tls && originUrl.startsWith("https://") ? CredentialMode.USER.id() : CredentialMode.NONE.id()));
@@ -128,6 +138,16 @@ final class StandaloneCommand implements Callable<Integer> {
         }
         life.runUntilStopped();
         return 0;
+    }
+
+    private void closeZooKeeper(CuratorFramework client, ZkDigestSecret secret, boolean dataWasReachable) throws Exception {
+        try {
+            StandaloneTree.ensure(client, secret, dataWasReachable);
+        } catch (KeeperException.NoAuthException e) {
+            throw new IllegalStateException("the ZooKeeper data in " + home.resolve("zookeeper") + " is locked with another secret than "
+                    + ZkDigestSecret.file(home) + " (was it replaced?): restore that file, or remove " + home.resolve("zookeeper")
+                    + " to start with an empty mount table");
+        }
     }
 
     private String originUrl() throws java.io.IOException {

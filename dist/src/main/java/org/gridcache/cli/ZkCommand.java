@@ -43,7 +43,7 @@ final class ZkCommand implements Callable<Integer> {
     JmxOptions jmx;
 
     @Option(names = "--home", paramLabel = "DIR", defaultValue = StandaloneCommand.DEFAULT_HOME,
-            description = "Data directory (ZooKeeper data under <home>/zookeeper; default: ${DEFAULT-VALUE}).")
+            description = "Data directory (ZooKeeper data under <home>/zookeeper, mode 0700; default: ${DEFAULT-VALUE}).")
     Path home;
 
     @Option(names = "--port", defaultValue = "2181", description = "Client port when alone (default: ${DEFAULT-VALUE}).")
@@ -98,7 +98,7 @@ final class ZkCommand implements Callable<Integer> {
             } else {
                 EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), bind, port, tls));
                 if (tls != null) {
-                    secureTree(clientHost(bind) + ":" + zk.port(), Duration.ofSeconds(30));
+                    secureTree(clientHost(bind) + ":" + zk.port(), Duration.ofSeconds(30), zk.dataWasReachable());
                 }
                 LOG.info("ZooKeeper serving on {}:{}{}", bind, zk.port(), tls == null ? "" : " (TLS)");
                 System.out.println("gridcache zk is up on " + bind + ":" + zk.port() + (tls == null ? "" : " (TLS)"));
@@ -121,7 +121,7 @@ final class ZkCommand implements Callable<Integer> {
         exitWhenStopped(member);
         QuorumMember.Member me = all.get(id - 1);
         if (tls != null) {
-            secureTree(me.host() + ":" + me.clientPort(), QUORUM_WAIT);
+            secureTree(me.host() + ":" + me.clientPort(), QUORUM_WAIT, member.dataWasReachable());
         }
         System.out.println("gridcache zk member " + id + " of " + all.size() + " is up on " + bind + ":" + me.clientPort()
                 + (tls == null ? "" : " (TLS)") + " (clients: --zk " + QuorumMember.connectString(all) + (tls == null ? "" : " --zk-tls") + ")");
@@ -167,13 +167,16 @@ final class ZkCommand implements Callable<Integer> {
         return tls;
     }
 
-    /** Creates the secured skeleton as this server's host DN, once the server (or the quorum) answers. */
-    private void secureTree(String connect, Duration wait) throws Exception {
+    /**
+     * Creates the secured skeleton as this server's host DN, once the server (or the quorum) answers;
+     * {@code dataWasReachable}: whether this server's data directory was open to other local users before.
+     */
+    private void secureTree(String connect, Duration wait, boolean dataWasReachable) throws Exception {
         var host = GridCredentials.load(or(hostCert, SecurityOptions.GRID_SECURITY.resolve("hostcert.pem")),
                 or(hostKey, SecurityOptions.GRID_SECURITY.resolve("hostkey.pem")));
         try (ZkClientTls tls = ZkClientTls.of(host, caDirectory());
                 CuratorFramework client = Zk.connect(connect, Zk.DEFAULT_SESSION_TIMEOUT, wait, tls)) {
-            SecuredTree.ensure(client);
+            SecuredTree.ensure(client, dataWasReachable);
         }
     }
 

@@ -3,7 +3,6 @@ package org.gridcache.zk;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
@@ -18,10 +17,12 @@ public final class EmbeddedZooKeeper implements Closeable {
     private static final int TICK_MS = 2000;
     private final ZooKeeperServer server;
     private final ServerCnxnFactory factory;
+    private final boolean dataWasReachable;
 
-    private EmbeddedZooKeeper(ZooKeeperServer server, ServerCnxnFactory factory) {
+    private EmbeddedZooKeeper(ZooKeeperServer server, ServerCnxnFactory factory, boolean dataWasReachable) {
         this.server = server;
         this.factory = factory;
+        this.dataWasReachable = dataWasReachable;
     }
 
     public static EmbeddedZooKeeper start(Path dataDir, String host, int port) throws IOException {
@@ -30,10 +31,10 @@ public final class EmbeddedZooKeeper implements Closeable {
 
     /**
      * With {@code tls} (null: plain), clients are served over TLS only and authenticated by certificate
-     * ({@link ZkServerTls}); there is no plain port.
+     * ({@link ZkServerTls}); there is no plain port. {@code dataDir} is made private first ({@link ZkDataDirectory}).
      */
     public static EmbeddedZooKeeper start(Path dataDir, String host, int port, ZkServerTls tls) throws IOException {
-        Files.createDirectories(dataDir);
+        boolean reachable = ZkDataDirectory.makePrivate(dataDir);
         ZooKeeperServer server = new ZooKeeperServer(dataDir.resolve("snapshots").toFile(),
                 dataDir.resolve("log").toFile(), TICK_MS);
         ServerCnxnFactory factory;
@@ -54,7 +55,15 @@ public final class EmbeddedZooKeeper implements Closeable {
             factory.shutdown();
             throw new IOException("cannot start ZooKeeper on " + host + ":" + port + ": " + e.getMessage(), e);
         }
-        return new EmbeddedZooKeeper(server, factory);
+        return new EmbeddedZooKeeper(server, factory, reachable);
+    }
+
+    /**
+     * Whether other local users could reach the data directory before this start (an earlier version made it with the
+     * umask): the secrets it holds, the macaroon root keys, may have been read and must be replaced.
+     */
+    public boolean dataWasReachable() {
+        return dataWasReachable;
     }
 
     public int port() {

@@ -64,9 +64,12 @@ public final class QuorumMember implements Closeable {
     private volatile Exception failure;
     private volatile boolean closing;
 
-    private QuorumMember(int id, QuorumPeerConfig config) {
+    private final boolean dataWasReachable;
+
+    private QuorumMember(int id, QuorumPeerConfig config, boolean dataWasReachable) {
         this.id = id;
         this.config = config;
+        this.dataWasReachable = dataWasReachable;
         this.main = new Main();
         this.thread = new Thread(this::run, "zk-quorum-" + id);
     }
@@ -89,12 +92,13 @@ public final class QuorumMember implements Closeable {
     /**
      * With {@code tls} (null: plain), clients are served on the member's client port over TLS only, authenticated
      * by certificate ({@link ZkServerTls}), and the members talk to each other over TLS with their host certificates.
+     * {@code dataDir} is made private first ({@link ZkDataDirectory}).
      */
     public static QuorumMember start(Path dataDir, int id, List<Member> members, String bind, ZkServerTls tls) throws IOException {
         if (id < 1 || id > members.size()) {
             throw new IllegalArgumentException("--id must be between 1 and " + members.size() + " (the member's place in --ensemble)");
         }
-        Files.createDirectories(dataDir);
+        boolean reachable = ZkDataDirectory.makePrivate(dataDir);
         Files.writeString(dataDir.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
         Member me = members.get(id - 1);
         Properties p = new Properties();
@@ -124,7 +128,7 @@ public final class QuorumMember implements Closeable {
         } catch (QuorumPeerConfig.ConfigException e) {
             throw new IllegalArgumentException("bad ensemble configuration: " + e.getMessage(), e);
         }
-        QuorumMember member = new QuorumMember(id, config);
+        QuorumMember member = new QuorumMember(id, config, reachable);
         member.thread.start();
         LOG.info("ZooKeeper member {} of {} starting: clients on {}:{}{}, peers on {}, elections on {}", id, members.size(), bind,
                 me.clientPort(), tls == null ? "" : " (TLS only; quorum over TLS)", me.peerPort(), me.electionPort());
@@ -175,6 +179,11 @@ public final class QuorumMember implements Closeable {
     public IOException stopped() {
         Exception cause = failure;
         return new IOException("ZooKeeper member " + id + " stopped: " + (cause == null ? "its peer ended" : cause.toString()), cause);
+    }
+
+    /** As {@link EmbeddedZooKeeper#dataWasReachable()}, for this member's data directory. */
+    public boolean dataWasReachable() {
+        return dataWasReachable;
     }
 
     /** The connect string of the whole ensemble, for {@code --zk}. */

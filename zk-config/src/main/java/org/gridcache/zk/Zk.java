@@ -6,7 +6,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryUntilElapsed;
 import org.apache.zookeeper.KeeperException;
-import org.gridcache.zk.security.ZkClientTls;
+import org.gridcache.zk.security.ZkClientCredential;
 
 /**
  * Opens the Curator client every gridcache node uses: one namespace (the chroot), retries bounded in time. A request
@@ -33,14 +33,16 @@ public final class Zk {
     }
 
     /**
-     * As {@link #connect(String, Duration, Duration)}; with {@code tls} (null: plain), over TLS presenting that
-     * credential, and whatever this client creates gets the ACLs of {@link org.gridcache.zk.security.ZkAcls}.
+     * As {@link #connect(String, Duration, Duration)}; with {@code credential} (null: none, an open ZooKeeper), proving
+     * itself with it: over TLS presenting a certificate ({@link org.gridcache.zk.security.ZkClientTls}, and whatever
+     * this client creates gets the ACLs of {@link org.gridcache.zk.security.ZkAcls}), or with a standalone's secret
+     * ({@link org.gridcache.zk.security.ZkDigestSecret}, whose ACL it gives whatever it creates).
      */
-    public static CuratorFramework connect(String connectString, Duration sessionTimeout, Duration connectWait, ZkClientTls tls)
-            throws ZkUnavailableException {
+    public static CuratorFramework connect(String connectString, Duration sessionTimeout, Duration connectWait,
+            ZkClientCredential credential) throws ZkUnavailableException {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
-        if (tls != null) {
-            builder.zkClientConfig(tls.clientConfig()).aclProvider(tls.acls());
+        if (credential != null) {
+            credential.configure(builder);
         }
         CuratorFramework client = builder
                 .connectString(connectString)
@@ -53,7 +55,7 @@ public final class Zk {
         try {
             if (!client.blockUntilConnected((int) connectWait.toMillis(), TimeUnit.MILLISECONDS)) {
                 client.close();
-                throw new ZkUnavailableException("cannot reach ZooKeeper at " + connectString + (tls != null ? " over TLS" : "")
+                throw new ZkUnavailableException("cannot reach ZooKeeper at " + connectString + (credential != null ? credential.describe() : "")
                         + " within " + connectWait.toSeconds() + " s");
             }
         } catch (InterruptedException e) {

@@ -50,7 +50,7 @@ class DesktopMountsTest {
     }
 
     private static void mount(String name, String url) {
-        Gridcache.admin("origins", "add", name, "--prefix", "/" + name, "--url", url, "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("origins", "add", name, "--prefix", "/" + name, "--url", url).assertOk();
         Tools.await("the door to serve the " + name + " mount", Duration.ofSeconds(30),
                 () -> Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0", door + "/" + name + "/")
                         .out().equals("207"));

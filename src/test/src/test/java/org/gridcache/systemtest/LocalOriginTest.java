@@ -110,8 +110,7 @@ class LocalOriginTest {
     void aFileOriginBesideTheStandaloneOriginIsRefused() throws Exception {
         Path sibling = Files.createDirectories(tmp.resolve("data2"));
         Files.writeString(sibling.resolve("secret.txt"), "secret\n");
-        Gridcache.admin("origins", "add", "sibling", "--prefix", "/sibling", "--url", sibling.toUri().toString(),
-                "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("origins", "add", "sibling", "--prefix", "/sibling", "--url", sibling.toUri().toString()).assertOk();
         Path out = tmp.resolve("sibling.out");
         Tools.await("the door to see the sibling mount", Duration.ofSeconds(30), () -> !Tools.curl("-s", "-o", out.toString(),
                 "-w", "%{http_code}", door + "/sibling/secret.txt").assertOk().out().equals("404"));
@@ -133,8 +132,7 @@ class LocalOriginTest {
     /** A directory allowed with --file-origin-root, mounted live: listed and read through door and pool. */
     @Test
     void aFileOriginInAnAllowedDirectoryIsServed() throws Exception {
-        Gridcache.admin("origins", "add", "extra", "--prefix", "/extra", "--url", tmp.resolve("extra").toUri().toString(),
-                "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("origins", "add", "extra", "--prefix", "/extra", "--url", tmp.resolve("extra").toUri().toString()).assertOk();
         Tools.await("the door to serve the extra mount", Duration.ofSeconds(30),
                 () -> Tools.curl("-sL", door + "/extra/e.txt").assertOk().out().strip().equals("extra"));
     }

@@ -38,7 +38,6 @@ class OperationsTest {
     static NginxOrigin origin;
     static Standalone gridcache;
     static String door;
-    static String zkConnect;
     static Path home;
     static Path data;
     static Jmxterm jmx;
@@ -57,7 +56,6 @@ class OperationsTest {
         gridcache = Standalone.start(tmp, origin.url(), "--jmx-port", String.valueOf(jmxPort));
         home = gridcache.home();
         door = gridcache.door();
-        zkConnect = gridcache.zkConnect();
         Path transcript = Path.of(System.getProperty("gridcache.target", "target"), "jmxterm-session.txt");
         Files.deleteIfExists(transcript);
         jmx = new Jmxterm("127.0.0.1:" + jmxPort, transcript);
@@ -196,12 +194,12 @@ class OperationsTest {
     void thePolicyChangesLiveThroughJmxForTheWholeCluster() {
         String out = jmx.session("run -b org.gridcache:type=Cluster setPolicy random");
         assertFalse(out.contains("Exception"), out);
-        assertEquals("random", Gridcache.admin("config", "get", "selection.policy", "--zk", zkConnect).assertOk().out().trim());
+        assertEquals("random", gridcache.admin("config", "get", "selection.policy").assertOk().out().trim());
         Tools.await("the door to apply the policy", Duration.ofSeconds(30),
                 () -> jmx.session("get -b org.gridcache:type=Cluster Policy").contains("Policy = random;"));
         Tools.await("the status page to show it", Duration.ofSeconds(30),
                 () -> Tools.curl(door + "/.gridcache/status").out().contains("<b id=\"policy\">random</b>"));
-        Gridcache.admin("config", "unset", "selection.policy", "--zk", zkConnect).assertOk();
+        gridcache.admin("config", "unset", "selection.policy").assertOk();
         Tools.await("the door to apply the default policy again", Duration.ofSeconds(30),
                 () -> jmx.session("get -b org.gridcache:type=Cluster Policy").contains("Policy = affinity;"));
     }

@@ -65,12 +65,12 @@ class OriginDigestTest {
      */
     @Test
     void aHeadWaitsForAFillLongerThanTheDoorsIdleTimeout() throws Exception {
-        Gridcache.admin("config", "set", "door.idle-timeout", "2s", "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("config", "set", "door.idle-timeout", "2s").assertOk();
         try {
             Tools.Result head = Tools.curl("-sI", "-H", "Want-Digest: adler32", door + "/slow.bin").assertOk(); // ~6 s at 512 KiB/s
             assertTrue(head.out().startsWith("HTTP/1.1 200") && head.out().contains("Digest: adler32="), head.out());
         } finally {
-            Gridcache.admin("config", "unset", "door.idle-timeout", "--zk", gridcache.zkConnect()).assertOk();
+            gridcache.admin("config", "unset", "door.idle-timeout").assertOk();
         }
     }
 

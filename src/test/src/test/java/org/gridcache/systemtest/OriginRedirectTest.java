@@ -69,10 +69,9 @@ class OriginRedirectTest {
                 + " -Djavax.net.ssl.trustStoreType=PKCS12";
         gridcache = Standalone.start(Map.of("GRIDCACHE_JAVA_OPTS", trust), "000", tmp, "http://127.0.0.1:" + origin.port() + "/");
         door = gridcache.door();
-        Gridcache.admin("origins", "add", "second", "--prefix", "/second", "--url", "http://127.0.0.2:" + origin.port() + "/",
-                "--zk", gridcache.zkConnect()).assertOk();
-        Gridcache.admin("origins", "add", "secure", "--prefix", "/secure", "--url", "https://127.0.0.1:" + tlsPort + "/secure",
-                "--credential", "none", "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("origins", "add", "second", "--prefix", "/second", "--url", "http://127.0.0.2:" + origin.port() + "/").assertOk();
+        gridcache.admin("origins", "add", "secure", "--prefix", "/secure", "--url", "https://127.0.0.1:" + tlsPort + "/secure",
+                "--credential", "none").assertOk();
         Tools.await("the door to mount /second and /secure", Duration.ofSeconds(30),
                 () -> Tools.curl("-I", door + "/secure/down.bin").out().startsWith("HTTP/1.1 200")
                         && Tools.curl("-I", door + "/second/dir/target.bin").out().startsWith("HTTP/1.1 200"));
@@ -127,7 +126,7 @@ class OriginRedirectTest {
                 + "mount table nor in pool.redirect-hosts", Files.readString(out).trim());
         assertEquals(0, requestsTo("127.0.0.3", "/dir/target.bin"));
 
-        Gridcache.admin("config", "set", "pool.redirect-hosts", "127.0.0.3", "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("config", "set", "pool.redirect-hosts", "127.0.0.3").assertOk();
         Tools.await("the pool to follow a redirect to a listed host", Duration.ofSeconds(30), () -> read("/hop/unlisted.bin", out).equals("200"));
         assertEquals(Tools.sha256(data.resolve("dir/target.bin")), Tools.sha256(out));
         assertEquals(1, requestsTo("127.0.0.3", "/dir/target.bin"));

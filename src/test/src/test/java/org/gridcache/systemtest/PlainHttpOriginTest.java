@@ -70,7 +70,7 @@ class PlainHttpOriginTest {
      */
     @Test
     void withDirectWritesALargeFillGoesPastThePageCacheAndEveryClientGetsItWhole() throws Exception {
-        Gridcache.admin("config", "set", "pool.direct-writes", "8M", "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("config", "set", "pool.direct-writes", "8M").assertOk();
         try {
             long size = 24L << 20;
             int[] fills = {0};
@@ -111,7 +111,7 @@ class PlainHttpOriginTest {
             Tools.curl("-fL", "-o", hit.toString(), door + "/joined.bin").assertOk();
             assertEquals(whole, Tools.sha256(hit), "a hit reads the stored copy from the disk");
         } finally {
-            Gridcache.admin("config", "set", "pool.direct-writes", "off", "--zk", gridcache.zkConnect()).assertOk();
+            gridcache.admin("config", "set", "pool.direct-writes", "off").assertOk();
         }
     }
 

@@ -191,6 +191,21 @@ class SecuredEnsembleTest {
         assertTrue(log.contains("CN=pool1.example.org") && log.contains("roles [member]"), "pools authenticated as members: " + log);
     }
 
+    /** The macaroon root keys are in every member's log in clear: ACLs protect them only if nobody else reads the files. */
+    @Test
+    void eachMembersDataIsItsUsersOnlyAndLogsAndTransferRecordsAtMost0640() throws Exception {
+        readAndCheck("f2.bin");
+        Tools.await("transfer records of the door and a pool", Duration.ofSeconds(30)).until(() -> {
+            try (var files = Files.list(tmp.resolve("logs"))) {
+                return files.filter(f -> f.getFileName().toString().startsWith("transfers-")).count() >= 2;
+            }
+        });
+        for (int i = 1; i <= 3; i++) {
+            SecretsAtRestTest.assertOwnerOnly(tmp.resolve("zk" + i + "/zookeeper"));
+        }
+        SecretsAtRestTest.assertAtMost0640(tmp.resolve("logs"));
+    }
+
     @Test
     void aPlainZooKeeperClientCannotConnect() throws Exception {
         // a plain server answers the four-letter word "srvr" with its status; a TLS-only one hangs up without a word (it

@@ -66,7 +66,7 @@ class SlowClientsTest {
         pool = URI.create(gridcache.location("/small.bin")).resolve("/");
         for (String[] setting : new String[][] {{"door.header-timeout", HEADER_TIMEOUT.toSeconds() + "s"},
                 {"pool.header-timeout", HEADER_TIMEOUT.toSeconds() + "s"}, {"pool.send-timeout", SEND_TIMEOUT.toSeconds() + "s"}}) {
-            Gridcache.admin("config", "set", setting[0], setting[1], "--zk", gridcache.zkConnect()).assertOk();
+            gridcache.admin("config", "set", setting[0], setting[1]).assertOk();
         }
         for (String name : new String[] {"small.bin", "big.bin"}) { // hits from now on
             Tools.curl("-fsL", "-o", "/dev/null", gridcache.door() + "/" + name).assertOk();

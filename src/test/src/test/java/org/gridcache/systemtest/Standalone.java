@@ -2,6 +2,7 @@ package org.gridcache.systemtest;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,18 +37,23 @@ final class Standalone implements AutoCloseable {
      * ({@code CN=localhost}), its CA directory and vomsdir; the door is {@code https://localhost:PORT}.
      */
     static Standalone startHttps(Path dir, String origin, Path pki, String... extra) throws IOException {
+        return startHttps(null, dir, origin, pki, extra);
+    }
+
+    /** As {@link #startHttps(Path, String, Path, String...)}, under the file mode creation mask {@code umask} (null: ours). */
+    static Standalone startHttps(String umask, Path dir, String origin, Path pki, String... extra) throws IOException {
         List<String> args = new ArrayList<>(List.of("--host-cert", pki.resolve("host/cert.pem").toString(), "--host-key",
                 pki.resolve("host/key.pem").toString(), "--ca-dir", pki.resolve("certificates").toString(), "--vomsdir",
                 pki.resolve("vomsdir").toString()));
         args.addAll(List.of(extra));
-        return start(Map.of(), null, dir, origin, "https://localhost:", args);
+        return start(Map.of(), umask, dir, origin, "https://localhost:", args);
     }
 
     private static Standalone start(Map<String, String> env, String umask, Path dir, String origin, String doorBase,
                                     List<String> extra) throws IOException {
         int port = Tools.freePort();
         int zkPort = Tools.freePort();
-        Path home = dir.resolve("home");
+        Path home = dir.resolve("gridcache-home"); // the default name: admin commands run in dir find it as a user's would
         List<String> args = new ArrayList<>(List.of("standalone", "--home", home.toString(), "--origin", origin,
                 "--port", String.valueOf(port), "--zk-port", String.valueOf(zkPort)));
         args.addAll(extra);
@@ -71,7 +77,19 @@ final class Standalone implements AutoCloseable {
         return home;
     }
 
-    /** The embedded ZooKeeper, for admin commands ({@code --zk}). */
+    /**
+     * Runs an admin command (origins, config) against this standalone to completion, as its user would: from the
+     * directory holding its home, with {@code --zk} and no other option (it presents the home's ZooKeeper secret).
+     */
+    Tools.Result admin(String... args) {
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "cd \"$0\" && exec \"$@\"", home.getParent().toString(),
+                Gridcache.DIST.resolve("bin/gridcache").toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("--zk", zkConnect));
+        return Tools.run(Duration.ofSeconds(60), cmd.toArray(String[]::new));
+    }
+
+    /** The embedded ZooKeeper, for a client of the test's own ({@code --zk}). */
     String zkConnect() {
         return zkConnect;
     }

@@ -26,7 +26,6 @@ class StatusPageTest {
     static Path tmp;
     static Standalone gridcache;
     static String door;
-    static String zkConnect;
 
     @BeforeAll
     static void start() throws Exception {
@@ -35,7 +34,6 @@ class StatusPageTest {
         Tools.randomFile(origin.resolve("f.bin"), 100_000, 71);
         gridcache = Standalone.start(tmp, origin.toString());
         door = gridcache.door();
-        zkConnect = gridcache.zkConnect();
         Tools.curl("-fL", "-o", "/dev/null", door + "/f.bin").assertOk();
         Tools.curl("-fL", "-o", "/dev/null", door + "/f.bin").assertOk();
     }
@@ -78,11 +76,11 @@ class StatusPageTest {
         String before = Tools.curl("-f", door + "/.gridcache/api/v1/pools").assertOk().out();
         assertTrue(before.contains("\"site\":null") && before.contains("\"nearest\":false"), before);
 
-        Tools.Result bad = Gridcache.admin("config", "set", "door.site-map", "127.0.0.0/33=local", "--zk", zkConnect);
+        Tools.Result bad = gridcache.admin("config", "set", "door.site-map", "127.0.0.0/33=local");
         assertNotEquals(0, bad.exit());
         assertTrue(bad.err().contains("door.site-map") && bad.err().contains("prefix length must be 0 to 32"), bad.err());
 
-        Gridcache.admin("config", "set", "door.site-map", "10.0.0.0/8=cern,127.0.0.0/8=local", "--zk", zkConnect).assertOk();
+        gridcache.admin("config", "set", "door.site-map", "10.0.0.0/8=cern,127.0.0.0/8=local").assertOk();
         try {
             Tools.await("the door to apply the site map without a restart", Duration.ofSeconds(30),
                     () -> Tools.curl(door + "/.gridcache/api/v1/pools").out().contains("\"site\":\"local\""));
@@ -90,7 +88,7 @@ class StatusPageTest {
             assertTrue(after.startsWith("{\"client\":\"127.0.0.1\",\"site\":\"local\",\"policy\":\"affinity\",\"pools\":[{\"id\":\"pool1\""), after);
             assertTrue(after.contains("\"nearest\":true"), after);
         } finally {
-            Gridcache.admin("config", "unset", "door.site-map", "--zk", zkConnect).assertOk();
+            gridcache.admin("config", "unset", "door.site-map").assertOk();
         }
     }
 }

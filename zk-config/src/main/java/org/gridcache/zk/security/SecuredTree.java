@@ -24,9 +24,10 @@ public final class SecuredTree {
 
     /**
      * {@code client}: connected over TLS with the server's host credential, in the gridcache namespace, to the secured
-     * server of this process (the one whose secret it presents).
+     * server of this process (the one whose secret it presents); {@code dataWasReachable}: whether the server's data
+     * directory was open to other local users before this start ({@link org.gridcache.zk.ZkDataDirectory}).
      */
-    public static void ensure(CuratorFramework client) throws Exception {
+    public static void ensure(CuratorFramework client, boolean dataWasReachable) throws Exception {
         // ZooKeeper's client sends the auth packet before any later request and again after a reconnection
         client.getZookeeperClient().getZooKeeper().addAuthInfo(ZkAcls.SCHEME, ZkServerTls.current().treeToken());
         CuratorFramework root = client.usingNamespace(null);
@@ -40,10 +41,15 @@ public final class SecuredTree {
         ensure(client, ZkLayout.PROPS, ZkAcls.doorsOnly());
         ensure(client, ZkLayout.SECRETS, ZkAcls.secrets());
         if (client.checkExists().forPath(ZkLayout.MACAROON_SECRET) != null
-                && !client.getACL().forPath(ZkLayout.MACAROON_SECRET).equals(ZkAcls.secret())) {
-            // made while the cluster ran open, so anyone who reached it may have read it: the first door makes a new one
-            client.delete().forPath(ZkLayout.MACAROON_SECRET);
-            LOG.warn("deleted the macaroon root keys made while ZooKeeper was open: macaroons issued before are void");
+                && (dataWasReachable || !client.getACL().forPath(ZkLayout.MACAROON_SECRET).equals(ZkAcls.secret()))) {
+            // made while the cluster ran open, or kept in a log others could read: the first door makes a new one
+            try {
+                client.delete().forPath(ZkLayout.MACAROON_SECRET);
+                LOG.warn("deleted the macaroon root keys: made while ZooKeeper was open, or kept in data files other local users "
+                        + "could read (an earlier version's); macaroons issued before are void");
+            } catch (KeeperException.NoNodeException e) {
+                // another member of the ensemble deleted them first
+            }
         }
         for (String child : client.getChildren().forPath(ZkLayout.ORIGINS)) {
             client.setACL().withACL(ZkAcls.shared()).forPath(ZkLayout.origin(child));

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
@@ -28,7 +29,7 @@ import org.apache.zookeeper.common.ClientX509Util;
  * credential and the CAs are written, converted, into a private directory (0700, the key file 0600) that {@link #close}
  * deletes. Nobody converts anything by hand.
  */
-public final class ZkClientTls implements Closeable {
+public final class ZkClientTls implements ZkClientCredential, Closeable {
     /** {@code <hash>.<n>}: the certificates of an OpenSSL hashed CA directory (not CRLs, policies or links by MD5 hash). */
     private static final Pattern CA_FILE = Pattern.compile("[0-9a-f]{8}\\.[0-9]+");
     private final Path dir;
@@ -121,6 +122,16 @@ public final class ZkClientTls implements Closeable {
 
     public ZkAcls acls() {
         return new ZkAcls(ownDn);
+    }
+
+    @Override
+    public void configure(CuratorFrameworkFactory.Builder builder) {
+        builder.zkClientConfig(config).aclProvider(acls());
+    }
+
+    @Override
+    public String describe() {
+        return " over TLS";
     }
 
     @Override

@@ -46,7 +46,7 @@ class SecuredDoorRoleTest {
         ZkServerTls tls = new ZkServerTls(host(), trust, List.of("/DC=org/DC=example/CN=Alice"), List.of(), List.of(VOMS));
         server = EmbeddedZooKeeper.start(zkData, "127.0.0.1", 0, tls);
         try (Client self = client(host())) {
-            SecuredTree.ensure(self.zk());
+            SecuredTree.ensure(self.zk(), false);
         }
     }
 

@@ -56,7 +56,7 @@ class SecuredZooKeeperTest {
                 List.of("/DC=org/DC=example/CN=Alice"), List.of(), List.of());
         server = EmbeddedZooKeeper.start(dir, "127.0.0.1", 0, tls);
         try (Client self = client(host())) {
-            SecuredTree.ensure(self.zk());
+            SecuredTree.ensure(self.zk(), false);
         }
     }
 
