@@ -42,8 +42,8 @@ miss() { # NAME: a cold read of a new hard-linked name, then a HEAD answered onc
     'BEGIN { printf "client %.2f s (%.0f MB/s), committed after %.2f s, %.2f CPU s\n", w, bytes / w / 1e6, b - a, (c1 - c0) / hz }'
 }
 checksums() { # SETTING (empty: the default)
-  if [ -z "$1" ]; then "$DIST/bin/gridcache" config unset pool.checksums --zk $ZK >/dev/null
-  else "$DIST/bin/gridcache" config set pool.checksums "$1" --zk $ZK >/dev/null; fi
+  if [ -z "$1" ]; then "$DIST/bin/gridcache" config unset pool.checksums --zk $ZK --home "$RUN/home" >/dev/null
+  else "$DIST/bin/gridcache" config set pool.checksums "$1" --zk $ZK --home "$RUN/home" >/dev/null; fi
   sleep 1 # the pool reads cluster settings from a ZooKeeper watch; a fill reads the setting when it starts
 }
 echo "cold ${MB} MiB misses, default pool.checksums vs all four, alternating (MB/s = 10^6 bytes/s):"

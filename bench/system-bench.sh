@@ -66,7 +66,7 @@ stop_all; rm -rf "$CACHE" "${RUN:?}/home"
 for i in $(seq 200); do grep -q 'is up' $RUN/gridcache.out && break; sleep 0.2; done
 grep -q 'is up' $RUN/gridcache.out || { cat $RUN/gridcache.out; exit 1; }
 # FILL_WRITERS=normal: fills written by threads scheduled as the pool's others (pool.fill-writers; unset: idle)
-[ -z "${FILL_WRITERS:-}" ] || "$DIST/bin/gridcache" config set pool.fill-writers "$FILL_WRITERS" --zk 127.0.0.1:$((GC + 1)) >/dev/null
+[ -z "${FILL_WRITERS:-}" ] || "$DIST/bin/gridcache" config set pool.fill-writers "$FILL_WRITERS" --zk 127.0.0.1:$((GC + 1)) --home $RUN/home >/dev/null
 
 pre() { [ "$1" = xcache ] && echo "ip netns exec $NS" || true; }
 fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location the door redirects to
@@ -261,7 +261,7 @@ http { sendfile on; access_log off; client_body_temp_path $RUN/limited/tmp/b; pr
   server { listen 127.0.0.1:$LP; root $DATA; limit_rate $RATE; location / { } } }
 NGX
   nginx -c $RUN/limited/nginx.conf
-  "$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) >/dev/null
+  "$DIST/bin/gridcache" origins add limited --prefix /limited --url "http://127.0.0.1:$LP/" --zk 127.0.0.1:$((GC + 1)) --home $RUN/home >/dev/null
   # the first miss from this origin, shown beside the judged figure, not judged: a fresh JVM's when the shaped part
   # runs alone (PARTS=shaped); after the reads and the aggregate otherwise
   [ -f "$DATA/base-1m" ] || head -c $((1 << 20)) /dev/urandom > "$DATA/base-1m"

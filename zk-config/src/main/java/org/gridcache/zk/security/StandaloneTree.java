@@ -49,7 +49,7 @@ public final class StandaloneTree {
             root.create().forPath(chroot, new byte[0]);
         }
         closeTree(root, chroot, acl);
-        LOG.info("ZooKeeper closed to clients without {}", "<home>/keys/zookeeper.secret");
+        LOG.info("ZooKeeper closed to clients without <home>/keys/zookeeper.secret");
     }
 
     private static void closeTree(CuratorFramework root, String path, List<ACL> acl) throws Exception {
