@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a standalone keeps is its own user's (issue 39, rows 3 and 4): an HTTPS standalone (gridenv's PKI, so its door
- * makes the macaroon root key) run under umask 000 keeps ZooKeeper's data 0700/0600 and its logs and transfer
- * records at most 0640; a ZooKeeper client without the home's secret reads and writes nothing, while the admin
+ * makes the macaroon root key) keeps ZooKeeper's data 0700/0600 and its logs and transfer records at most 0640,
+ * whatever the umask it was started with; a ZooKeeper client without the home's secret reads and writes nothing, while the admin
  * commands run from the directory holding the home work without an option. A home an earlier version left open (its
  * ZooKeeper files 0644, its znodes {@code world:anyone}) is closed on start and its macaroon key replaced.
  */
@@ -57,7 +57,7 @@ class SecretsAtRestTest {
         pki = GridEnv.pki(tmp.resolve("pki"));
         data = Files.createDirectories(tmp.resolve("data"));
         Tools.randomFile(data.resolve("f.bin"), 200_000, 39);
-        gridcache = Standalone.startHttps("000", Files.createDirectories(tmp.resolve("new")), data.toString(), pki);
+        gridcache = Standalone.startHttps(Files.createDirectories(tmp.resolve("new")), data.toString(), pki);
     }
 
     @AfterAll

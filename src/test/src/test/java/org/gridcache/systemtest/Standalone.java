@@ -37,16 +37,11 @@ final class Standalone implements AutoCloseable {
      * ({@code CN=localhost}), its CA directory and vomsdir; the door is {@code https://localhost:PORT}.
      */
     static Standalone startHttps(Path dir, String origin, Path pki, String... extra) throws IOException {
-        return startHttps(null, dir, origin, pki, extra);
-    }
-
-    /** As {@link #startHttps(Path, String, Path, String...)}, under the file mode creation mask {@code umask} (null: ours). */
-    static Standalone startHttps(String umask, Path dir, String origin, Path pki, String... extra) throws IOException {
         List<String> args = new ArrayList<>(List.of("--host-cert", pki.resolve("host/cert.pem").toString(), "--host-key",
                 pki.resolve("host/key.pem").toString(), "--ca-dir", pki.resolve("certificates").toString(), "--vomsdir",
                 pki.resolve("vomsdir").toString()));
         args.addAll(List.of(extra));
-        return start(Map.of(), umask, dir, origin, "https://localhost:", args);
+        return start(Map.of(), null, dir, origin, "https://localhost:", args);
     }
 
     private static Standalone start(Map<String, String> env, String umask, Path dir, String origin, String doorBase,
