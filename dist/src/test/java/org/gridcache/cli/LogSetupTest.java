@@ -3,10 +3,17 @@ package org.gridcache.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LogSetupTest {
+    @TempDir
+    Path tmp;
+
     private static Properties config(String... keyValues) {
         Properties p = new Properties();
         for (int i = 0; i < keyValues.length; i += 2) {
@@ -48,5 +55,20 @@ class LogSetupTest {
         assertEquals("/l/transfers-pool-p1.jsonl", LogSetup.transfersFile("pool", "/l", "pool-p1"));
         assertEquals("/l/transfers.jsonl", LogSetup.transfersFile("standalone", "/l", "standalone"));
         assertEquals("/dev/null", LogSetup.transfersFile("origins", "/l", "admin"));
+    }
+
+    @Test
+    void theProcesssLogsAndTransferRecordsAnEarlierVersionLeft0644AreNarrowedTo0640() throws Exception {
+        String[] names = {"door-2880.log", "door-2880.2026-12-06.0.log.gz", "transfers-door-2880.jsonl",
+                "transfers-door-2880.jsonl.2026-12-06.0.gz", "pool-p1.log"};
+        for (String name : names) {
+            Files.setPosixFilePermissions(Files.writeString(tmp.resolve(name), "x"), PosixFilePermissions.fromString("rw-rw-rw-"));
+        }
+        LogSetup.narrowExisting(tmp, "door-2880.", "transfers-door-2880.jsonl");
+        for (int i = 0; i < 4; i++) {
+            assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve(names[i]))), names[i]);
+        }
+        assertEquals("rw-rw-rw-", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("pool-p1.log"))),
+                "another process's file is its own business");
     }
 }

@@ -35,7 +35,7 @@ public final class ZkDataDirectory {
         boolean existed = Files.isDirectory(dir);
         boolean reachable = existed && Files.getPosixFilePermissions(dir).stream().anyMatch(REACHABLE::contains);
         Files.createDirectories(dir);
-        try (Stream<Path> all = Files.walk(dir)) { // does not follow links; nobody but us puts one here
+        try (Stream<Path> all = Files.walk(dir.toRealPath())) { // below it, follows no link; nobody but us puts one there
             for (Path p : all.toList()) {
                 if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                     Files.setPosixFilePermissions(p, DIRECTORY);
