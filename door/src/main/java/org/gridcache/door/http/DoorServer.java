@@ -15,6 +15,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.gridcache.common.security.GridTls;
 import org.gridcache.door.webdav.MiltonDavServlet;
 
 /**
@@ -52,6 +53,7 @@ public final class DoorServer {
             tls.setWantClientAuth(true); // a certificate is asked for, never required: anonymous access may be allowed
             tls.setEndpointIdentificationAlgorithm(null);
             tls.setExcludeProtocols("SSLv3", "TLSv1", "TLSv1.1");
+            tls.setIncludeCipherSuites(GridTls.SERVER_CIPHER_SUITES); // forward secret and AEAD only, as the pools
             connector = new ServerConnector(server, tls, http1);
         }
         connector.setHost(host);

@@ -278,6 +278,24 @@ class GridSecurityTest {
         assertTrue(r.out().contains("ticket was issued for another path"), r.out());
     }
 
+    /** Issue 39, row 9: in TLS 1.2 the pool, as the door, offers only forward-secret AEAD suites (ECDHE with GCM). */
+    @Test
+    void poolAndDoorRefuseStaticRsaAndCbcSuitesInTls12() {
+        delegated("alice-atlas");
+        java.net.URI poolUrl = java.net.URI.create(location(curlAs("alice-atlas", doorUrl + "/atlas/other.bin")));
+        java.net.URI doorUri = java.net.URI.create(doorUrl);
+        for (java.net.URI server : List.of(poolUrl, doorUri)) {
+            String connect = server.getHost() + ":" + server.getPort();
+            Tools.Result staticRsa = Tools.runWithInput(Duration.ofSeconds(30), "", "openssl", "s_client", "-connect", connect,
+                    "-tls1_2", "-cipher", "AES128-SHA");
+            assertTrue(staticRsa.exit() != 0 && !staticRsa.out().contains("Cipher is AES128-SHA"),
+                    connect + " accepted AES128-SHA:\n" + staticRsa.out() + staticRsa.err());
+            Tools.Result ecdhe = Tools.runWithInput(Duration.ofSeconds(30), "", "openssl", "s_client", "-connect", connect,
+                    "-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256");
+            assertTrue(ecdhe.out().contains("Cipher is ECDHE-RSA-AES128-GCM-SHA256"), connect + ":\n" + ecdhe.out() + ecdhe.err());
+        }
+    }
+
     @Test
     void aStolenTicketYieldsNoCredential() {
         delegated("alice-atlas");
