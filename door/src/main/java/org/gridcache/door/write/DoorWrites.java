@@ -324,8 +324,8 @@ public final class DoorWrites {
             OriginWriter.Written written = method.equals("MOVE")
                     ? writer.move(subject, as, origin, path, to, source.collection(), overwrite)
                     : writer.copy(subject, as, origin, path, to, source.collection(), overwrite, deep);
-            followProperties(method, path, method.equals("MOVE") ? () -> properties.move(path, to)
-                    : () -> properties.copy(path, to, deep));
+            followProperties(method, path, method.equals("MOVE") ? () -> properties.move(path, to, subject.name())
+                    : () -> properties.copy(path, to, deep, subject.name()));
             if (method.equals("MOVE")) {
                 locks.dropped(path);
             }

@@ -278,6 +278,29 @@ class GridSecurityTest {
         assertTrue(r.out().contains("ticket was issued for another path"), r.out());
     }
 
+    /**
+     * Issue 39, row 10: a DN's certificate requests (an RSA key each) are rate-limited: a burst of them ends in 429
+     * with Retry-After and the reason, and a request is served again once the DN's budget refilled.
+     */
+    @Test
+    void aDnsCertificateRequestsAreRateLimitedWith429AndRetryAfter() {
+        Tools.Result refused = null;
+        for (int i = 0; i < 60 && refused == null; i++) {
+            Tools.Result r = curlAs("bob", doorUrl + "/.gridcache/delegation/rate-" + i + "/request");
+            if (status(r) == 429) {
+                refused = r;
+            } else {
+                assertEquals(200, status(r), r.out());
+            }
+        }
+        assertTrue(refused != null, "60 certificate requests in a row were all served");
+        assertTrue(refused.out().toLowerCase(java.util.Locale.ROOT).contains("retry-after: "), refused.out());
+        assertTrue(refused.out().contains("too many certificate requests from this DN"), refused.out());
+        // served again after the wait it was told, so the tests after this one delegate as Bob as before
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> status(curlAs("bob", doorUrl + "/.gridcache/delegation/rate-again/request")) == 200);
+    }
+
     /** Issue 39, row 9: in TLS 1.2 the pool, as the door, offers only forward-secret AEAD suites (ECDHE with GCM). */
     @Test
     void poolAndDoorRefuseStaticRsaAndCbcSuitesInTls12() {
