@@ -267,12 +267,14 @@ public final class TicketCodec {
 
     /**
      * Full check for a pool: signature, expiry, then that it was issued for this path, this pool and this operation,
-     * and that its token's scopes and caveats, if any, allow that operation on that path.
+     * and that its token's scopes and caveats, if any, allow that operation on that path. {@code path} is the path as
+     * the request names it, decoded but never normalised: a ticket opens exactly the path it names ({@code /f/} is not
+     * {@code /f}).
      */
     public Ticket verify(String token, String path, String pool, String operation) throws TicketException {
         Ticket ticket = verify(token);
         if (!path.equals(ticket.path())) {
-            throw new TicketException("ticket was issued for another path");
+            throw new TicketException("ticket was issued for another path: it opens exactly " + ticket.path());
         }
         if (!pool.equals(ticket.pool())) {
             throw new TicketException("ticket was issued for another pool");

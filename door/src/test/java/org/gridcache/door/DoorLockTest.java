@@ -214,6 +214,34 @@ class DoorLockTest {
                 + "<D:owner>litmus test suite</D:owner></D:lockinfo>";
     }
 
+    /** Issue 39, row 10: one subject holds a bounded number of locks (507 with the reason), and unlocking gives room. */
+    @Test
+    void aSubjectHoldsAtMostSoManyLocksThen507() throws Exception {
+        Files.createDirectories(files.resolve("many"));
+        List<String> tokens = new ArrayList<>();
+        try {
+            HttpResponse<String> last = null;
+            for (int i = 0; i <= org.gridcache.zk.lock.LockTable.MAX_PER_SUBJECT; i++) {
+                Files.writeString(files.resolve("many/f" + i), "x");
+                last = lock(i % 2 == 0 ? door : door2, "/local/many/f" + i, true, "0", "Second-600");
+                if (last.statusCode() != 200) {
+                    break;
+                }
+                tokens.add(tokenOf(last));
+            }
+            assertEquals(507, last.statusCode(), last.body());
+            assertTrue(last.body().contains("live locks, the most one subject may: unlock some first"), last.body());
+            assertEquals(204, send(door, "UNLOCK", "/local/many/f0", null, "Lock-Token", "<" + tokens.remove(0) + ">").statusCode());
+            HttpResponse<String> again = lock(door2, "/local/many/f0", true, "0", "Second-600");
+            assertEquals(200, again.statusCode(), again.body());
+            tokens.add(0, tokenOf(again));
+        } finally {
+            for (int i = 0; i < tokens.size(); i++) {
+                send(door, "UNLOCK", "/local/many/f" + i, null, "Lock-Token", "<" + tokens.get(i) + ">");
+            }
+        }
+    }
+
     private static HttpResponse<String> lock(Door at, String path, boolean exclusive, String depth, String timeout) throws Exception {
         return timeout == null
                 ? send(at, "LOCK", path, lockinfo(exclusive), "Depth", depth)

@@ -195,7 +195,7 @@ class PoolTicketTest extends PoolTestSupport {
 
     @Test
     void ticketForAnotherPath() throws Exception {
-        assertRefused(get("/f", ticket("/g", origin.url("/g"), 100)), "ticket was issued for another path");
+        assertRefused(get("/f", ticket("/g", origin.url("/g"), 100)), "ticket was issued for another path: it opens exactly /g");
     }
 
     @Test
@@ -205,12 +205,18 @@ class PoolTicketTest extends PoolTestSupport {
     }
 
     @Test
-    void pathIsDecodedAndNormalisedBeforeComparison() throws Exception {
+    void pathIsDecodedButATicketOpensExactlyThePathItNames() throws Exception {
         origin.serve("/dir/a%20b", data);
         String token = ticket("/dir/a b", origin.url("/dir/a%20b"), 100);
-        HttpResponse<byte[]> ok = http.send(HttpRequest.newBuilder(URI.create(pool.url() + "/dir//./a%20b?"
+        HttpResponse<byte[]> ok = http.send(HttpRequest.newBuilder(URI.create(pool.url() + "/dir/a%20b?"
                 + Ticket.QUERY_PARAMETER + "=" + token)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, ok.statusCode());
+        for (String other : new String[] {"/dir//./a%20b", "/dir/a%20b/", "//dir/a%20b"}) {
+            HttpResponse<byte[]> refused = http.send(HttpRequest.newBuilder(URI.create(pool.url() + other + "?"
+                    + Ticket.QUERY_PARAMETER + "=" + token)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(403, refused.statusCode(), other);
+            assertEquals("ticket was issued for another path: it opens exactly /dir/a b", body(refused).trim(), other);
+        }
 
         HttpResponse<byte[]> bad = http.send(HttpRequest.newBuilder(URI.create(pool.url() + "/dir/%2e%2e/x?"
                 + Ticket.QUERY_PARAMETER + "=" + token)).build(), HttpResponse.BodyHandlers.ofByteArray());

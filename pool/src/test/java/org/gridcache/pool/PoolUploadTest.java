@@ -207,6 +207,29 @@ class PoolUploadTest extends PoolTestSupport {
     }
 
     @Test
+    void aWriteTicketOpensExactlyItsPathNotItsTrailingSlashForm() throws Exception {
+        HttpResponse<String> r = put("/up/slash.bin/", writeTicket("/up/slash.bin", 3), new byte[3]);
+        assertEquals(403, r.statusCode());
+        assertEquals("ticket was issued for another path: it opens exactly /up/slash.bin", r.body().trim());
+        assertFalse(Files.exists(files.resolve("slash.bin")));
+    }
+
+    @Test
+    void aPullTicketOpensExactlyItsPathNotItsTrailingSlashForm() throws Exception {
+        String source = "http://127.0.0.1:9/src.bin"; // never asked: the copy is refused before
+        long now = Instant.now().getEpochSecond();
+        String token = tickets.sign(new Ticket("/up/pull-slash.bin", poolName, Ticket.TPC_PULL, now, now + 60, "/CN=test", DOOR,
+                null, -1, -1, null, List.of(), CredentialMode.NONE, null, List.of(), null,
+                org.gridcache.common.authz.TokenGrant.NONE, source, null));
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/up/pull-slash.bin/", token))
+                .method("COPY", HttpRequest.BodyPublishers.noBody()).header("Source", source).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, r.statusCode());
+        assertEquals("ticket was issued for another path: it opens exactly /up/pull-slash.bin", r.body().trim());
+        assertFalse(Files.exists(files.resolve("pull-slash.bin")));
+    }
+
+    @Test
     void aWriteTicketForAnotherLengthIsRefused() throws Exception {
         HttpResponse<String> r = put("/up/c.bin", writeTicket("/up/c.bin", 10), new byte[3]);
         assertEquals(400, r.statusCode());

@@ -18,6 +18,18 @@ import javax.net.ssl.X509TrustManager;
  * user's proxy) and checks the server's chain with canl against the CA directory; callers turn on host name checking.
  */
 public final class GridTls {
+    /**
+     * The cipher suites a door's and a pool's server side offer: TLS 1.3's, and in TLS 1.2 only ECDHE key exchange
+     * with an AEAD cipher (forward secret, no CBC). One list for both, so the two sides of a cluster never differ.
+     */
+    public static final String[] SERVER_CIPHER_SUITES = {
+        "TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+    };
+
     private GridTls() {
     }
 

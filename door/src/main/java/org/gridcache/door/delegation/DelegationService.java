@@ -37,7 +37,9 @@ import org.xml.sax.SAXException;
  * </pre>
  * Every call needs an authenticated caller and only ever touches that caller's own delegations. SOAP calls need a
  * SOAP content type (a cross-site form post gets 415); a DN keeps at most {@value ProxyRequests#MAX_PER_DN} pending
- * certificate requests ({@link ProxyRequests}).
+ * certificate requests ({@link ProxyRequests}), makes at most {@link RequestRates#BURST} at once (then one every
+ * {@link RequestRates#REFILL}: 429 with {@code Retry-After}) and holds at most {@value DelegationStore#MAX_PER_DN}
+ * delegations (507).
  */
 public final class DelegationService {
     public static final String PATH = DoorReadFilter.SERVICES + "/delegation";
@@ -72,9 +74,16 @@ public final class DelegationService {
                 rest(request, response, method, rest.split("/"), subject);
             }
         } catch (DelegationException e) {
-            throw new DoorException(e.status(), e.getMessage(), e.status() == 503
-                    ? Map.of("Retry-After", String.valueOf(ProxyRequests.GENERATION_WAIT.toSeconds())) : Map.of());
+            throw new DoorException(e.status(), e.getMessage(), retryAfter(e));
         }
+    }
+
+    /** When a refused client may ask again: a busy door's wait, or the DN's rate ({@link RequestRates}). */
+    private static Map<String, String> retryAfter(DelegationException e) {
+        if (e.retryAfterSeconds() > 0) {
+            return Map.of("Retry-After", String.valueOf(e.retryAfterSeconds()));
+        }
+        return e.status() == 503 ? Map.of("Retry-After", String.valueOf(ProxyRequests.GENERATION_WAIT.toSeconds())) : Map.of();
     }
 
     /**
@@ -173,7 +182,10 @@ public final class DelegationService {
             send(response, 200, "text/xml; charset=utf-8", envelope);
         } catch (DelegationException e) {
             LOG.info("delegation {} by {} refused: {}", op, dn, e.getMessage());
-            fault(response, ns, 500, e.status() >= 500 ? "SOAP-ENV:Server" : "SOAP-ENV:Client", e.getMessage());
+            // a SOAP fault is a 500; a limit keeps its own status, so a client (or its operator) sees it is one
+            retryAfter(e).forEach(response::setHeader);
+            fault(response, ns, e.status() == 429 || e.status() == 507 ? e.status() : 500,
+                    e.status() >= 500 ? "SOAP-ENV:Server" : "SOAP-ENV:Client", e.getMessage());
         }
     }
 

@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
 public final class DelegationStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DelegationStore.class);
     /**
+     * The valid delegations one DN keeps: a user needs one per set of VOMS attributes and a few ids; more is a client
+     * that never destroys (or someone filling the door's memory and disk), refused with 507 until one is destroyed.
+     */
+    static final int MAX_PER_DN = 16;
+    /**
      * DN → (id → delegation), each inner map immutable and replaced whole under the DN's entry ({@code compute}): a
      * lookup costs the DN's delegations, not everyone's, and never sees half a change.
      */
@@ -85,6 +90,10 @@ public final class DelegationStore implements AutoCloseable {
         ProxyRequests.checkId(id);
         KeyPair keys = requests.keysOf(dn, id).orElseThrow(() ->
                 new DelegationException(400, "no certificate request for delegation " + id + ": ask for one first"));
+        long held = ofDn(dn).values().stream().filter(d -> d.validAt(clock.instant()) && !d.id().equals(id)).count();
+        if (held >= MAX_PER_DN) {
+            throw new DelegationException(507, "this DN holds " + held + " delegations, the most one DN may: destroy one first");
+        }
         X509Certificate[] chain = check.check(dn, keys.getPublic(), chainPem);
         Instant notAfter = DelegatedChainCheck.notAfter(chain);
         if (Duration.between(clock.instant(), notAfter).compareTo(maxLifetime) > 0) {

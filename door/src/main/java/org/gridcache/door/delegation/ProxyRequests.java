@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * newer one evicts that DN's oldest (GridSite bounds nothing; evicting, not refusing, means a user whose clients
  * crashed mid-delegation is never locked out, and only ever harms their own pending requests). Key generations run
  * at most {@code max(1, cores / 2)} at a time; a request that cannot get a turn within {@link #GENERATION_WAIT} is
- * refused with a 503, so the door keeps CPU for its reads.
+ * refused with a 503, so the door keeps CPU for its reads; and a DN makes at most as many as {@link RequestRates}
+ * allows (429 beyond).
  */
 final class ProxyRequests {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyRequests.class);
@@ -50,6 +51,7 @@ final class ProxyRequests {
     private final Semaphore generations;
     private final Duration generationWait;
     private final Clock clock;
+    private final RequestRates rates;
     private final SecureRandom random = new SecureRandom();
 
     private record Pending(KeyPair keys, String csrPem, Instant created) {
@@ -61,12 +63,14 @@ final class ProxyRequests {
 
     ProxyRequests(Clock clock, int concurrentGenerations, Duration generationWait) {
         this.clock = clock;
+        this.rates = new RequestRates(clock);
         this.generations = new Semaphore(concurrentGenerations);
         this.generationWait = generationWait;
     }
 
     /** A new request for (dn, id), replacing any earlier one of that id; its PEM text. */
     String create(String dn, String id) throws DelegationException {
+        rates.take(dn);
         Pending p = generate();
         pending.compute(dn, (key, ofDn) -> {
             LinkedHashMap<String, Pending> requests = ofDn == null ? new LinkedHashMap<>() : ofDn;
@@ -141,8 +145,9 @@ final class ProxyRequests {
         });
     }
 
-    /** Forgets requests older than {@link #LIFETIME}. */
+    /** Forgets requests older than {@link #LIFETIME}, and the rates of DNs whose budget is whole again. */
     void purge() {
+        rates.purge();
         Instant now = clock.instant();
         for (String dn : pending.keySet()) {
             pending.computeIfPresent(dn, (key, requests) -> {

@@ -13,16 +13,26 @@ import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.gridcache.common.security.GridTls;
 import org.gridcache.door.webdav.MiltonDavServlet;
 
 /**
  * Jetty wiring: one connector (HTTPS with an optional client certificate, or plain HTTP), the read filter in front of
- * Milton's servlet, plain-text errors, and the bounds on what clients hold (connections, idle time; {@link #limits}).
+ * Milton's servlet, plain-text errors, and the bounds on what clients hold (connections, idle time; {@link #limits};
+ * the PUTs at once, {@link #MAX_UPLOADS}).
  */
 public final class DoorServer {
     private static final int MAX_THREADS = 256;
+    /**
+     * The PUTs handled at once (a proxied body holds its thread while it comes, at least {@link BodyDeadline}'s rate):
+     * half the threads, so uploads never take the threads reads and listings need. Beyond it a PUT waits, holding no
+     * thread, up to {@link #UPLOAD_WAIT}, then is 503.
+     */
+    private static final int MAX_UPLOADS = MAX_THREADS / 2;
+    private static final Duration UPLOAD_WAIT = Duration.ofSeconds(60);
     private static final int DEFAULT_MAX_CONNECTIONS = 1024;
     private final Server server;
     private final ServerConnector connector;
@@ -52,6 +62,7 @@ public final class DoorServer {
             tls.setWantClientAuth(true); // a certificate is asked for, never required: anonymous access may be allowed
             tls.setEndpointIdentificationAlgorithm(null);
             tls.setExcludeProtocols("SSLv3", "TLSv1", "TLSv1.1");
+            tls.setIncludeCipherSuites(GridTls.SERVER_CIPHER_SUITES); // forward secret and AEAD only, as the pools
             connector = new ServerConnector(server, tls, http1);
         }
         connector.setHost(host);
@@ -69,7 +80,11 @@ public final class DoorServer {
         context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder("milton", milton), "/*");
         context.setErrorHandler(new PlainErrorHandler());
-        server.setHandler(context);
+        QoSHandler uploads = new QoSHandler(context);
+        uploads.includeMethod("PUT");
+        uploads.setMaxRequestCount(MAX_UPLOADS);
+        uploads.setMaxSuspend(UPLOAD_WAIT);
+        server.setHandler(uploads);
         server.setErrorHandler(new PlainErrorHandler());
         server.setStopAtShutdown(false); // the owner closes the door
     }

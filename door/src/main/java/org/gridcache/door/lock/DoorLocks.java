@@ -17,6 +17,7 @@ import org.gridcache.door.http.DoorException;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.zk.lock.DavLock;
 import org.gridcache.zk.lock.LockConflictException;
+import org.gridcache.zk.lock.LockLimitException;
 import org.gridcache.zk.lock.LockOwnerException;
 import org.gridcache.zk.lock.LockTable;
 import java.util.function.Supplier;
@@ -73,6 +74,8 @@ public final class DoorLocks {
             throw new DoorException(423, "locked: " + e.getMessage());
         } catch (LockOwnerException e) {
             throw new DoorException(403, "forbidden: " + e.getMessage());
+        } catch (LockLimitException e) {
+            throw new DoorException(507, "insufficient storage: " + e.getMessage());
         } catch (DoorException | IOException e) {
             throw e;
         } catch (Exception e) {

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * the door's; and no origin kind stores dead properties, so they go to the cluster's {@link DeadPropertyStore}.
  * Needs the {@code write} right and an existing target (404). All or nothing (RFC 4918, 9.2): a property of the
  * {@code DAV:} namespace (live or reserved, every one of them the protocol's) or dCache's {@code Checksums} is 403,
- * one larger than the store keeps 507, and then every other instruction is 424 and nothing changes.
+ * one larger than the store keeps (per property, resource, subject or cluster) 507, and then every other instruction
+ * is 424 and nothing changes.
  */
 public final class PropPatch {
     private static final int MAX_BODY = 1 << 20;
@@ -69,7 +70,7 @@ public final class PropPatch {
         }
         if (!refused) {
             try {
-                store.update(path, current -> apply(current, operations));
+                store.update(path, current -> apply(current, operations, subject.name()));
             } catch (PropertyLimitException e) {
                 LOG.info("PROPPATCH {} by {}: {}", path, subject, e.getMessage());
                 operations.forEach(op -> statuses.put(op, op.set() ? 507 : 200));
@@ -93,8 +94,11 @@ public final class PropPatch {
         return namespace.equals("DAV:") || namespace.equals(DCACHE) && name.equals("Checksums");
     }
 
-    /** {@code current} after {@code operations} in order: a set replaces in place or appends, a remove of nothing is fine. */
-    static List<DeadProperty> apply(List<DeadProperty> current, List<PropertyUpdate.Operation> operations) {
+    /**
+     * {@code current} after {@code operations} in order: a set replaces in place or appends (charged to {@code by}),
+     * a remove of nothing is fine.
+     */
+    static List<DeadProperty> apply(List<DeadProperty> current, List<PropertyUpdate.Operation> operations, String by) {
         List<DeadProperty> next = new ArrayList<>(current);
         for (PropertyUpdate.Operation op : operations) {
             int at = -1;
@@ -104,7 +108,7 @@ public final class PropPatch {
                 }
             }
             if (op.set()) {
-                DeadProperty property = new DeadProperty(op.namespace(), op.name(), op.xml());
+                DeadProperty property = new DeadProperty(op.namespace(), op.name(), op.xml(), by);
                 if (at >= 0) {
                     next.set(at, property);
                 } else {

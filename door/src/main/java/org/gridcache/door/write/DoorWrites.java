@@ -20,6 +20,7 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
+import org.gridcache.door.http.BodyDeadline;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.lock.LockChecks.Reach;
@@ -240,7 +241,8 @@ public final class DoorWrites {
     private OriginWriter.Written put(HttpServletRequest request, GridSubject subject, OriginIdentity as, OriginEntry origin,
                                      OriginWriter writer, String path, boolean replaced, UploadDigest digest) throws IOException {
         ChecksumComputation computation = digest.isEmpty() ? null : digest.computation(java.util.Set.of());
-        InputStream body = computation == null ? request.getInputStream() : new ChecksummedBody(request.getInputStream(), computation);
+        InputStream timed = new BodyDeadline(request.getInputStream()); // a dripping body is cut (408)
+        InputStream body = computation == null ? timed : new ChecksummedBody(timed, computation);
         try {
             writer.put(subject, as, origin, path, body, request.getContentLengthLong(), request.getContentType());
             String mismatch = computation == null ? null : digest.mismatch(computation.finish());
@@ -322,8 +324,8 @@ public final class DoorWrites {
             OriginWriter.Written written = method.equals("MOVE")
                     ? writer.move(subject, as, origin, path, to, source.collection(), overwrite)
                     : writer.copy(subject, as, origin, path, to, source.collection(), overwrite, deep);
-            followProperties(method, path, method.equals("MOVE") ? () -> properties.move(path, to)
-                    : () -> properties.copy(path, to, deep));
+            followProperties(method, path, method.equals("MOVE") ? () -> properties.move(path, to, subject.name())
+                    : () -> properties.copy(path, to, deep, subject.name()));
             if (method.equals("MOVE")) {
                 locks.dropped(path);
             }

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.URI;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.BodyDeadline;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.namespace.GridFtpOriginSessions;
 import org.gridcache.door.namespace.OriginIdentity;
@@ -54,9 +55,9 @@ public final class GridFtpOriginWriter implements OriginWriter {
             return Written.CREATED;
         } catch (GridFtpException e) {
             if (client.failure != null) {
-                LOG.info("PUT {}: the client broke off after {} bytes ({}); the partial file at origin {} is deleted", path,
+                LOG.debug("PUT {}: the client broke off after {} bytes ({}); the partial file at origin {} is deleted", path,
                         client.read, client.failure.toString(), origin.name());
-                throw new DoorException(400, "the client broke off the upload of " + path + " after " + client.read + " bytes");
+                throw BodyDeadline.refusal(client.failure, "the client broke off the upload of " + path + " after " + client.read + " bytes");
             }
             if (client.read > length) {
                 throw new DoorException(400, "the client sent more than the " + length + " bytes it announced for " + path);

@@ -13,6 +13,7 @@ import org.gridcache.common.LocalOriginRoot;
 import org.gridcache.common.LocalOriginWrites;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.BodyDeadline;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.namespace.LocalOrigins;
 import org.gridcache.door.namespace.OriginIdentity;
@@ -60,8 +61,7 @@ public final class LocalOriginWriter implements OriginWriter {
             try {
                 n = body.read(chunk);
             } catch (IOException e) {
-                LOG.info("PUT {}: the client broke off after {} bytes ({})", path, total, e.toString());
-                throw new DoorException(400, "the client broke off the upload of " + path + " after " + total + " bytes");
+                throw BodyDeadline.refusal(e, "the client broke off the upload of " + path + " after " + total + " bytes");
             }
             if (n < 0) {
                 return total;

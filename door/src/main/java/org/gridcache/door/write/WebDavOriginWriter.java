@@ -16,6 +16,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.CredentialRefusal;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.BodyDeadline;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.namespace.OriginHttpClient;
 import org.gridcache.door.namespace.OriginIdentity;
@@ -59,8 +60,7 @@ public final class WebDavOriginWriter implements OriginWriter {
                     n = body.read(chunk);
                 } catch (IOException e) {
                     request.abort(e); // the origin drops what it received
-                    LOG.info("PUT {}: the client broke off after {} bytes ({}); the origin's request is aborted", path, sent, e.toString());
-                    throw new DoorException(400, "the client broke off the upload of " + path + " after " + sent + " bytes");
+                    throw BodyDeadline.refusal(e, "the client broke off the upload of " + path + " after " + sent + " bytes");
                 }
                 if (n < 0) {
                     break;

@@ -42,6 +42,27 @@ class DelegationStoreTest {
     }
 
     @Test
+    void aDnHoldsAtMostSoManyDelegationsButMayReplaceOne() throws Exception {
+        for (int i = 0; i < DelegationStore.MAX_PER_DN; i++) {
+            clock.advance(RequestRates.REFILL.toMillis()); // within the DN's rate of certificate requests
+            String csr = store.request(ALICE, "d" + i);
+            store.put(ALICE, "d" + i, sign(csr, "alice", 3600));
+        }
+        clock.advance(RequestRates.REFILL.toMillis());
+        String csr = store.request(ALICE, "one-more");
+        DelegationException refused = assertThrows(DelegationException.class, () -> store.put(ALICE, "one-more", sign(csr, "alice", 3600)));
+        assertEquals(507, refused.status());
+        assertTrue(refused.getMessage().contains("the most one DN may: destroy one first"), refused.getMessage());
+        assertTrue(store.get(ALICE, "one-more").isEmpty(), "nothing kept");
+        clock.advance(RequestRates.REFILL.toMillis());
+        String again = store.request(ALICE, "d0");
+        store.put(ALICE, "d0", sign(again, "alice", 3600)); // a renewal replaces, and is no more
+        assertTrue(store.destroy(ALICE, "d1"));
+        store.put(ALICE, "one-more", sign(store.request(ALICE, "one-more"), "alice", 3600));
+        assertEquals(DelegationStore.MAX_PER_DN, store.of(ALICE).size());
+    }
+
+    @Test
     void anExpiredCredentialIsNotHandedOutAndIsPurged() throws Exception {
         String csr = store.request(ALICE, "short");
         store.put(ALICE, "short", sign(csr, "alice", 60));

@@ -44,6 +44,7 @@ class ProxyRequestsTest {
     void aDnKeepsItsNewestPendingRequestsOnlyAndOthersAreUntouched() throws Exception {
         requests.create(DelegationFixtures.BOB, "b");
         for (int i = 0; i < ProxyRequests.MAX_PER_DN + 3; i++) {
+            clock.advance(RequestRates.REFILL.toMillis()); // within the DN's rate
             requests.create(DelegationFixtures.ALICE, "id" + i);
         }
         assertEquals(ProxyRequests.MAX_PER_DN, requests.sizeOf(DelegationFixtures.ALICE));
@@ -58,6 +59,24 @@ class ProxyRequestsTest {
         requests.create(DelegationFixtures.ALICE, "new");
         assertTrue(requests.keysOf(DelegationFixtures.ALICE, "id3").isPresent(), "renewed, so kept");
         assertTrue(requests.keysOf(DelegationFixtures.ALICE, "id4").isEmpty(), "now the oldest, so evicted");
+    }
+
+    @Test
+    void aDnBeyondItsRateIs429WithWhenToRetryAndOtherDnsAreServed() throws Exception {
+        for (int i = 0; i < RequestRates.BURST; i++) {
+            requests.create(DelegationFixtures.ALICE, "a" + i);
+        }
+        DelegationException refused = assertThrows(DelegationException.class, () -> requests.create(DelegationFixtures.ALICE, "more"));
+        assertEquals(429, refused.status());
+        assertEquals(RequestRates.REFILL.toSeconds(), refused.retryAfterSeconds());
+        assertTrue(refused.getMessage().startsWith("too many certificate requests from this DN"), refused.getMessage());
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "more").isEmpty(), "no key made");
+        String pending = requests.current(DelegationFixtures.ALICE, "a" + (RequestRates.BURST - 1));
+        assertTrue(pending.contains("CERTIFICATE REQUEST"), "a pending one costs nothing");
+        requests.create(DelegationFixtures.BOB, "b"); // another DN's budget
+        clock.advance(RequestRates.REFILL.toMillis());
+        requests.create(DelegationFixtures.ALICE, "more");
+        assertTrue(requests.keysOf(DelegationFixtures.ALICE, "more").isPresent(), "one more after the refill");
     }
 
     @Test

@@ -10,7 +10,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.UrlCodec;
 import org.gridcache.common.checksum.DigestRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,6 +92,14 @@ public final class Exchange {
 
     Exchange withPath(String checked, String sentTicket) {
         return new Exchange(this, checked, ticket, sentTicket);
+    }
+
+    /**
+     * The path as the request names it, decoded but not normalised: a ticket opens exactly the path it names, so
+     * {@code /f.bin/} or {@code //f.bin} is not {@code /f.bin} (call after {@link RequestCheck} admitted the target).
+     */
+    String sentPath() {
+        return UrlCodec.decode(new QueryStringDecoder(uri).rawPath());
     }
 
     Exchange withTicket(Ticket verified, String signed) {

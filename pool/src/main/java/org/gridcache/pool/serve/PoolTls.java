@@ -9,7 +9,8 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import javax.net.ssl.SSLContext;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
+import java.util.List;
 import javax.net.ssl.SSLException;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.GridTrust;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
 public final class PoolTls {
     private static final Logger LOG = LoggerFactory.getLogger(PoolTls.class);
     private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+    /** The door's list: TLS 1.2 with ECDHE and AEAD only (no static RSA, no CBC). */
+    private static final List<String> SERVER_CIPHERS = List.of(GridTls.SERVER_CIPHER_SUITES);
 
     private PoolTls() {
     }
@@ -37,7 +40,8 @@ public final class PoolTls {
         if (OpenSsl.isAvailable()) {
             try {
                 SslContext openSsl = SslContextBuilder.forServer(host.getKey(), host.getCertificateChain())
-                        .sslProvider(SslProvider.OPENSSL).protocols(PROTOCOLS).clientAuth(ClientAuth.NONE).build();
+                        .sslProvider(SslProvider.OPENSSL).protocols(PROTOCOLS).ciphers(SERVER_CIPHERS)
+                        .clientAuth(ClientAuth.NONE).build();
                 LOG.info("pool TLS: {}", OpenSsl.versionString());
                 return openSsl;
             } catch (SSLException | RuntimeException e) {
@@ -46,16 +50,13 @@ public final class PoolTls {
         } else {
             LOG.info("pool TLS: the JDK's (no BoringSSL for this platform: {})", OpenSsl.unavailabilityCause().toString());
         }
-        return wrap(GridTls.server(host), false);
+        return new JdkSslContext(GridTls.server(host), false, SERVER_CIPHERS, SupportedCipherSuiteFilter.INSTANCE,
+                ApplicationProtocolConfig.DISABLED, ClientAuth.NONE, PROTOCOLS, false);
     }
 
     /** A client presenting {@code credential} (null: nothing) and checking servers against the CA directory. */
     public static SslContext client(X509Credential credential, GridTrust trust) {
-        return wrap(GridTls.client(credential, trust), true);
-    }
-
-    private static SslContext wrap(SSLContext jdk, boolean client) {
-        return new JdkSslContext(jdk, client, null, IdentityCipherSuiteFilter.INSTANCE, ApplicationProtocolConfig.DISABLED,
-                ClientAuth.NONE, PROTOCOLS, false);
+        return new JdkSslContext(GridTls.client(credential, trust), true, null, IdentityCipherSuiteFilter.INSTANCE,
+                ApplicationProtocolConfig.DISABLED, ClientAuth.NONE, PROTOCOLS, false);
     }
 }

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Admits a request for data: its ticket must be signed with a key its issuer publishes, within this pool's lifetime
- * cap, unexpired, for this path and this pool (else 403, ARCHITECTURE.md "Trust model"), and the pool must accept the
- * transfer now (draining or read-only: 503). The origin is what the mount table says serves the ticket's path, with
+ * cap, unexpired, for exactly this path (as sent: not {@code /f/} nor {@code //f} for {@code /f}) and this pool
+ * (else 403, ARCHITECTURE.md "Trust model"), and the pool must accept the transfer now (draining or read-only: 503). The origin is what the mount table says serves the ticket's path, with
  * the credential mode the ticket was issued for (a ticket names no origin URL). A ticket another pool signed admits
  * only what pools ask each other, peer questions and pulls, and for a file read as the user only with the door's
  * ticket that let the user read it through that pool (a pool's signature alone cannot vouch for a user).
@@ -42,7 +42,7 @@ final class TicketCheck extends SimpleChannelInboundHandler<Exchange> {
         String token = ex.token; // as RequestCheck read it from the query
         Ticket ticket;
         try {
-            ticket = tickets.verify(token, ex.path, poolName, Ticket.READ);
+            ticket = tickets.verify(token, ex.sentPath(), poolName, Ticket.READ);
         } catch (TicketException e) {
             ex.sendError(HttpResponseStatus.FORBIDDEN, e.getMessage());
             return;

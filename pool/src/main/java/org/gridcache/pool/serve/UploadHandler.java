@@ -235,8 +235,10 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             if (!request.decoderResult().isSuccess()) {
                 throw new FetchException(HttpResponseStatus.BAD_REQUEST, "malformed request");
             }
+            String sent; // the path as named: a ticket opens exactly that
             try {
-                path = GridPath.normalize(UrlCodec.decode(new QueryStringDecoder(request.uri()).rawPath()));
+                sent = UrlCodec.decode(new QueryStringDecoder(request.uri()).rawPath());
+                path = GridPath.normalize(sent);
             } catch (IllegalArgumentException e) {
                 throw new FetchException(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
             }
@@ -245,7 +247,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             }
             length = HttpUtil.getContentLength(request, -1L);
             try {
-                ticket = tickets.verify(tokenOf(request.uri()), path, poolName, Ticket.WRITE);
+                ticket = tickets.verify(tokenOf(request.uri()), sent, poolName, Ticket.WRITE); // exactly its path
             } catch (TicketException e) {
                 throw new FetchException(HttpResponseStatus.FORBIDDEN, e.getMessage());
             }

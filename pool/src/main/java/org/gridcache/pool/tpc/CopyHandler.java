@@ -186,8 +186,10 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
             throw new Refusal(HttpResponseStatus.BAD_REQUEST, "malformed request");
         }
         String path;
+        String sent; // the path as named: a ticket opens exactly that
         try {
-            path = GridPath.normalize(UrlCodec.decode(new QueryStringDecoder(request.uri()).rawPath()));
+            sent = UrlCodec.decode(new QueryStringDecoder(request.uri()).rawPath());
+            path = GridPath.normalize(sent);
         } catch (IllegalArgumentException e) {
             throw new Refusal(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
         }
@@ -200,7 +202,7 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         String token = tokenOf(request.uri());
         Ticket ticket;
         try {
-            ticket = service.tickets().verify(token, path, service.poolName(), pull ? Ticket.TPC_PULL : Ticket.TPC_PUSH);
+            ticket = service.tickets().verify(token, sent, service.poolName(), pull ? Ticket.TPC_PULL : Ticket.TPC_PUSH);
         } catch (TicketException e) {
             throw new Refusal(HttpResponseStatus.FORBIDDEN, e.getMessage());
         }

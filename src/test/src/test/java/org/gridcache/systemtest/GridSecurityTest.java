@@ -278,6 +278,47 @@ class GridSecurityTest {
         assertTrue(r.out().contains("ticket was issued for another path"), r.out());
     }
 
+    /**
+     * Issue 39, row 10: a DN's certificate requests (an RSA key each) are rate-limited: a burst of them ends in 429
+     * with Retry-After and the reason, and a request is served again once the DN's budget refilled.
+     */
+    @Test
+    void aDnsCertificateRequestsAreRateLimitedWith429AndRetryAfter() {
+        Tools.Result refused = null;
+        for (int i = 0; i < 60 && refused == null; i++) {
+            Tools.Result r = curlAs("bob", doorUrl + "/.gridcache/delegation/rate-" + i + "/request");
+            if (status(r) == 429) {
+                refused = r;
+            } else {
+                assertEquals(200, status(r), r.out());
+            }
+        }
+        assertTrue(refused != null, "60 certificate requests in a row were all served");
+        assertTrue(refused.out().toLowerCase(java.util.Locale.ROOT).contains("retry-after: "), refused.out());
+        assertTrue(refused.out().contains("too many certificate requests from this DN"), refused.out());
+        // served again after the wait it was told, so the tests after this one delegate as Bob as before
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> status(curlAs("bob", doorUrl + "/.gridcache/delegation/rate-again/request")) == 200);
+    }
+
+    /** Issue 39, row 9: in TLS 1.2 the pool, as the door, offers only forward-secret AEAD suites (ECDHE with GCM). */
+    @Test
+    void poolAndDoorRefuseStaticRsaAndCbcSuitesInTls12() {
+        delegated("alice-atlas");
+        java.net.URI poolUrl = java.net.URI.create(location(curlAs("alice-atlas", doorUrl + "/atlas/other.bin")));
+        java.net.URI doorUri = java.net.URI.create(doorUrl);
+        for (java.net.URI server : List.of(poolUrl, doorUri)) {
+            String connect = server.getHost() + ":" + server.getPort();
+            Tools.Result staticRsa = Tools.runWithInput(Duration.ofSeconds(30), "", "openssl", "s_client", "-connect", connect,
+                    "-tls1_2", "-cipher", "AES128-SHA");
+            assertTrue(staticRsa.exit() != 0 && !staticRsa.out().contains("Cipher is AES128-SHA"),
+                    connect + " accepted AES128-SHA:\n" + staticRsa.out() + staticRsa.err());
+            Tools.Result ecdhe = Tools.runWithInput(Duration.ofSeconds(30), "", "openssl", "s_client", "-connect", connect,
+                    "-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256");
+            assertTrue(ecdhe.out().contains("Cipher is ECDHE-RSA-AES128-GCM-SHA256"), connect + ":\n" + ecdhe.out() + ecdhe.err());
+        }
+    }
+
     @Test
     void aStolenTicketYieldsNoCredential() {
         delegated("alice-atlas");

@@ -199,6 +199,25 @@ class HostileRequestsTest {
         Tools.curl("-fs", "-o", "/dev/null", "-X", "PROPFIND", "-H", "Depth: 1", gridcache.door() + "/").assertOk();
     }
 
+    /** Issue 39, row 13: a ticket opens exactly the path it names, not its trailing-slash or any other spelling. */
+    @Test
+    @Order(3)
+    void aTicketOpensExactlyThePathItNames() throws Exception {
+        String location = gridcache.location("/f.bin");
+        String ticket = location.substring(location.indexOf('?') + 1);
+        for (String other : List.of("/f.bin/", "//f.bin", "/./f.bin", "/f.bin//")) {
+            byte[] request = ("GET " + other + "?" + ticket + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1);
+            RawHttp.Exchange got = RawHttp.exchange(pool.getHost(), pool.getPort(), request, READ_TIMEOUT);
+            assertEquals(403, got.firstStatus(), other);
+            assertTrue(got.responses().get(0).body().contains("ticket was issued for another path: it opens exactly /f.bin"),
+                    other + ": " + got.responses().get(0).body());
+        }
+        byte[] exact = ("GET /f.bin?" + ticket + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        assertEquals(200, RawHttp.exchange(pool.getHost(), pool.getPort(), exact, READ_TIMEOUT).firstStatus(), "its own path");
+    }
+
     /**
      * The same corpus against the nginx origin, for comparison (issue 15 quotes nginx's count): nginx's statuses differ
      * from ours (it has no tickets), so only the harness' judgement of cleanliness is counted, and nothing but the

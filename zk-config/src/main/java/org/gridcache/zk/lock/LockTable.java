@@ -36,6 +36,11 @@ public final class LockTable {
     private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
     public static final String TOKEN_PREFIX = "opaquelocktoken:";
     private static final Pattern UUID_FORM = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    /**
+     * The live locks one subject may hold in the cluster: each is a znode of up to 64 KiB of owner XML that every
+     * write reads, so one subject must not fill ZooKeeper or slow every write down.
+     */
+    public static final int MAX_PER_SUBJECT = 100;
     private static final int MAX_ATTEMPTS = 50;
     private final CuratorFramework zk;
     private final Clock clock;
@@ -53,7 +58,10 @@ public final class LockTable {
         }
     }
 
-    /** Grants a lock on {@code path}, or says which live lock stands in its way. */
+    /**
+     * Grants a lock on {@code path}, or says which live lock stands in its way, or that {@code principal} holds
+     * {@link #MAX_PER_SUBJECT} live locks already.
+     */
     public DavLock lock(String path, boolean exclusive, boolean infinite, String owner, String principal, Duration timeout)
             throws Exception {
         return lock(path, exclusive, infinite, owner, principal, timeout, UUID.randomUUID().toString());
@@ -74,6 +82,7 @@ public final class LockTable {
             zk.getData().storingStatIn(table).forPath(ZkLayout.LOCKS);
             Instant now = clock.instant();
             List<CuratorOp> ops = new ArrayList<>();
+            int held = 0;
             for (Stored stored : readAll()) {
                 if (stored.lock().token().equals(TOKEN_PREFIX + uuid)) {
                     return stored.lock(); // granted by an earlier attempt whose answer was lost
@@ -83,7 +92,12 @@ public final class LockTable {
                 } else if (stored.lock().conflictsWith(path, exclusive, infinite)) {
                     throw new LockConflictException(stored.lock().path(), stored.lock().path().equals(path)
                             ? path + " is locked" : path + " is within a lock of " + stored.lock().path());
+                } else if (stored.lock().principal().equals(principal)) {
+                    held++;
                 }
+            }
+            if (held >= MAX_PER_SUBJECT) {
+                throw new LockLimitException(principal + " holds " + held + " live locks, the most one subject may: unlock some first");
             }
             DavLock lock = new DavLock(TOKEN_PREFIX + uuid, path, exclusive, infinite, owner, principal,
                     timeout.toSeconds(), now.plus(timeout).toEpochMilli());

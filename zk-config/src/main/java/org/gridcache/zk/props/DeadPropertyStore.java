@@ -34,23 +34,29 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bounded, because every door and every ZooKeeper server holds all of them in memory: {@value #MAX_PROPERTY}
  * characters per property element, {@value #MAX_RESOURCE} per resource, {@value #MAX_RESOURCES} resources and
- * {@value #MAX_TOTAL} characters in the cluster ({@link PropertyLimitException} beyond).
+ * {@value #MAX_TOTAL} characters in the cluster, of which one subject's properties ({@link DeadProperty#setBy}: who set,
+ * copied or moved them) take at most {@value #MAX_PER_SUBJECT}, so one writer cannot use up the cluster's budget for
+ * everyone ({@link PropertyLimitException} beyond).
  */
 public final class DeadPropertyStore implements Closeable {
     public static final int MAX_PROPERTY = 4096;
     public static final int MAX_RESOURCE = 65536;
     public static final int MAX_RESOURCES = 50_000;
     public static final long MAX_TOTAL = 16L << 20;
+    public static final long MAX_PER_SUBJECT = 1L << 20;
     private static final int MAX_ATTEMPTS = 20;
     private static final Duration SEEN_WAIT = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(DeadPropertyStore.class);
     private final CuratorFramework zk;
     private final long maxTotal;
+    private final long maxPerSubject;
     private final WatchedJsonTree<StoredProperties> watch;
     /** Namespace path → its properties, as the watch last saw them (guarded by this). */
     private Map<String, StoredProperties> byPath = Map.of();
     /** The characters of {@link #byPath}, all resources together (guarded by this). */
     private long total;
+    /** The characters of {@link #byPath} per subject that set them (guarded by this). */
+    private Map<String, Long> bySubject = Map.of();
 
     public DeadPropertyStore(CuratorFramework zk) {
         this(zk, MAX_TOTAL);
@@ -58,8 +64,14 @@ public final class DeadPropertyStore implements Closeable {
 
     /** {@code maxTotal}: the characters of dead properties the cluster keeps (a test's smaller bound). */
     DeadPropertyStore(CuratorFramework zk, long maxTotal) {
+        this(zk, maxTotal, MAX_PER_SUBJECT);
+    }
+
+    /** {@code maxPerSubject}: the characters one subject's properties take at most (a test's smaller bound). */
+    DeadPropertyStore(CuratorFramework zk, long maxTotal, long maxPerSubject) {
         this.zk = zk;
         this.maxTotal = maxTotal;
+        this.maxPerSubject = maxPerSubject;
         this.watch = new WatchedJsonTree<>(zk, ZkLayout.PROPS, WatchedJsonTree.Scope.CHILDREN, "dead properties",
                 DeadPropertyStore::decode, this::changed);
     }
@@ -131,21 +143,22 @@ public final class DeadPropertyStore implements Closeable {
 
     /**
      * Gives {@code to} the properties of {@code from} and, when {@code deep}, its members those of {@code from}'s
-     * (COPY); whatever {@code to} and its members had is dropped first, as the copy replaced them.
+     * (COPY), charged to {@code by}, who copied them; whatever {@code to} and its members had is dropped first, as
+     * the copy replaced them.
      */
-    public void copy(String from, String to, boolean deep) throws Exception {
+    public void copy(String from, String to, boolean deep, String by) throws Exception {
         delete(to);
         List<String> sources = deep ? subtree(from) : (of(from).isEmpty() ? List.of() : List.of(from));
         for (String source : sources) {
-            List<DeadProperty> properties = of(source);
+            List<DeadProperty> properties = of(source).stream().map(p -> p.setBy(by)).toList();
             String target = to + source.substring(from.length());
             update(target, ignored -> properties);
         }
     }
 
-    /** {@link #copy} with depth infinity, then {@link #delete} of {@code from} (MOVE). */
-    public void move(String from, String to) throws Exception {
-        copy(from, to, true);
+    /** {@link #copy} with depth infinity, then {@link #delete} of {@code from} (MOVE by {@code by}). */
+    public void move(String from, String to, String by) throws Exception {
+        copy(from, to, true, by);
         delete(from);
     }
 
@@ -177,6 +190,13 @@ public final class DeadPropertyStore implements Closeable {
         if (total - (current == null ? 0 : current.size()) + wanted.size() > maxTotal) {
             throw new PropertyLimitException("the cluster keeps at most " + maxTotal + " characters of dead properties");
         }
+        for (String subject : wanted.properties().stream().map(DeadProperty::setBy).filter(Objects::nonNull).distinct().toList()) {
+            long after = bySubject.getOrDefault(subject, 0L) - (current == null ? 0 : current.sizeOf(subject)) + wanted.sizeOf(subject);
+            if (after > maxPerSubject && wanted.sizeOf(subject) > (current == null ? 0 : current.sizeOf(subject))) {
+                throw new PropertyLimitException(subject + "'s dead properties would take more than " + maxPerSubject
+                        + " characters, the most one subject may: remove some first");
+            }
+        }
     }
 
     private StoredProperties read(String znode, Stat stat) throws Exception {
@@ -203,13 +223,20 @@ public final class DeadPropertyStore implements Closeable {
 
     private synchronized void changed(Map<String, StoredProperties> snapshot) {
         Map<String, StoredProperties> next = new HashMap<>(snapshot.size() * 2);
+        Map<String, Long> subjects = new HashMap<>();
         long characters = 0;
         for (StoredProperties stored : snapshot.values()) {
             next.put(stored.path(), stored);
             characters += stored.size();
+            for (DeadProperty p : stored.properties()) {
+                if (p.setBy() != null) {
+                    subjects.merge(p.setBy(), p.size(), Long::sum);
+                }
+            }
         }
         byPath = next;
         total = characters;
+        bySubject = subjects;
         notifyAll();
     }
 

@@ -16,6 +16,11 @@ public record StoredProperties(String path, long revision, List<DeadProperty> pr
 
     /** The UTF-16 length of the properties' names and elements: what the per-resource limit counts. */
     public long size() {
-        return properties.stream().mapToLong(p -> p.namespace().length() + p.name().length() + p.xml().length()).sum();
+        return properties.stream().mapToLong(DeadProperty::size).sum();
+    }
+
+    /** The characters of the properties {@code subject} set here. */
+    long sizeOf(String subject) {
+        return properties.stream().filter(p -> subject.equals(p.setBy())).mapToLong(DeadProperty::size).sum();
     }
 }

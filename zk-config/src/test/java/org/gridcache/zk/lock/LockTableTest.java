@@ -143,6 +143,20 @@ class LockTableTest {
     }
 
     @Test
+    void aSubjectHoldsAtMostSoManyLiveLocksAtEveryDoorAndOthersAreNotHeldBack() throws Exception {
+        for (int i = 0; i < LockTable.MAX_PER_SUBJECT; i++) {
+            (i % 2 == 0 ? atDoor1 : atDoor2).lock("/many/" + i, true, false, null, ALICE, Duration.ofSeconds(60));
+        }
+        LockLimitException refused = assertThrows(LockLimitException.class,
+                () -> atDoor2.lock("/many/more", true, false, null, ALICE, TEN_MINUTES));
+        assertTrue(refused.getMessage().endsWith("the most one subject may: unlock some first"), refused.getMessage());
+        assertTrue(atDoor1.covering("/many/more").isEmpty(), "nothing written");
+        atDoor1.lock("/many/bobs", true, false, null, BOB, TEN_MINUTES);
+        now.set(now.get().plusSeconds(61));
+        atDoor2.lock("/many/more", true, false, null, ALICE, TEN_MINUTES); // expired locks count no more
+    }
+
+    @Test
     void aTokenThatIsNotOursFindsNothing() throws Exception {
         assertFalse(atDoor1.unlock("opaquelocktoken:../../pools/p1", ALICE));
         assertFalse(atDoor1.unlock("urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e", ALICE));

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DeadPropertyStoreTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final DeadProperty COLOUR = new DeadProperty("http://example.com/", "colour", "<colour xmlns=\"http://example.com/\">red</colour>");
+    private static final String COPIER = "/CN=copier";
     private static final DeadProperty BARE = new DeadProperty("", "bare", "<bare xmlns=\"\">x</bare>");
     @RegisterExtension
     final ZooKeeperServer zooKeeper = new ZooKeeperServer();
@@ -45,17 +47,17 @@ class DeadPropertyStoreTest {
             store.update("/d/f", p -> List.of(BARE));
             store.update("/dx", p -> List.of(BARE)); // a sibling whose name starts alike is not a member
             store.update("/e/old", p -> List.of(COLOUR));
-            store.copy("/d", "/e", true);
-            assertEquals(List.of(COLOUR), store.of("/e"));
-            assertEquals(List.of(BARE), store.of("/e/f"));
+            store.copy("/d", "/e", true, COPIER);
+            assertEquals(List.of(COLOUR.setBy(COPIER)), store.of("/e"), "charged to who copied them");
+            assertEquals(List.of(BARE.setBy(COPIER)), store.of("/e/f"));
             assertEquals(List.of(), store.of("/e/old"), "the copy replaced the destination and its members");
-            store.copy("/d", "/z", false);
-            assertEquals(List.of(COLOUR), store.of("/z"));
+            store.copy("/d", "/z", false, COPIER);
+            assertEquals(List.of(COLOUR.setBy(COPIER)), store.of("/z"));
             assertEquals(List.of(), store.of("/z/f"), "depth 0: the collection alone");
-            store.move("/d", "/m");
+            store.move("/d", "/m", COPIER);
             assertEquals(List.of(), store.of("/d"));
             assertEquals(List.of(), store.of("/d/f"));
-            assertEquals(List.of(BARE), store.of("/m/f"));
+            assertEquals(List.of(BARE.setBy(COPIER)), store.of("/m/f"));
             assertEquals(List.of(BARE), store.of("/dx"));
             store.delete("/m");
             assertEquals(List.of(), store.of("/m/f"));
@@ -88,6 +90,25 @@ class DeadPropertyStoreTest {
             store.update("/a", p -> List.of());
             store.update("/c", p -> List.of(COLOUR));
             assertEquals(List.of(COLOUR), store.of("/c"), "room again once another resource gave its properties up");
+        }
+    }
+
+    @Test
+    void oneSubjectCannotTakeTheClusterBudgetOfEveryone() throws Exception {
+        DeadProperty mallory = COLOUR.setBy("/CN=Mallory");
+        long size = mallory.size();
+        try (DeadPropertyStore store = new DeadPropertyStore(zooKeeper.client(), 100 * size, 2 * size).start(WAIT)) {
+            store.update("/a", p -> List.of(mallory));
+            store.update("/b", p -> List.of(mallory));
+            PropertyLimitException refused = assertThrows(PropertyLimitException.class, () -> store.update("/c", p -> List.of(mallory)));
+            assertTrue(refused.getMessage().contains("/CN=Mallory's dead properties would take more than"), refused.getMessage());
+            assertEquals(List.of(), store.of("/c"), "nothing written");
+            assertThrows(PropertyLimitException.class, () -> store.copy("/a", "/d", false, "/CN=Mallory"), "a copy is charged too");
+            store.update("/c", p -> List.of(COLOUR.setBy("/CN=Alice")));
+            assertEquals(List.of(COLOUR.setBy("/CN=Alice")), store.of("/c"), "another subject still has room");
+            store.update("/a", p -> List.of());
+            store.update("/e", p -> List.of(mallory));
+            assertEquals(List.of(mallory), store.of("/e"), "room again once the subject gave some up");
         }
     }
 
