@@ -148,6 +148,11 @@ public final class ClusterSettings {
         public static final Setting<Duration> TPC_MARKER_INTERVAL = define("tpc.marker-interval", SettingTypes.POSITIVE_DURATION,
                 "5s", LIVE, "how often a pool doing an HTTP third-party copy sends the client a performance marker "
                 + "(WLCG asks for at least one every 30 s; dCache sends one every 5 s)");
+        public static final Setting<org.gridcache.common.net.AllowedHosts> TPC_ALLOWED_HOSTS = define(
+                org.gridcache.common.net.AllowedHosts.KEY, SettingTypes.ALLOWED_HOSTS, "", LIVE,
+                "comma-separated address blocks (10.1.0.0/16, 127.0.0.1) and host names (or *.domain) a third-party copy may "
+                + "reach although they are loopback, link-local, private, unique-local, multicast or metadata addresses, "
+                + "which are refused otherwise (at every redirect too)");
 
         public static final Setting<Long> BLOCK_SIZE = define("pool.block-size", SettingTypes.BLOCK_SIZE, "128k", LIVE,
                 "the block of a partially cached file (128k-1M): a Range on a cold file fetches and keeps the blocks it "

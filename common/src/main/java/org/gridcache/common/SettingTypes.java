@@ -49,6 +49,8 @@ public final class SettingTypes {
     public static final Type<SiteMap> SITE_MAP = SiteMap::parse;
     /** Comma-separated host names (lower-cased), each exact or {@code *.domain} for every host below the domain. */
     public static final Type<List<String>> HOSTS = SettingTypes::hosts;
+    /** Address blocks and host names a third-party copy may reach inside the site. */
+    public static final Type<org.gridcache.common.net.AllowedHosts> ALLOWED_HOSTS = org.gridcache.common.net.AllowedHosts::parse;
     /** GridFTP parallel streams: 1 to 64, as {@code GridFtpOptions} accepts. */
     public static final Type<Integer> STREAMS = SettingTypes::streams;
     /** A count, 0 or more. */

@@ -99,7 +99,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(40, ClusterSettings.known().size());
+        assertEquals(41, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -110,6 +110,16 @@ class ClusterSettingsTest {
             ClusterSettings.validate(key, setting.defaultValue());
         });
         assertEquals("door.zk-grace", "" + ClusterSettings.Keys.ZK_GRACE, "a key reads as its name in messages");
+    }
+
+    @Test
+    void tpcAllowedHostsListsNothingByDefaultAndRefusesWhatIsNoBlockNorName() {
+        assertEquals("", ClusterSettings.defaults().get(Keys.TPC_ALLOWED_HOSTS).toString());
+        assertEquals("127.0.0.1/32,storage.site", ClusterSettings.of(Map.of(Keys.TPC_ALLOWED_HOSTS.key(), "127.0.0.1, storage.site"))
+                .get(Keys.TPC_ALLOWED_HOSTS).toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate(Keys.TPC_ALLOWED_HOSTS.key(), "10.0.0.1/8"));
+        assertTrue(e.getMessage().contains("tpc.allowed-hosts") && e.getMessage().contains("host bits set"), e.getMessage());
     }
 
     @Test

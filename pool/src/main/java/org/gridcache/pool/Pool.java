@@ -166,7 +166,8 @@ public final class Pool implements Closeable {
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         copies = new CopyService(settings.name(), tickets, mounts, operations, store, downloads, access,
                 security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
-                () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL));
+                () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL),
+                () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
         MappedReads mappedReads = new MappedReads(() -> config.current().get(Keys.POOL_MAPPED_READS));
         store.whenGone(mappedReads::forget); // an evicted file's mapping must not hold its disk space
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(

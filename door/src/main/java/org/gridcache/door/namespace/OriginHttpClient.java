@@ -63,10 +63,12 @@ public final class OriginHttpClient extends HttpClient {
 
     /**
      * {@code request} made as {@code as}: tagged with a delegation, so that it goes out on connections made with that
-     * credential only, or carrying a user's bearer token; the door's own otherwise.
+     * credential only, or carrying a user's bearer token, on connections that carry that token only (an origin such
+     * as XRootD keeps the identity a connection authenticated first: a later request on it without a token, or the
+     * door's own, would act as that user); the door's own otherwise.
      */
     public static Request as(OriginIdentity as, Request request) {
-        if (as.delegated()) {
+        if (as.actsAsUser()) {
             request.tag(as);
         }
         if (as.bearerToken() != null) {

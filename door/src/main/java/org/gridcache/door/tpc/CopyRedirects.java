@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * the path, the remote URL and what the pool presents to the remote. The client (gfal2, davix, curl -L) repeats its
  * COPY there and reads the performance markers from the pool. Pull: the pool like a PUT's (an enabled pool the policy
  * ranks first); push: the pool the policy ranks first for the path, so that affinity sends it where the file likely
- * is. {@code Credential: gridsite} needs a delegation of the session: without one the answer is 401 with
+ * is. Only an authenticated subject may ask (401), and never for a remote written as an address in an internal range
+ * that {@code tpc.allowed-hosts} does not list (403; a name is resolved and checked by the pool when it connects).
+ * {@code Credential: gridsite} needs a delegation of the session: without one the answer is 401 with
  * {@code X-Delegate-To}, on which davix delegates and repeats the COPY.
  */
 public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
@@ -67,7 +69,13 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject,
                        DoorWrites writes) throws IOException {
+        if (subject.anonymous()) {
+            // the pool acts at a remote the client names: only for someone the door knows, as a write or read is
+            throw new DoorException(401, "authentication required: a third-party copy needs an X.509 certificate, a proxy "
+                    + "or a bearer token");
+        }
         CopyRequest copy = CopyRequest.of(request, subject);
+        copy.requireReachable(settings.get().get(Keys.TPC_ALLOWED_HOSTS));
         OriginEntry origin;
         long size = -1;
         long mtime = -1;

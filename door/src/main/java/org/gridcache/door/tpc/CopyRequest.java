@@ -1,10 +1,13 @@
 package org.gridcache.door.tpc;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import org.gridcache.common.Ticket;
+import org.gridcache.common.net.AllowedHosts;
+import org.gridcache.common.net.Cidr;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 import org.gridcache.door.write.Destination;
@@ -85,6 +88,20 @@ record CopyRequest(Kind kind, String remote, String credential) {
             throw new DoorException(400, "bad " + header + ": a fragment (#) names no resource");
         }
         return uri.toASCIIString();
+    }
+
+    /**
+     * A 403 when the remote is written as an address literal in an internal range (loopback, private, link-local,
+     * metadata...) that {@code allowed} does not list: what the door can see without a lookup. A host name is
+     * resolved, checked and connected to by the pool.
+     */
+    void requireReachable(AllowedHosts allowed) {
+        String host = URI.create(remote).getHost();
+        InetAddress literal = Cidr.literal(host);
+        String refusal = literal == null ? null : allowed.refusal(host, literal);
+        if (refusal != null) {
+            throw new DoorException(403, (kind == Kind.PULL ? SOURCE : "Destination") + " refused: " + refusal);
+        }
     }
 
     static String credential(String header, boolean authenticated, boolean remoteToken) {

@@ -74,8 +74,12 @@ class OriginIdentitiesTest {
         HttpClient http = new HttpClient();
         Request asAlice = OriginHttpClient.as(identities.of(aliceWith("token-one"), TOKEN_MOUNT), http.newRequest("https://se.example.org/data/f"));
         assertEquals("Bearer token-one", asAlice.getHeaders().get(HttpHeader.AUTHORIZATION));
-        assertNull(asAlice.getTag(), "the door's own connections: a token is no TLS identity");
+        assertEquals(identities.of(aliceWith("token-one"), TOKEN_MOUNT), asAlice.getTag(),
+                "connections of that token only: an origin may keep the identity a connection authenticated first");
+        Request asBob = OriginHttpClient.as(identities.of(aliceWith("token-two"), TOKEN_MOUNT), http.newRequest("https://se.example.org/data/f"));
+        assertNotEquals(asAlice.getTag(), asBob.getTag(), "another token, other connections");
         Request asDoor = OriginHttpClient.as(OriginIdentity.DOOR, http.newRequest("https://se.example.org/data/f"));
         assertNull(asDoor.getHeaders().get(HttpHeader.AUTHORIZATION));
+        assertNull(asDoor.getTag(), "the door's own connections");
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.authz.BearerIdentity;
+import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,24 @@ class CopyRequestTest {
         CopyRequest push = CopyRequest.of(copy(Map.of("Destination", "http://se.example.org:8080/d/f")), GridSubject.ANONYMOUS);
         assertEquals(CopyRequest.Kind.PUSH, push.kind());
         assertEquals("http://se.example.org:8080/d/f", push.remote());
+    }
+
+    @Test
+    void aRemoteWrittenAsAnInternalAddressIs403UnlessListedAndANameIsLeftToThePool() {
+        for (String internal : new String[] {"http://127.0.0.1:8080/f", "http://169.254.169.254/latest/meta-data/",
+                "http://10.1.2.3/f", "http://[::1]/f", "http://[::ffff:192.168.0.1]/f", "http://[fd00::1]/f", "http://0.0.0.0/f"}) {
+            CopyRequest pull = CopyRequest.of(copy(Map.of("Source", internal)), ALICE);
+            DoorException e = assertThrows(DoorException.class, () -> pull.requireReachable(AllowedHosts.NONE), internal);
+            assertEquals(403, e.status(), internal);
+            assertTrue(e.reason().startsWith("Source refused: ") && e.reason().endsWith("which tpc.allowed-hosts does not list"),
+                    e.reason());
+        }
+        CopyRequest push = CopyRequest.of(copy(Map.of("Destination", "http://127.0.0.1:8080/f")), ALICE);
+        assertTrue(assertThrows(DoorException.class, () -> push.requireReachable(AllowedHosts.NONE)).reason()
+                .startsWith("Destination refused: 127.0.0.1 is in the loopback range"));
+        push.requireReachable(AllowedHosts.parse("127.0.0.0/8"));
+        CopyRequest.of(copy(Map.of("Source", "http://localhost/f")), ALICE).requireReachable(AllowedHosts.NONE); // the pool's to judge
+        CopyRequest.of(copy(Map.of("Source", "https://192.0.2.7/f")), ALICE).requireReachable(AllowedHosts.NONE);
     }
 
     @Test

@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(HttpOriginFetcher.class);
-    static final int MAX_REDIRECTS = 5;
+    public static final int MAX_REDIRECTS = 5;
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** Large chunks: fewer writes to the part file and fewer wake-ups of waiting movers than the default 8 KiB. */
     private static final int MAX_CHUNK = 1 << 20;

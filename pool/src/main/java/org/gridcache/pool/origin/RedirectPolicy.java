@@ -29,6 +29,22 @@ public final class RedirectPolicy {
 
     /** Null when the pool may follow {@code from}'s redirect to {@code to}; else the one-line reason it may not. */
     public String refusal(URI from, URI to) {
+        String refusal = schemeRefusal(from, to);
+        if (refusal != null) {
+            return refusal;
+        }
+        String host = host(to);
+        if (host.equals(host(from)) || isOriginHost(host) || isAllowed(host)) {
+            return null;
+        }
+        return "redirected to " + host + ", which is neither an origin of the mount table nor in " + Keys.REDIRECT_HOSTS;
+    }
+
+    /**
+     * What every redirect a pool follows must pass, whoever it comes from (an origin, a third-party copy's remote):
+     * null when {@code to} is an http(s) URL with a host and not a step down from https to http; else the reason.
+     */
+    public static String schemeRefusal(URI from, URI to) {
         String scheme = to.getScheme() == null ? "" : to.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             return "redirected to a" + (scheme.isEmpty() ? "n unusable" : " " + scheme) + " URL";
@@ -36,14 +52,7 @@ public final class RedirectPolicy {
         if ("https".equalsIgnoreCase(from.getScheme()) && scheme.equals("http")) {
             return "redirected from https to http, which the pool never follows";
         }
-        String host = host(to);
-        if (host == null) {
-            return "redirected to a URL without a host";
-        }
-        if (host.equals(host(from)) || isOriginHost(host) || isAllowed(host)) {
-            return null;
-        }
-        return "redirected to " + host + ", which is neither an origin of the mount table nor in " + Keys.REDIRECT_HOSTS;
+        return host(to) == null ? "redirected to a URL without a host" : null;
     }
 
     private boolean isOriginHost(String host) {

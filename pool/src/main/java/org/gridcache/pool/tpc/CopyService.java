@@ -3,7 +3,6 @@ package org.gridcache.pool.tpc;
 import eu.emi.security.authn.x509.X509Credential;
 import io.netty.channel.ChannelHandler;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -17,6 +16,7 @@ import java.util.function.Supplier;
 import org.gridcache.common.TicketCodec;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
@@ -31,7 +31,7 @@ import org.gridcache.pool.store.Store;
 import org.gridcache.zk.MountTable;
 
 /**
- * What a pool's third-party copies share: the pool's parts they use, the HTTP client to remotes, the worker threads
+ * What a pool's third-party copies share: the pool's parts they use, the way to remotes ({@code tpc.allowed-hosts}, live), the worker threads
  * their blocking I/O runs on (one per copy running), and the marker interval ({@code tpc.marker-interval}, live).
  * {@link #newHandler} gives each connection its {@link CopyHandler}.
  */
@@ -56,7 +56,7 @@ public final class CopyService implements AutoCloseable {
     public CopyService(String poolName, TicketCodec tickets, MountTable mounts, PoolOperations operations, Store store,
                        Downloads downloads, OriginAccess access, GridTrust trust, List<OriginUploader> uploaders,
                        StaleCopies staleCopies, PoolStats stats, Movers movers, Supplier<Set<ChecksumType>> kept,
-                       Supplier<Duration> markerInterval) {
+                       Supplier<Duration> markerInterval, Supplier<AllowedHosts> allowedHosts) {
         this.movers = movers;
         this.poolName = poolName;
         this.tickets = tickets;
@@ -70,7 +70,7 @@ public final class CopyService implements AutoCloseable {
         this.stats = stats;
         this.kept = kept;
         this.markerInterval = markerInterval;
-        this.remote = new RemoteHttp(trust);
+        this.remote = new RemoteHttp(trust, allowedHosts, poolName);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, poolName + "-tpc-" + n.incrementAndGet());
@@ -139,9 +139,10 @@ public final class CopyService implements AutoCloseable {
 
     /**
      * Obtains the user's credential from the door when the ticket needs it (an origin written or read as the user,
-     * or {@code Credential: gridsite}); returns the client for the remote, presenting the user's proxy for gridsite.
+     * or {@code Credential: gridsite}); returns the copy's own connections to the remote, presenting the user's proxy
+     * for gridsite (closed by the copy when it ends).
      */
-    HttpClient remoteClient(Ticket ticket, String token) throws CopyFailure {
+    RemoteSession openRemote(Ticket ticket, String token) throws CopyFailure {
         X509Credential user = null;
         if (ticket.needsUserCredential() || ticket.presentsUserProxyToRemote()) {
             if (access == null) {
@@ -149,7 +150,7 @@ public final class CopyService implements AutoCloseable {
             }
             user = await(access.credential(ticket, token), "the door").credential();
         }
-        return remote.client(ticket.presentsUserProxyToRemote() ? user : null);
+        return remote.open(ticket.presentsUserProxyToRemote() ? user : null);
     }
 
     /**
@@ -201,5 +202,6 @@ public final class CopyService implements AutoCloseable {
     @Override
     public void close() {
         workers.shutdownNow();
+        remote.close();
     }
 }

@@ -4,14 +4,12 @@ import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.ChecksumType;
@@ -42,6 +40,7 @@ final class Pull implements Copy {
     private final Map<String, String> headers;
     private volatile boolean cancelled;
     private volatile InputStream body;
+    private volatile RemoteSession remote;
 
     Pull(CopyService service, CopyOrder order) {
         this.service = service;
@@ -56,8 +55,11 @@ final class Pull implements Copy {
         URI origin = URI.create(ticket.originUrl());
         OriginUploader uploader = service.uploaders().stream().filter(u -> u.supports(origin)).findFirst()
                 .orElseThrow(() -> new CopyFailure("this pool cannot write " + origin.getScheme() + " origins"));
-        HttpClient client = service.remoteClient(ticket, token);
-        HttpResponse<InputStream> response = get(client);
+        remote = service.openRemote(ticket, token);
+        if (cancelled) {
+            remote.close();
+        }
+        RemoteSession.Streamed response = get(remote);
         body = response.body();
         OriginUploader.Upload upload = null;
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
@@ -66,10 +68,10 @@ final class Pull implements Copy {
         boolean done = false;
         service.staleCopies().uploadStarted(key);
         try {
-            if (response.statusCode() != 200) {
-                throw new CopyFailure("the remote answered GET with " + response.statusCode());
+            if (response.status() != 200) {
+                throw new CopyFailure("the remote answered GET with " + response.status());
             }
-            long length = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+            long length = response.headers().getLongField(HttpHeader.CONTENT_LENGTH);
             if (length < 0) {
                 throw new CopyFailure("the remote sent no Content-Length: this pool writes origins with known lengths only");
             }
@@ -92,8 +94,8 @@ final class Pull implements Copy {
             if (costly != null) {
                 checksums = checksums.with(costly.finish());
             }
-            String mismatch = check.mismatch(response.headers().firstValue(DigestRequest.DIGEST).orElse(null),
-                    response.headers().firstValue(DigestRequest.REPR_DIGEST).orElse(null), checksums);
+            String mismatch = check.mismatch(response.headers().get(DigestRequest.DIGEST),
+                    response.headers().get(DigestRequest.REPR_DIGEST), checksums);
             if (mismatch != null) {
                 throw new CopyFailure(mismatch); // its last chunk held back: the origin never has the whole file
             }
@@ -122,20 +124,22 @@ final class Pull implements Copy {
                 }
             }
             close(body);
+            remote.close(); // its connections serve this copy only
         }
     }
 
-    private HttpResponse<InputStream> get(HttpClient client) throws CopyFailure {
-        HttpRequest.Builder get = HttpRequest.newBuilder(URI.create(ticket.remote())).GET();
-        headers.forEach(get::header);
-        get.header(DigestRequest.WANT_DIGEST, check.want());
+    private RemoteSession.Streamed get(RemoteSession session) throws CopyFailure {
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.put(DigestRequest.WANT_DIGEST, check.want());
         try {
-            return client.send(get.build(), HttpResponse.BodyHandlers.ofInputStream());
+            return session.get(URI.create(ticket.remote()), all);
         } catch (IOException e) {
-            throw new CopyFailure("cannot GET from the remote " + CopyService.hostOf(ticket.remote()) + ": " + CopyService.oneLine(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CopyFailure("interrupted");
+            session.close();
+            throw new CopyFailure(cancelled ? "the client left"
+                    : "cannot GET from the remote " + CopyService.hostOf(ticket.remote()) + ": " + CopyService.oneLine(e));
+        } catch (CopyFailure e) {
+            session.close();
+            throw e;
         }
     }
 
@@ -210,6 +214,10 @@ final class Pull implements Copy {
     public void cancel() {
         cancelled = true;
         close(body); // unblocks the read
+        RemoteSession r = remote;
+        if (r != null) {
+            r.close(); // unblocks the wait for the remote's answer
+        }
     }
 
     private static void close(InputStream in) {

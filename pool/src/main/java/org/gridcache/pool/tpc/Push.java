@@ -4,14 +4,12 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.client.ContentResponse;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.Checksums;
@@ -40,6 +38,7 @@ final class Push implements Copy {
     private final Map<String, String> headers;
     private volatile boolean cancelled;
     private volatile CompletableFuture<?> filling;
+    private volatile RemoteSession remote;
 
     Push(CopyService service, CopyOrder order) {
         this.service = service;
@@ -51,7 +50,16 @@ final class Push implements Copy {
 
     @Override
     public String run(AtomicLong moved) throws CopyFailure {
-        HttpClient client = service.remoteClient(ticket, token);
+        try (RemoteSession session = service.openRemote(ticket, token)) {
+            remote = session;
+            if (cancelled) {
+                session.close();
+            }
+            return push(session, moved); // the session's connections served this copy only: closed with it
+        }
+    }
+
+    private String push(RemoteSession client, AtomicLong moved) throws CopyFailure {
         service.requireReadPermission(ticket, token); // as the user's GET would be checked
         Downloads.Source source;
         try {
@@ -117,57 +125,41 @@ final class Push implements Copy {
         return download.size();
     }
 
-    private int put(HttpClient client, FileChannel file, long size, ChecksumComputation computation, AtomicLong moved)
+    private int put(RemoteSession client, FileChannel file, long size, ChecksumComputation computation, AtomicLong moved)
             throws CopyFailure {
-        HttpRequest.Builder put = HttpRequest.newBuilder(URI.create(ticket.remote()))
-                .PUT(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(
-                        () -> new Sent(file, computation, moved)), size));
-        headers.forEach(put::header);
         try {
-            HttpResponse<Void> response = client.send(put.build(), HttpResponse.BodyHandlers.discarding());
-            return response.statusCode();
+            return client.put(URI.create(ticket.remote()), headers, () -> new Sent(file, computation, moved), size).getStatus();
         } catch (IOException e) {
             throw new CopyFailure(cancelled ? "the client left" : "the PUT to the remote " + CopyService.hostOf(ticket.remote())
                     + " failed after " + moved.get() + " bytes: " + CopyService.oneLine(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CopyFailure("interrupted");
         }
     }
 
     /** Null when the remote's checksum agrees (or none is required and none given); else why not. */
-    private String verify(HttpClient client, Checksums ours) throws CopyFailure {
-        HttpRequest.Builder head = HttpRequest.newBuilder(URI.create(ticket.remote()))
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()).header(DigestRequest.WANT_DIGEST, check.want());
-        headers.forEach(head::header);
+    private String verify(RemoteSession client, Checksums ours) throws CopyFailure {
+        Map<String, String> head = new java.util.LinkedHashMap<>(headers);
+        head.put(DigestRequest.WANT_DIGEST, check.want());
         try {
-            HttpResponse<Void> response = client.send(head.build(), HttpResponse.BodyHandlers.discarding());
-            if (response.statusCode() != 200) {
-                return check.required() ? "the remote answered HEAD with " + response.statusCode() + " after the PUT" : null;
+            ContentResponse response = client.send(URI.create(ticket.remote()), "HEAD", head);
+            if (response.getStatus() != 200) {
+                return check.required() ? "the remote answered HEAD with " + response.getStatus() + " after the PUT" : null;
             }
-            return check.mismatch(response.headers().firstValue(DigestRequest.DIGEST).orElse(null),
-                    response.headers().firstValue(DigestRequest.REPR_DIGEST).orElse(null), ours);
+            return check.mismatch(response.getHeaders().get(DigestRequest.DIGEST),
+                    response.getHeaders().get(DigestRequest.REPR_DIGEST), ours);
         } catch (IOException e) {
             return check.required() ? "cannot ask the remote for its checksum: " + CopyService.oneLine(e) : null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CopyFailure("interrupted");
         }
     }
 
     /** Undoes a PUT the remote took but that failed verification: nothing wrong may stay there. */
-    private void delete(HttpClient client) {
-        HttpRequest.Builder delete = HttpRequest.newBuilder(URI.create(ticket.remote())).DELETE();
-        headers.forEach(delete::header);
+    private void delete(RemoteSession client) {
         try {
-            int status = client.send(delete.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = client.send(URI.create(ticket.remote()), "DELETE", headers).getStatus();
             if (status >= 300) {
                 LOG.warn("COPY {}: the remote refused to DELETE the copy that failed verification: {}", ticket.path(), status);
             }
-        } catch (IOException e) {
+        } catch (IOException | CopyFailure e) {
             LOG.warn("COPY {}: the copy that failed verification could not be deleted at the remote: {}", ticket.path(), e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -177,6 +169,10 @@ final class Push implements Copy {
         CompletableFuture<?> f = filling;
         if (f != null) {
             f.complete(null);
+        }
+        RemoteSession r = remote;
+        if (r != null) {
+            r.close(); // breaks off a PUT or a wait for the remote's answer
         }
     }
 

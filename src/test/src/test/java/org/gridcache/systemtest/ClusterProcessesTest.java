@@ -168,10 +168,11 @@ class ClusterProcessesTest {
                     Tools.curl("-o", "/dev/null", "-w", "%{http_code}", doorUrl + "/atlas/data/one.bin").out().equals("503"));
             Tools.Result r = Tools.curl(doorUrl + "/atlas/data/one.bin").assertOk();
             assertTrue(r.out().contains("no pool"), r.out());
-            Tools.Result copy = Tools.curl("-w", "\n%{http_code}", "-X", "COPY", "-H", "Destination: http://127.0.0.1:9/one.bin",
+            // a plain-HTTP door authenticates no one, and a third-party copy is for authenticated clients only
+            Tools.Result copy = Tools.curl("-w", "\n%{http_code}", "-X", "COPY", "-H", "Destination: http://remote.example/one.bin",
                     doorUrl + "/atlas/data/one.bin").assertOk();
-            assertTrue(copy.out().strip().endsWith("503") && copy.out().contains("no pool available for a third-party copy"),
-                    "a third-party copy needs a pool too: " + copy.out());
+            assertTrue(copy.out().strip().endsWith("401") && copy.out().contains("a third-party copy needs an X.509 certificate"),
+                    "an anonymous third-party copy is refused before a pool is chosen: " + copy.out());
         } finally {
             pool = Gridcache.start(tmp.resolve("pool2.out"), "pool", "--config", tmp.resolve("gridcache.properties").toString(),
                     "--name", "p1", "--store", tmp.resolve("store").toString(), "--capacity", "1G",

@@ -68,6 +68,19 @@ final class Gridcache implements AutoCloseable {
         return Tools.run(Duration.ofSeconds(60), cmd.toArray(String[]::new));
     }
 
+    /**
+     * Sets {@code tpc.allowed-hosts} to {@code hosts} (a test's remotes listen on loopback, which a third-party copy
+     * may reach only when the site lists it) and waits until {@code nodes} nodes writing to {@code output} applied it.
+     */
+    static void allowTpcTo(String zk, String hosts, java.util.function.Supplier<String> output, int nodes) {
+        String applied = "tpc.allowed-hosts=" + hosts;
+        java.util.function.ToLongFunction<String> applications = out -> out.lines().filter(l -> l.contains("cluster settings now")
+                && (l.contains(applied + "}") || l.contains(applied + ", "))).count();
+        long before = applications.applyAsLong(output.get());
+        admin("config", "set", "tpc.allowed-hosts", hosts, "--zk", zk).assertOk();
+        Tools.await("the nodes to apply " + applied, Duration.ofSeconds(30), () -> applications.applyAsLong(output.get()) >= before + nodes);
+    }
+
     /** Waits for a line in the process output (e.g. "is up"); fails early if the process died. */
     Gridcache awaitOutput(String text) {
         Tools.await("'" + text + "' from gridcache (output " + output + ")", Duration.ofSeconds(60), () -> {

@@ -39,6 +39,11 @@ record HttpsCluster(Gridcache zk, Gridcache pool, Gridcache door, String doorUrl
         return new HttpsCluster(zk, pool, door, doorUrl);
     }
 
+    /** The ZooKeeper connect string of the cluster started in {@code dir}, for admin commands. */
+    static String zkConnect(Path dir) throws IOException {
+        return Files.readAllLines(dir.resolve("gridcache.properties")).get(0).substring("zk=".length());
+    }
+
     @Override
     public void close() throws Exception {
         Tools.closeAll(zk, pool, door);

@@ -61,6 +61,7 @@ class MacaroonsTest {
         cluster = HttpsCluster.start(tmp.resolve("cluster"), pki, "vo:atlas /data list,read,write\n", "data", "--prefix", "/data",
                 "--url", origin.url());
         doorUrl = cluster.doorUrl();
+        Gridcache.allowTpcTo(HttpsCluster.zkConnect(tmp.resolve("cluster")), "127.0.0.1", () -> cluster.pool().output() + cluster.door().output(), 2); // the remote is on loopback
         int port2 = Tools.freePort();
         door2Url = "https://localhost:" + port2;
         Path dir = tmp.resolve("cluster");

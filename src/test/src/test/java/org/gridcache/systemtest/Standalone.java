@@ -37,11 +37,16 @@ final class Standalone implements AutoCloseable {
      * ({@code CN=localhost}), its CA directory and vomsdir; the door is {@code https://localhost:PORT}.
      */
     static Standalone startHttps(Path dir, String origin, Path pki, String... extra) throws IOException {
+        return startHttps(Map.of(), dir, origin, pki, extra);
+    }
+
+    /** As {@link #startHttps(Path, String, Path, String...)}, with environment variables (GRIDCACHE_JAVA_OPTS...). */
+    static Standalone startHttps(Map<String, String> env, Path dir, String origin, Path pki, String... extra) throws IOException {
         List<String> args = new ArrayList<>(List.of("--host-cert", pki.resolve("host/cert.pem").toString(), "--host-key",
                 pki.resolve("host/key.pem").toString(), "--ca-dir", pki.resolve("certificates").toString(), "--vomsdir",
                 pki.resolve("vomsdir").toString()));
         args.addAll(List.of(extra));
-        return start(Map.of(), null, dir, origin, "https://localhost:", args);
+        return start(env, null, dir, origin, "https://localhost:", args);
     }
 
     private static Standalone start(Map<String, String> env, String umask, Path dir, String origin, String doorBase,
