@@ -4,7 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -17,6 +16,7 @@ import javax.xml.parsers.ParserConfigurationException;
 import org.gridcache.common.Json;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.RequestBodies;
 import org.gridcache.door.http.DoorReadFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -271,13 +271,7 @@ public final class DelegationService {
     }
 
     private static byte[] body(HttpServletRequest request) throws IOException {
-        try (InputStream in = request.getInputStream()) {
-            byte[] b = in.readNBytes(MAX_BODY + 1);
-            if (b.length > MAX_BODY) {
-                throw new DoorException(413, "request body too large for a delegation call");
-            }
-            return b;
-        }
+        return RequestBodies.read(request, MAX_BODY, "delegation call");
     }
 
     private static void send(HttpServletResponse response, int status, String type, String text) throws IOException {

@@ -4,7 +4,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** The small XML bodies the door reads whole (PROPFIND, PROPPATCH): bounded, 413 beyond, whatever Content-Length said. */
+/**
+ * The small bodies the door reads whole (PROPFIND, PROPPATCH, LOCK, delegation and macaroon requests): bounded, 413
+ * beyond, whatever Content-Length said; and within {@link BodyDeadline}'s time, 408 beyond.
+ */
 public final class RequestBodies {
     private RequestBodies() {
     }
@@ -14,12 +17,14 @@ public final class RequestBodies {
         if (request.getContentLengthLong() > max) {
             throw new DoorException(413, method + " body larger than " + max + " bytes");
         }
-        try (InputStream in = request.getInputStream()) {
+        try (InputStream in = new BodyDeadline(request.getInputStream())) {
             byte[] body = in.readNBytes(max + 1);
             if (body.length > max) {
                 throw new DoorException(413, method + " body larger than " + max + " bytes");
             }
             return body;
+        } catch (BodyDeadline.TooSlow e) {
+            throw BodyDeadline.refusal(e, e.getMessage());
         }
     }
 }

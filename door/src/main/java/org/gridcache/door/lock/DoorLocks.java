@@ -3,7 +3,6 @@ package org.gridcache.door.lock;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -14,6 +13,7 @@ import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
 import org.gridcache.door.http.DoorException;
+import org.gridcache.door.http.RequestBodies;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.zk.lock.DavLock;
 import org.gridcache.zk.lock.LockConflictException;
@@ -167,16 +167,7 @@ public final class DoorLocks {
 
     /** The body, at most {@link LockRequests#MAX_BODY} bytes (413 beyond, before reading more). */
     private static byte[] body(HttpServletRequest request) throws IOException {
-        if (request.getContentLengthLong() > LockRequests.MAX_BODY) {
-            throw new DoorException(413, "LOCK body larger than " + LockRequests.MAX_BODY + " bytes");
-        }
-        try (InputStream in = request.getInputStream()) {
-            byte[] body = in.readNBytes(LockRequests.MAX_BODY + 1);
-            if (body.length > LockRequests.MAX_BODY) {
-                throw new DoorException(413, "LOCK body larger than " + LockRequests.MAX_BODY + " bytes");
-            }
-            return body;
-        }
+        return RequestBodies.read(request, LockRequests.MAX_BODY, "LOCK");
     }
 
     private static void answer(HttpServletRequest request, HttpServletResponse response, int status, DavLock lock) throws IOException {

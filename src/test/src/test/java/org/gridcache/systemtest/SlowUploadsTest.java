@@ -97,6 +97,20 @@ class SlowUploadsTest {
         }
     }
 
+    /** The small bodies the door reads whole (here a PROPFIND's) are cut the same way. */
+    @Test
+    void aDrippingPropfindBodyIsCutWith408() throws Exception {
+        ScheduledExecutorService drip = Executors.newSingleThreadScheduledExecutor();
+        try (Socket propfind = new Socket(door.getHost(), door.getPort())) {
+            propfind.getOutputStream().write("PROPFIND / HTTP/1.1\r\nHost: 127.0.0.1\r\nDepth: 0\r\nContent-Length: 10000\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            drip.scheduleAtFixedRate(() -> oneByte(propfind), 0, 1, TimeUnit.SECONDS);
+            assertEquals("HTTP/1.1 408 Request Timeout", statusLine(propfind));
+        } finally {
+            drip.shutdownNow();
+        }
+    }
+
     private static String statusLine(Socket upload) {
         try {
             upload.setSoTimeout((int) Duration.ofMinutes(4).toMillis());
