@@ -1,0 +1,84 @@
+package org.gridcache.systemtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 39 row 7 against the remote that showed it: XRootD keeps the identity a macaroon gave a connection for the
+ * requests that follow on it. Alice pulls her private file from XRootD with her XRootD macaroon
+ * ({@code TransferHeaderAuthorization}); right after, Bob asks for the same file with no credential for the remote.
+ * A pool that reused Alice's connection would get it as Alice; on a connection of its own Bob's copy is refused.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class ThirdPartyCopyXrootdTest {
+    @TempDir
+    static Path tmp;
+    static Path pkiParent;
+    static Path pki;
+    static Path data;
+    static Path remoteDir;
+    static NginxOrigin origin;
+    static XrootdRemote xrootd;
+    static Standalone gridcache;
+    static String door;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Tools.require("curl", "nginx", "openssl", "grid-proxy-init", "voms-proxy-fake", "xrootd", "ip");
+        pkiParent = GridEnv.worldReadableDir("gridcache-test-pki");
+        pki = GridEnv.pki(pkiParent.resolve("pki"));
+        remoteDir = GridEnv.worldReadableDir("gridcache-xrootd");
+        Tools.randomFile(Files.createDirectories(remoteDir.resolve("data/private")).resolve("alice.bin"), 300_000, 81);
+        Files.createDirectories(remoteDir.resolve("data/public"));
+        xrootd = XrootdRemote.start(remoteDir);
+        data = Files.createDirectories(tmp.resolve("data"));
+        origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data);
+        Path policy = Files.writeString(tmp.resolve("authz.conf"), "authenticated / list,read,write\n");
+        gridcache = Standalone.startHttps(Files.createDirectories(tmp.resolve("gc")), origin.url(), pki, "--authz", policy.toString());
+        door = gridcache.door();
+        // the remote storage is on a private address here: the site lists it
+        Gridcache.allowTpcTo(gridcache.zkConnect(), xrootd.address(), gridcache::output, 2);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        Tools.closeAll(gridcache, origin, xrootd);
+        for (Path dir : new Path[] {pkiParent, remoteDir}) {
+            if (dir != null) {
+                Tools.run(java.time.Duration.ofMinutes(1), "rm", "-rf", dir.toString());
+            }
+        }
+    }
+
+    private static String outcome(Tools.Result r) {
+        List<String> lines = r.out().lines().filter(l -> !l.isBlank()).toList();
+        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    }
+
+    @Test
+    void aCopyWithoutCredentialAfterAnotherUsersMacaroonCopyIsRefused() throws Exception {
+        String source = "Source: " + xrootd.url("/private/alice.bin");
+        Tools.Result alice = GridEnv.curlAs(pki, "alice", "-sS", "-L", "-X", "COPY", "-H", source, "-H", "Credential: none",
+                "-H", "TransferHeaderAuthorization: Bearer " + xrootd.macaroon("alice", "/private", "DOWNLOAD,READ_METADATA"),
+                "-H", "RequireChecksumVerification: false", door + "/alice.bin").assertOk();
+        assertEquals("success: Created", outcome(alice), alice.out());
+        assertEquals(Tools.sha256(remoteDir.resolve("data/private/alice.bin")), Tools.sha256(data.resolve("alice.bin")));
+
+        Tools.Result bob = GridEnv.curlAs(pki, "bob", "-sS", "-L", "-X", "COPY", "-H", source, "-H", "Credential: none",
+                "-H", "RequireChecksumVerification: false", door + "/bob.bin").assertOk();
+        assertTrue(outcome(bob).startsWith("failure: the remote answered GET with "), "XRootD refused Bob: " + bob.out());
+        assertFalse(Files.exists(data.resolve("bob.bin")), "Bob got nothing");
+        assertTrue(xrootd.log().contains("deny http *@"), "XRootD judged Bob anonymous: " + xrootd.log());
+    }
+}
