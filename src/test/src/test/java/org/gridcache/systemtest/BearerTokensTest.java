@@ -92,7 +92,7 @@ class BearerTokensTest {
         gridcache = Standalone.startHttps(Files.createDirectories(tmp.resolve("https")), origin.url(), pki,
                 "--token-issuers", issuers.toString(), "--authz", policy.toString());
         door = gridcache.door();
-        Gridcache.allowTpcTo(gridcache.zkConnect(), "127.0.0.1", gridcache::output, 2); // the remote is on loopback
+        Gridcache.allowTpcTo(gridcache::admin, "127.0.0.1", gridcache::output, 2); // the remote is on loopback
         audience = door.replace("https://localhost:", "https://127.0.0.1:");
     }
 

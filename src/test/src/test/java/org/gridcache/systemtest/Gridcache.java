@@ -73,11 +73,21 @@ final class Gridcache implements AutoCloseable {
      * may reach only when the site lists it) and waits until {@code nodes} nodes writing to {@code output} applied it.
      */
     static void allowTpcTo(String zk, String hosts, java.util.function.Supplier<String> output, int nodes) {
+        allowTpcTo(args -> {
+            List<String> withZk = new ArrayList<>(List.of(args));
+            withZk.addAll(List.of("--zk", zk));
+            return admin(withZk.toArray(String[]::new));
+        }, hosts, output, nodes);
+    }
+
+    /** As {@link #allowTpcTo(String, String, java.util.function.Supplier, int)}, setting it with {@code admin} (a standalone's). */
+    static void allowTpcTo(java.util.function.Function<String[], Tools.Result> admin, String hosts, java.util.function.Supplier<String> output,
+            int nodes) {
         String applied = "tpc.allowed-hosts=" + hosts;
         java.util.function.ToLongFunction<String> applications = out -> out.lines().filter(l -> l.contains("cluster settings now")
                 && (l.contains(applied + "}") || l.contains(applied + ", "))).count();
         long before = applications.applyAsLong(output.get());
-        admin("config", "set", "tpc.allowed-hosts", hosts, "--zk", zk).assertOk();
+        admin.apply(new String[] {"config", "set", "tpc.allowed-hosts", hosts}).assertOk();
         Tools.await("the nodes to apply " + applied, Duration.ofSeconds(30), () -> applications.applyAsLong(output.get()) >= before + nodes);
     }
 

@@ -60,10 +60,9 @@ class ThirdPartyCopyHttpsTest {
         Path policy = Files.writeString(tmp.resolve("authz.conf"), "authenticated / list,read,write\n");
         gridcache = Standalone.startHttps(Files.createDirectories(tmp.resolve("gc")), origin.url(), pki, "--authz", policy.toString());
         door = gridcache.door();
-        Gridcache.allowTpcTo(gridcache.zkConnect(), "127.0.0.1,::1", gridcache::output, 2); // the remote is on loopback
+        Gridcache.allowTpcTo(gridcache::admin, "127.0.0.1,::1", gridcache::output, 2); // the remote is on loopback
         // Apache's w/ also mounted as an origin read with the user's own credential
-        Gridcache.admin("origins", "add", "grid", "--prefix", "/grid", "--url", remote.url() + "/w", "--credential", "user",
-                "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("origins", "add", "grid", "--prefix", "/grid", "--url", remote.url() + "/w", "--credential", "user").assertOk();
         Tools.await("the door to show /grid", Duration.ofSeconds(30), () -> GridEnv.curlAs(pki, "alice", "-sS", "-X", "PROPFIND",
                 "-H", "Depth: 1", door + "/").out().contains("/grid"));
     }

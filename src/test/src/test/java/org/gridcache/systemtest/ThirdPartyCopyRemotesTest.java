@@ -64,7 +64,7 @@ class ThirdPartyCopyRemotesTest {
                 Files.createDirectories(tmp.resolve("gc")), origin.url(), pki, "--authz", policy.toString());
         door = gridcache.door();
         // the site's remote storage runs on loopback here: listed explicitly, as a site would list an internal storage
-        Gridcache.allowTpcTo(gridcache.zkConnect(), "127.0.0.1", gridcache::output, 2);
+        Gridcache.allowTpcTo(gridcache::admin, "127.0.0.1", gridcache::output, 2);
     }
 
     @AfterAll
@@ -146,7 +146,7 @@ class ThirdPartyCopyRemotesTest {
         Tools.await("the pool to log the refusals", Duration.ofSeconds(10), () -> refusalsLogged() >= logged + 4);
         assertEquals(logged + 4, refusalsLogged(), "each refusal logged once");
 
-        Gridcache.allowTpcTo(gridcache.zkConnect(), "127.0.0.1,127.0.0.2", gridcache::output, 2);
+        Gridcache.allowTpcTo(gridcache::admin, "127.0.0.1,127.0.0.2", gridcache::output, 2);
         try {
             assertEquals("success: Created", outcome(copy(door + "/pulled.bin", "Source: " + internalUrl("/secret.bin"))));
             assertArrayEquals(RecordingHttpServer.BODY, Files.readAllBytes(data.resolve("pulled.bin")));
@@ -157,7 +157,7 @@ class ThirdPartyCopyRemotesTest {
             assertTrue(internal.seen().stream().anyMatch(s -> s.method().equals("PUT") && s.path().equals("/drop.bin")),
                     "the listed host got the push: " + internal.seen());
         } finally {
-            Gridcache.allowTpcTo(gridcache.zkConnect(), "127.0.0.1", gridcache::output, 2);
+            Gridcache.allowTpcTo(gridcache::admin, "127.0.0.1", gridcache::output, 2);
         }
     }
 

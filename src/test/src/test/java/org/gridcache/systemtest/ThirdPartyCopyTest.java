@@ -73,9 +73,9 @@ class ThirdPartyCopyTest {
         Path policy = Files.writeString(tmp.resolve("authz.conf"), "authenticated / list,read,write\n");
         gridcache = Standalone.startHttps(tmp, origin.url(), pki, "--authz", policy.toString());
         door = gridcache.door();
-        Gridcache.allowTpcTo(gridcache.zkConnect(), "127.0.0.1", gridcache::output, 2); // the remote is on loopback
+        Gridcache.allowTpcTo(gridcache::admin, "127.0.0.1", gridcache::output, 2); // the remote is on loopback
         GridEnv.delegated(pki, door, "alice"); // a certificate client's copy presents its proxy (Credential: gridsite)
-        Gridcache.admin("config", "set", "tpc.marker-interval", "1s", "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("config", "set", "tpc.marker-interval", "1s").assertOk();
     }
 
     @AfterAll

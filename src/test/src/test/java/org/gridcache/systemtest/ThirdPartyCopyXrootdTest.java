@@ -48,7 +48,7 @@ class ThirdPartyCopyXrootdTest {
         gridcache = Standalone.startHttps(Files.createDirectories(tmp.resolve("gc")), origin.url(), pki, "--authz", policy.toString());
         door = gridcache.door();
         // the remote storage is on a private address here: the site lists it
-        Gridcache.allowTpcTo(gridcache.zkConnect(), xrootd.address(), gridcache::output, 2);
+        Gridcache.allowTpcTo(gridcache::admin, xrootd.address(), gridcache::output, 2);
     }
 
     @AfterAll

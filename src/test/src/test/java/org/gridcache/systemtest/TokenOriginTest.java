@@ -105,8 +105,7 @@ class TokenOriginTest {
                 if ($asked ~ "^t3 (GET|HEAD|PUT)$") { return 403; }
                 """.formatted(t1, t3), "log_format who '$request_method $uri $status $who $http_user_agent';");
         origin.start();
-        Gridcache.admin("origins", "add", "tok", "--prefix", "/tok", "--url", origin.url(), "--credential", "token",
-                "--zk", gridcache.zkConnect()).assertOk();
+        gridcache.admin("origins", "add", "tok", "--prefix", "/tok", "--url", origin.url(), "--credential", "token").assertOk();
         Tools.await("the door to serve the token mount", Duration.ofSeconds(30),
                 () -> status(curl(t1, "-X", "PROPFIND", "-H", "Depth: 0", door + "/tok/data/")) == 207);
     }
