@@ -187,6 +187,10 @@ class JwtVerifierTest {
     void withoutStorageScopesTheGroupsAreMappedForThePolicy() {
         GridSubject mapped = subject(atlas.token(AUD, "openid", b -> b.claim("wlcg.groups", List.of("/atlas", "/atlas/production"))));
         assertNull(mapped.scopes());
+        assertEquals("token", mapped.authentication().method());
+        assertTrue(mapped.toString().contains(" via token https://atlas-auth.example.org/ "), mapped.toString());
+        String jti = mapped.authentication().id();
+        assertTrue(jti.matches("jti:.+|sha256:[0-9a-f]{16}"), jti);
         assertEquals(List.of("/atlas/Role=production"), mapped.fqans()); // the map names only production: /atlas is dropped
         GridSubject asTheyAre = subject(cms.token(AUD, null, b -> b.claim("wlcg.groups", List.of("/cms", "/cms/uscms"))));
         assertEquals(List.of("/cms", "/cms/uscms"), asTheyAre.fqans());
