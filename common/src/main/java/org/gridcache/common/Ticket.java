@@ -169,6 +169,27 @@ public record Ticket(String path, String pool, String operation, long issuedAt, 
         return needsUserCredential() || !token.isEmpty() || (subject != null && subject.startsWith(TOKEN_SUBJECT));
     }
 
+    /**
+     * How the subject authenticated, for transfer records and log lines: what the door recorded of a bearer token or
+     * macaroon ({@code token <iss> <id>}, {@code macaroon <id>}), else {@code x509} for a DN, {@code anonymous}.
+     */
+    public String authentication() {
+        if (token.authentication() != null) {
+            return token.authentication();
+        }
+        if (subject == null || subject.equals(org.gridcache.common.security.GridSubject.ANONYMOUS_NAME)) {
+            return org.gridcache.common.security.Authentication.NONE_METHOD;
+        }
+        return subject.startsWith(TOKEN_SUBJECT) ? org.gridcache.common.security.Authentication.TOKEN
+                : org.gridcache.common.security.Authentication.X509;
+    }
+
+    /** The subject for a log line: its name, and how it authenticated unless anonymously. */
+    public String who() {
+        String how = authentication();
+        return how.equals(org.gridcache.common.security.Authentication.NONE_METHOD) ? String.valueOf(subject) : subject + " via " + how;
+    }
+
     /** How a bearer token's subject is named ({@code token:<sub>@<iss>}, {@code BearerIdentity.name()}). */
     private static final String TOKEN_SUBJECT = "token:";
 

@@ -39,7 +39,8 @@ import org.gridcache.common.authz.TokenGrant;
  * JWS' {@code sub} is the subject's name, {@code token:<sub>@<iss>}), {@code groups} (its groups, where an X.509
  * subject has {@code fqans}), {@code scopes} (its storage scopes as encoded {@link Grants}), {@code caveats} (a
  * macaroon's, a list of encoded {@link Grants}) and, for an origin mounted {@code --credential token}, {@code tokref}
- * (the SHA-256 of the token, the door vault's key; never the token). The full check refuses a ticket whose scopes or
+ * (the SHA-256 of the token, the door vault's key; never the token), and {@code authn}, how the subject authenticated
+ * in audit's words (a token's issuer and id, a macaroon's identifier; {@link Ticket#authentication()}). The full check refuses a ticket whose scopes or
  * caveats do not allow its operation on its path.
  */
 public final class TicketCodec {
@@ -218,6 +219,9 @@ public final class TicketCodec {
         if (token.tokenRef() != null) {
             claims.put("tokref", token.tokenRef());
         }
+        if (token.authentication() != null) {
+            claims.put("authn", token.authentication());
+        }
     }
 
     private static TokenGrant token(Map<String, Object> c) {
@@ -230,7 +234,7 @@ public final class TicketCodec {
                 caveats.add(Grants.decode(strings(one)));
             }
         }
-        TokenGrant token = new TokenGrant(bearer, scopes, caveats, (String) c.get("tokref"));
+        TokenGrant token = new TokenGrant(bearer, scopes, caveats, (String) c.get("tokref"), (String) c.get("authn"));
         return token.equals(TokenGrant.NONE) ? TokenGrant.NONE : token;
     }
 

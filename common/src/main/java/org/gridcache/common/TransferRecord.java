@@ -27,15 +27,25 @@ import java.io.UncheckedIOException;
  * @param status      the HTTP status sent
  * @param complete    false when the transfer was cut short (client went away, origin failed)
  * @param pool        the pool that served the data (the door's records; the pool's own name in a pool's)
+ * @param authn       how the subject authenticated: {@code x509}, {@code token <iss> <jti or sha256:…>}, {@code
+ *                    macaroon <identifier>} or {@code anonymous} (never the credential; null in records of old)
  */
 @JsonPropertyOrder({"time", "node", "nodeId", "subject", "vo", "client", "method", "path", "bytes", "durationMs",
-        "source", "originBytes", "status", "complete", "pool"})
+        "source", "originBytes", "status", "complete", "pool", "authn"})
 public record TransferRecord(String time, String node, String nodeId, String subject, String vo, String client,
                              String method, String path, long bytes, long durationMs, String source, long originBytes,
-                             int status, boolean complete, String pool) {
+                             int status, boolean complete, String pool, String authn) {
     public static final String HIT = "hit";
     public static final String MISS = "miss";
     public static final String PEER = "peer";
+
+    /** A record that does not say how its subject authenticated. */
+    public TransferRecord(String time, String node, String nodeId, String subject, String vo, String client, String method,
+                          String path, long bytes, long durationMs, String source, long originBytes, int status, boolean complete,
+                          String pool) {
+        this(time, node, nodeId, subject, vo, client, method, path, bytes, durationMs, source, originBytes, status, complete,
+                pool, null);
+    }
 
     /**
      * The record as one line of JSON, written field by field with Jackson's streaming generator: the same text as
@@ -61,6 +71,7 @@ public record TransferRecord(String time, String node, String nodeId, String sub
             g.writeNumberField("status", status);
             g.writeBooleanField("complete", complete);
             g.writeStringField("pool", pool);
+            g.writeStringField("authn", authn);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail

@@ -8,20 +8,28 @@ import org.gridcache.common.security.GridSubject;
  * ever seeing the token: the token's identity ({@code bearer}, null for a macaroon of an X.509 user), its storage
  * {@code scopes} (null: none, the door's policy decided), a macaroon's {@code caveats}, and for an origin mounted
  * {@code --credential token} the SHA-256 of the token ({@code tokenRef}), under which the issuing door's vault hands the
- * token to the ticket's pool. {@link #NONE}: an X.509 or anonymous subject, nothing to bound.
+ * token to the ticket's pool; {@code authentication}: how the subject authenticated, in audit's words ({@code token
+ * <iss> <jti>}, {@code macaroon <id>}: {@link org.gridcache.common.security.Authentication}), never the token.
+ * {@link #NONE}: an X.509 or anonymous subject, nothing to bound.
  */
-public record TokenGrant(BearerIdentity bearer, Grants scopes, List<Grants> caveats, String tokenRef) {
-    public static final TokenGrant NONE = new TokenGrant(null, null, List.of(), null);
+public record TokenGrant(BearerIdentity bearer, Grants scopes, List<Grants> caveats, String tokenRef, String authentication) {
+    public static final TokenGrant NONE = new TokenGrant(null, null, List.of(), null, null);
 
     public TokenGrant {
         caveats = caveats == null ? List.of() : List.copyOf(caveats);
     }
 
+    /** A grant that does not say how its subject authenticated. */
+    public TokenGrant(BearerIdentity bearer, Grants scopes, List<Grants> caveats, String tokenRef) {
+        this(bearer, scopes, caveats, tokenRef, null);
+    }
+
     /** What {@code subject} brings; {@code withTokenRef}: whether the ticket needs the token itself (a token origin). */
     public static TokenGrant of(GridSubject subject, boolean withTokenRef) {
         TokenGrant grant = new TokenGrant(subject.bearer(), subject.scopes(), subject.caveats(),
-                withTokenRef ? subject.tokenRef() : null);
-        return grant.equals(NONE) ? NONE : grant;
+                withTokenRef ? subject.tokenRef() : null, null);
+        return grant.equals(NONE) ? NONE : new TokenGrant(grant.bearer(), grant.scopes(), grant.caveats(), grant.tokenRef(),
+                subject.authentication().toString());
     }
 
     /**

@@ -23,15 +23,28 @@ import org.gridcache.common.authz.Grants;
  * <p>{@code tokenRef}: the SHA-256 (hex) of the bearer token the request came with, as the door's token vault keeps
  * it, for origins mounted {@code --credential token}, which are sent the user's own token; null without one. A hash,
  * so that the subject can be logged and put in tickets without the token.
+ *
+ * <p>{@code authentication}: how the client authenticated ({@link Authentication}): what audit records, when the
+ * credential stops being valid, and whether the subject may act with its DN's delegation.
  */
 public record GridSubject(String dn, String vo, List<String> fqans, boolean limited, BearerIdentity bearer, Grants scopes,
-                          List<Grants> caveats, String tokenRef) {
+                          List<Grants> caveats, String tokenRef, Authentication authentication) {
     public static final GridSubject ANONYMOUS = new GridSubject(null, null, List.of(), false);
     public static final String ANONYMOUS_NAME = "anonymous";
 
     public GridSubject {
         fqans = fqans == null ? List.of() : List.copyOf(fqans);
         caveats = caveats == null ? List.of() : List.copyOf(caveats);
+        if (authentication == null) {
+            authentication = bearer != null ? Authentication.token(bearer.issuer(), null, null)
+                    : dn != null ? Authentication.CERTIFICATE : Authentication.NONE;
+        }
+    }
+
+    /** A subject authenticated as its DN or bearer say (a certificate, a token), of unknown expiry. */
+    public GridSubject(String dn, String vo, List<String> fqans, boolean limited, BearerIdentity bearer, Grants scopes,
+                       List<Grants> caveats, String tokenRef) {
+        this(dn, vo, fqans, limited, bearer, scopes, caveats, tokenRef, null);
     }
 
     /** A subject without a kept token. */
@@ -58,12 +71,17 @@ public record GridSubject(String dn, String vo, List<String> fqans, boolean limi
     public GridSubject withCaveats(Grants more) {
         List<Grants> all = new ArrayList<>(caveats);
         all.add(more);
-        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, all, tokenRef);
+        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, all, tokenRef, authentication);
     }
 
     /** This subject with the vault's reference to the token it came with. */
     public GridSubject withTokenRef(String ref) {
-        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, caveats, ref);
+        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, caveats, ref, authentication);
+    }
+
+    /** This subject as authenticated by {@code how}. */
+    public GridSubject authenticatedBy(Authentication how) {
+        return new GridSubject(dn, vo, fqans, limited, bearer, scopes, caveats, tokenRef, how);
     }
 
     public boolean anonymous() {
@@ -76,7 +94,17 @@ public record GridSubject(String dn, String vo, List<String> fqans, boolean limi
      * that the request holds the user's key.
      */
     public boolean presentedCertificate() {
-        return dn != null && caveats.isEmpty() && tokenRef == null;
+        return dn != null && authentication.is(Authentication.X509) && caveats.isEmpty() && tokenRef == null;
+    }
+
+    /**
+     * Whether a pool or the door may act for this subject with the proxy its DN delegated: a client that presented
+     * its certificate, or a macaroon whose issuer granted it ({@code credential:gridsite}) or whose request also
+     * presented a certificate of the same DN ({@link Authentication#delegation()}); never a bearer token's
+     * subject, which has no DN.
+     */
+    public boolean mayActWithDelegation() {
+        return dn != null && authentication.delegation() && (presentedCertificate() || authentication.is(Authentication.MACAROON));
     }
 
     /**
@@ -110,6 +138,9 @@ public record GridSubject(String dn, String vo, List<String> fqans, boolean limi
         }
         if (!caveats.isEmpty()) {
             line.append(" (caveats ").append(caveats.stream().map(Grants::toString).toList()).append(')');
+        }
+        if (!anonymous()) {
+            line.append(" via ").append(authentication);
         }
         return line.toString();
     }

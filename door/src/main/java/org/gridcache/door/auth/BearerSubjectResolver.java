@@ -6,13 +6,15 @@ import java.util.Locale;
 import java.util.Optional;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 
 /**
  * The subject of a request that carries a bearer token, in {@code Authorization: Bearer <token>} or, for clients
  * that cannot set headers, the {@code authz} query parameter (read from the raw query, never from a form body, and
  * never logged: the door logs paths only). Each {@link BearerVerifier} is asked in turn; the first that knows the
  * token's kind decides. A token decides even when the client also presented a certificate (dCache does the same): a
- * client that sends one means to act with it. Without a token the request goes to the next resolver (X.509). A token
+ * client that sends one means to act with it (a macaroon with a certificate of its own DN may also act with that DN's
+ * delegation: {@link #withPresentedKey}). Without a token the request goes to the next resolver (X.509). A token
  * over plain HTTP is refused: it travelled in clear, so anyone on the path holds it now.
  */
 public final class BearerSubjectResolver implements SubjectResolver {
@@ -38,11 +40,31 @@ public final class BearerSubjectResolver implements SubjectResolver {
         for (BearerVerifier verifier : verifiers) {
             Optional<GridSubject> subject = verifier.verify(token.get(), request);
             if (subject.isPresent()) {
-                return subject.get();
+                return withPresentedKey(subject.get(), request);
             }
         }
         throw BearerChallenge.invalidToken(verifiers.isEmpty() ? "this door accepts no bearer tokens (no token issuer is configured)"
                 : "the bearer token is of no kind this door accepts (a JWT of a configured issuer)");
+    }
+
+    /**
+     * A macaroon's subject that names a DN may act with that DN's delegation when the request also presented a
+     * certificate or proxy of the same DN: its client holds the user's key (gfal2 and FTS send the macaroon they got
+     * from the door together with their proxy, and {@code Credential: gridsite}). A certificate that does not validate
+     * adds nothing.
+     */
+    private GridSubject withPresentedKey(GridSubject subject, HttpServletRequest request) {
+        if (subject.dn() == null || subject.mayActWithDelegation() || X509SubjectResolver.chain(request) == null) {
+            return subject;
+        }
+        GridSubject presenter;
+        try {
+            presenter = otherwise.resolve(request);
+        } catch (DoorException e) {
+            return subject;
+        }
+        return presenter.presentedCertificate() && subject.dn().equals(presenter.dn())
+                ? subject.authenticatedBy(subject.authentication().withDelegation()) : subject;
     }
 
     /** The request's bearer token: the {@code Authorization} header's, else the {@code authz} query parameter's. */

@@ -118,7 +118,7 @@ public final class DoorGridSecurity implements AutoCloseable {
                 return doorUrl.get() + CredentialService.PATH;
             }
         };
-        bearers.add(tokens.keeping(new MacaroonVerifier(macaroons, Clock.systemUTC())));
+        bearers.add(tokens.keeping(new MacaroonVerifier(macaroons, macaroonMaxValidity, Clock.systemUTC())));
         return new DoorGridSecurity(GridTls.server(security.hostCredential()),
                 new BearerSubjectResolver(bearers,
                         new X509SubjectResolver(new X509Authenticator(security.trust()), new ProxyChainCompletion(store::certificatesWithSubject))),
@@ -131,9 +131,12 @@ public final class DoorGridSecurity implements AutoCloseable {
                 new MacaroonRequests(new MacaroonIssuer(macaroons, macaroonMaxValidity, Clock.systemUTC()), doorUrl));
     }
 
-    /** The delegation a subject's session may act with; none for a bearer token's subject, which has no DN. */
+    /**
+     * The delegation a subject's session may act with; none for a bearer token's subject, which has no DN, nor for a
+     * macaroon's whose issuer did not grant it ({@link GridSubject#mayActWithDelegation}).
+     */
     private static Optional<Delegation> sessionDelegation(DelegationStore store, GridSubject subject) {
-        return subject.dn() == null ? Optional.empty() : store.forSession(subject.dn(), subject.fqans());
+        return !subject.mayActWithDelegation() ? Optional.empty() : store.forSession(subject.dn(), subject.fqans());
     }
 
     /** The answer to {@code POST} with {@code application/macaroon-request}. */

@@ -8,7 +8,9 @@ import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
+import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.AuthenticationException;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.X509Authenticator;
@@ -73,7 +75,10 @@ final class X509SubjectResolver implements SubjectResolver {
             notAfter = Math.min(notAfter, c.getNotAfter().getTime());
         }
         try {
-            return new Outcome(authenticator.authenticate(chain), null, notAfter);
+            GridSubject subject = authenticator.authenticate(chain);
+            // the chain's expiry bounds what it mints (a macaroon's before:)
+            return new Outcome(subject.anonymous() ? subject : subject.authenticatedBy(Authentication.x509(Instant.ofEpochMilli(notAfter))),
+                    null, notAfter);
         } catch (AuthenticationException e) {
             return new Outcome(null, e.getMessage(), notAfter);
         }

@@ -2,6 +2,7 @@ package org.gridcache.door.http;
 
 import java.util.Map;
 import org.gridcache.common.OriginEntry;
+import org.gridcache.common.security.GridSubject;
 
 /**
  * A request that ends in a clear HTTP status with a one-line reason for the client (never a secret, never a stack
@@ -66,6 +67,16 @@ public final class DoorException extends RuntimeException {
     public static DoorException tokenCannotActAsUser(OriginEntry origin) {
         return new DoorException(403, "a bearer token cannot act as an X.509 user towards origin " + origin.name()
                 + ": use a certificate or proxy for it");
+    }
+
+    /**
+     * 403: {@code subject} authenticated with a macaroon whose issuer did not grant it the delegated proxy (the caveat
+     * {@code credential:gridsite}), or with a bearer token (no DN, so no delegation), and {@code what} needs one.
+     */
+    public static DoorException delegationNotGranted(GridSubject subject, String what) {
+        return new DoorException(403, what + " needs a delegated proxy, which " + (subject.dn() == null
+                ? "a bearer token has none of: use a certificate or proxy"
+                : "a macaroon may use only when minted with the caveat credential:gridsite or sent with a certificate of its DN"));
     }
 
     /**

@@ -231,7 +231,7 @@ public final class DoorReadFilter extends HttpFilter {
 
     private void read(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
         authorize(subject, path, Activity.READ_METADATA); // before asking the origin anything
-        NamespaceEntry entry = namespace.stat(subject, path);
+        NamespaceEntry entry = statForRead(request, path, subject);
         if (entry.collection()) {
             authorize(subject, path, Activity.LIST);
             listing(request, response, path, subject);
@@ -245,6 +245,28 @@ public final class DoorReadFilter extends HttpFilter {
         }
         authorize(subject, path, Activity.DOWNLOAD);
         files.get(request, response, origin, entry, subject);
+    }
+
+    /**
+     * The entry a GET or HEAD reads. A GET the policy refuses to download can only list a collection: when it may not
+     * list either, or when the stat would need a delegation the subject lacks, it is the policy's 403, never a
+     * request to delegate for a file the door would refuse anyway.
+     */
+    private NamespaceEntry statForRead(HttpServletRequest request, String path, GridSubject subject) {
+        if (!request.getMethod().equals("GET") || AccessCheck.allows(policy.get(), subject, path, Activity.DOWNLOAD)) {
+            return namespace.stat(subject, path);
+        }
+        if (!AccessCheck.allows(policy.get(), subject, path, Activity.LIST)) {
+            authorize(subject, path, Activity.DOWNLOAD); // the refusal, with its reason
+        }
+        try {
+            return namespace.stat(subject, path);
+        } catch (DoorException e) {
+            if (e.headers().containsKey(DoorException.DELEGATE_TO)) {
+                authorize(subject, path, Activity.DOWNLOAD);
+            }
+            throw e;
+        }
     }
 
     private void listing(HttpServletRequest request, HttpServletResponse response, String dir, GridSubject subject)

@@ -69,6 +69,9 @@ public final class OriginIdentities {
         if (subject.dn() == null) {
             throw DoorException.tokenCannotActAsUser(origin);
         }
+        if (!subject.mayActWithDelegation()) {
+            throw DoorException.delegationNotGranted(subject, "origin " + origin.name() + " (listed, read and written as the user)");
+        }
         return delegations.of(subject).orElseThrow(() -> subject.fqans().isEmpty()
                 ? DoorException.delegateFirst(origin, "listed and read", endpoint)
                 : new DoorException(401, "origin " + origin.name() + " is listed and read with your own credential: delegate a proxy"

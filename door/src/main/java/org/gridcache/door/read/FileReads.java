@@ -227,6 +227,9 @@ public final class FileReads {
         if (!subject.anonymous() && subject.dn() == null) {
             throw DoorException.tokenCannotActAsUser(origin);
         }
+        if (!subject.anonymous() && !subject.mayActWithDelegation()) {
+            throw DoorException.delegationNotGranted(subject, "origin " + origin.name() + " (read as the user)");
+        }
         Optional<String> id = subject.anonymous() ? Optional.empty() : delegations.delegationOf(subject);
         id.orElseThrow(() -> DoorException.delegateFirst(origin, "read", endpoint));
     }

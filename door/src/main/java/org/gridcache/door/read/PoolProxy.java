@@ -104,7 +104,8 @@ public final class PoolProxy {
             stats.proxied(relayed[0]);
             TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "door", doorId,
                     subject.name(), subject.vo(), client.getRemoteAddr(), client.getMethod(), path, relayed[0],
-                    (System.nanoTime() - start) / 1_000_000, source[0], 0, status[0], complete, pool.id()));
+                    (System.nanoTime() - start) / 1_000_000, source[0], 0, status[0], complete, pool.id(),
+                    subject.authentication().toString()));
         }
     }
 

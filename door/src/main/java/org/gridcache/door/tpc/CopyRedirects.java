@@ -120,6 +120,9 @@ public final class CopyRedirects implements DoorWrites.ThirdPartyCopies {
         if (delegations.delegationEndpoint() == null) {
             throw new DoorException(400, "Credential " + copy.credential() + " needs an HTTPS door with delegation: use Credential: none");
         }
+        if (!subject.anonymous() && !subject.mayActWithDelegation()) {
+            throw DoorException.delegationNotGranted(subject, "this third-party copy");
+        }
         if (!subject.anonymous() && delegations.delegationOf(subject).isPresent()) {
             return;
         }

@@ -47,7 +47,8 @@ record CopyRequest(Kind kind, String remote, String credential) {
 
     /**
      * The copy {@code request} of {@code subject} asks for; a 400 with the reason for a bad remote URL or credential,
-     * a 403 for {@code Credential: gridsite} asked by a bearer token's subject, which has no delegation to present.
+     * a 403 for {@code Credential: gridsite} asked by a bearer token's subject, which has no delegation to present, or by a
+     * macaroon's that was not minted with {@code credential:gridsite}.
      */
     static CopyRequest of(HttpServletRequest request, GridSubject subject) {
         String source = request.getHeader(SOURCE);
@@ -59,9 +60,11 @@ record CopyRequest(Kind kind, String remote, String credential) {
                 kind == Kind.PULL ? SOURCE : "Destination");
         String credential = credential(request.getHeader(CREDENTIAL), subject.presentedCertificate(),
                 request.getHeader(TRANSFER_AUTHORIZATION) != null);
-        if (Ticket.REMOTE_GRIDSITE.equals(credential) && !subject.anonymous() && subject.dn() == null) {
-            throw new DoorException(403, "Credential gridsite presents a proxy of your delegation, which a bearer token cannot make: "
-                    + "use Credential: none (and TransferHeaderAuthorization for the remote)");
+        if (Ticket.REMOTE_GRIDSITE.equals(credential) && !subject.anonymous() && !subject.mayActWithDelegation()) {
+            // a macaroon's subject names its issuer's DN, but only its issuer may hand it her delegation
+            throw new DoorException(403, "Credential gridsite presents a proxy of your delegation, which " + (subject.dn() == null
+                    ? "a bearer token cannot make" : "a macaroon may use only when minted with the caveat credential:gridsite or sent with a certificate of its DN")
+                    + ": use Credential: none (and TransferHeaderAuthorization for the remote)");
         }
         return new CopyRequest(kind, remote, credential);
     }

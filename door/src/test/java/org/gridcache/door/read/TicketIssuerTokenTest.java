@@ -46,7 +46,8 @@ class TicketIssuerTokenTest {
     @Test
     void aTokenOriginsTicketNamesTheTokenAndWhereToGetIt() throws Exception {
         Ticket t = read(OriginEntry.of("se", "/data", "https://se.example.org/data", "token"), "/data/public/f");
-        assertEquals(new TokenGrant(ALICE, READ_DATA, alice.caveats(), "ab12"), t.token());
+        assertEquals(new TokenGrant(ALICE, READ_DATA, alice.caveats(), "ab12", "token https://iss.example.org"), t.token());
+        assertEquals("token https://iss.example.org", t.authentication(), "how the subject authenticated, for the pool's records");
         assertEquals(CredentialMode.TOKEN, t.credential());
         assertEquals(CREDENTIAL_URL, t.credentialUrl());
         assertEquals("token:alice@https://iss.example.org", t.subject());
@@ -56,9 +57,10 @@ class TicketIssuerTokenTest {
     @Test
     void otherOriginsGetTheBoundsButNeitherTheTokenNorACredentialUrl() throws Exception {
         Ticket t = read(OriginEntry.of("open", "/data", "http://open.example.org/data"), "/data/public/f");
-        assertEquals(new TokenGrant(ALICE, READ_DATA, alice.caveats(), null), t.token());
+        assertEquals(new TokenGrant(ALICE, READ_DATA, alice.caveats(), null, "token https://iss.example.org"), t.token());
         assertNull(t.credentialUrl());
         assertEquals(TokenGrant.NONE, TokenGrant.of(GridSubject.of("/CN=Bob"), true), "an X.509 subject has nothing to carry");
+        assertEquals("x509", new Ticket("/f", "p", Ticket.READ, 0, "/CN=Bob", "door1", null, 0, 0).authentication());
     }
 
     @Test

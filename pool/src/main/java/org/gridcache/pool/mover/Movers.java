@@ -41,7 +41,8 @@ public final class Movers {
         String subject = ex.ticket != null ? ex.ticket.subject() : null;
         TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "pool", poolName,
                 subject, null, TransferLog.ip(ex.ctx.channel().remoteAddress()), ex.method, ex.path, sent, ex.millis(),
-                hit ? TransferRecord.HIT : fromPeer ? TransferRecord.PEER : TransferRecord.MISS, originBytes, status, complete, poolName));
+                hit ? TransferRecord.HIT : fromPeer ? TransferRecord.PEER : TransferRecord.MISS, originBytes, status, complete, poolName,
+                ex.ticket != null ? ex.ticket.authentication() : null));
     }
 
     void started() {

@@ -455,7 +455,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
                 CompletableFuture.supplyAsync(() -> commitCopy(checksums, result.mtimeSeconds()), diskWriters)
                         .whenComplete((cached, commitError) -> ctx.executor().execute(() -> {
                             staleCopies.uploadEnded(key);
-                            LOG.info("PUT {} by {}: {} bytes, origin {}{}", path, ticket.subject(), received, result.status(),
+                            LOG.info("PUT {} by {}: {} bytes, origin {}{}", path, ticket.who(),
+                                    received, result.status(),
                                     Boolean.TRUE.equals(cached) ? ", kept as a hit" : ", not kept");
                             answer(HttpResponseStatus.valueOf(result.status()), result.status() == 201 ? "created" : "stored");
                         }));

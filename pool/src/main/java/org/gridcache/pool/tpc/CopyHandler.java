@@ -140,13 +140,13 @@ final class CopyHandler extends ChannelInboundHandlerAdapter {
         service.stats().thirdPartyCopy(admitted.pull(), failure == null, bytes);
         TransferLog.write(new TransferRecord(Instant.now().toString(), "pool", service.poolName(), ticket.subject(), ticket.vo(),
                 client, "COPY", ticket.path(), bytes, ms, source == null ? (admitted.pull() ? "remote" : "unknown") : source,
-                0, 202, failure == null, service.poolName()));
+                0, 202, failure == null, service.poolName(), ticket.authentication()));
         if (failure != null) {
             LOG.info("COPY {} ({} {}) by {} failed after {} bytes: {}", ticket.path(), admitted.pull() ? "pull from" : "push to",
-                    CopyService.hostOf(ticket.remote()), ticket.subject(), bytes, failure);
+                    CopyService.hostOf(ticket.remote()), ticket.who(), bytes, failure);
         } else {
             LOG.info("COPY {} ({} {}) by {}: {} bytes in {} ms", ticket.path(), admitted.pull() ? "pull from" : "push to",
-                    CopyService.hostOf(ticket.remote()), ticket.subject(), bytes, ms);
+                    CopyService.hostOf(ticket.remote()), ticket.who(), bytes, ms);
         }
         if (!ctx.channel().isActive()) {
             return;

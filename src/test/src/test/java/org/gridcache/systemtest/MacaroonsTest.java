@@ -212,6 +212,41 @@ class MacaroonsTest {
         assertTrue(Files.notExists(tmp.resolve("data/tpc/refused.bin")), "nothing written");
     }
 
+    /**
+     * Issue 39 row 5: a macaroon never outlives the proxy it was minted with, whatever validity it asks for (gridenv's
+     * proxies live as long as macaroon.max-validity, and began earlier); macaroon.max-validity holds again when one
+     * is used: lowered below what a macaroon has left, the macaroon is refused.
+     */
+    @Test
+    void aMacaroonNeverOutlivesAlicesProxyAndTheCapHoldsWhenItIsUsed() throws Exception {
+        Path answer = tmp.resolve("capped.json");
+        Tools.Result r = GridEnv.curlAs(pki, "alice-atlas", "-X", "POST", "-H", "Content-Type: application/macaroon-request",
+                "--data-binary", "{\"caveats\": [\"activity:DOWNLOAD,LIST\"], \"validity\": \"P30D\"}", "-o", answer.toString(),
+                doorUrl + "/data");
+        assertEquals(200, GridEnv.lastStatus(r), r.out());
+        assertTrue(r.out().contains(" (the expiry of the credential it was minted with)"), r.out());
+        String m = JSON.readTree(Files.readString(answer)).get("macaroon").asText();
+        String enddate = Tools.run(Duration.ofMinutes(1), "openssl", "x509", "-noout", "-enddate", "-in",
+                pki.resolve("proxies/alice-atlas.pem").toString()).assertOk().out().trim().replaceAll("\\s+", " ");
+        java.time.Instant notAfter = java.time.ZonedDateTime.parse(enddate.substring("notAfter=".length()),
+                java.time.format.DateTimeFormatter.ofPattern("MMM d HH:mm:ss yyyy z", java.util.Locale.ENGLISH)).toInstant();
+        List<String> caveats = java.util.Arrays.stream(MacaroonsBuilder.deserialize(m).caveatPackets).map(c -> c.getValueAsText()).toList();
+        assertTrue(caveats.contains("before:" + notAfter), "the proxy's notAfter " + notAfter + ": " + caveats);
+
+        String zk = Files.readAllLines(tmp.resolve("cluster/gridcache.properties")).stream().filter(l -> l.startsWith("zk="))
+                .findFirst().orElseThrow().substring(3);
+        assertEquals(302, GridEnv.lastStatus(anonymousCurl("-H", "Authorization: Bearer " + m, doorUrl + "/data/sub/file.bin")));
+        Gridcache.admin("config", "set", "macaroon.max-validity", "1h", "--zk", zk).assertOk();
+        try {
+            Tools.await("the door to apply macaroon.max-validity 1h", Duration.ofSeconds(30),
+                    () -> GridEnv.lastStatus(anonymousCurl("-H", "Authorization: Bearer " + m, doorUrl + "/data/sub/file.bin")) == 401);
+            Tools.Result refused = anonymousCurl("-H", "Authorization: Bearer " + m, doorUrl + "/data/sub/file.bin");
+            assertTrue(refused.out().contains("longer than macaroon.max-validity (PT1H) from now"), refused.out());
+        } finally {
+            Gridcache.admin("config", "unset", "macaroon.max-validity", "--zk", zk).assertOk();
+        }
+    }
+
     private static String lastLine(Tools.Result r) {
         List<String> lines = r.out().strip().lines().toList();
         return lines.isEmpty() ? "" : lines.get(lines.size() - 1);

@@ -139,6 +139,65 @@ class ThirdPartyCopyHttpsTest {
                 "the pool PUT with Alice's proxy: " + remote.accessLog());
     }
 
+    /** Alice's macaroon for the whole namespace, as her POST's answer holds it. */
+    private static String aliceMacaroon(String body) throws Exception {
+        Path answer = tmp.resolve("macaroon.json");
+        Tools.Result r = GridEnv.curlAs(pki, "alice", "-X", "POST", "-H", "Content-Type: application/macaroon-request",
+                "--data-binary", body, "-o", answer.toString(), door + "/");
+        assertEquals(200, GridEnv.lastStatus(r), r.out());
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(Files.readString(answer)).get("macaroon").asText();
+    }
+
+    /** curl with no certificate, the macaroon in its header. */
+    private static Tools.Result withMacaroon(String macaroon, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("--capath", pki.resolve("certificates").toString(), "-D", "-",
+                "-H", "Authorization: Bearer " + macaroon));
+        args.addAll(List.of(more));
+        return Tools.curl(args.toArray(String[]::new));
+    }
+
+    /**
+     * Issue 39 rows 2 and 11: Alice's macaroon names her DN, yet its holder (no certificate) may not have a pool
+     * present her delegated proxy to a remote ({@code Credential: gridsite}), nor have the door or a pool read or list
+     * an origin mounted {@code --credential user} as her: 403 with the reason, and the remote never sees her. Only a
+     * macaroon she asked for with the caveat {@code credential:gridsite} may; its copy's transfer record and the
+     * door's log line name the macaroon.
+     */
+    @Test
+    void aMacaroonActsWithAlicesDelegationOnlyWhenSheGrantedIt() throws Exception {
+        GridEnv.delegated(pki, door, "alice");
+        Path source = Tools.randomFile(remoteData.resolve("w/mac-src.bin"), 700_000, 64);
+        Tools.run(Duration.ofMinutes(1), "chmod", "a+r", source.toString()).assertOk();
+        String plain = aliceMacaroon("{\"caveats\": [\"activity:DOWNLOAD,UPLOAD,LIST\"]}");
+        Tools.Result copy = withMacaroon(plain, "-sS", "-L", "-X", "COPY", "-H", "Source: " + remote("/w/mac-src.bin"),
+                "-H", "Credential: gridsite", "-H", "RequireChecksumVerification: false", door + "/mac.bin");
+        assertEquals(403, GridEnv.lastStatus(copy), copy.out());
+        assertTrue(copy.out().contains("a macaroon may use only when minted with the caveat credential:gridsite"), copy.out());
+        Tools.Result read = withMacaroon(plain, door + "/grid/src.bin");
+        assertEquals(403, GridEnv.lastStatus(read), read.out());
+        assertTrue(read.out().contains("credential:gridsite") && !read.out().contains("Location:"), "no ticket: " + read.out());
+        Tools.Result list = withMacaroon(plain, "-X", "PROPFIND", "-H", "Depth: 1", door + "/grid/");
+        assertEquals(403, GridEnv.lastStatus(list), list.out());
+        Tools.Result push = withMacaroon(plain, "-X", "COPY", "-H", "Destination: " + origin.url() + "mac-push.bin",
+                "-H", "Credential: none", door + "/grid/push-src.bin");
+        assertEquals(403, GridEnv.lastStatus(push), "a push from an origin read as Alice: " + push.out());
+        assertFalse(Files.exists(data.resolve("mac.bin")) || Files.exists(data.resolve("mac-push.bin")), "nothing written");
+        assertFalse(remote.accessLog().contains("/w/mac-src.bin"), "the remote never saw Alice's proxy: " + remote.accessLog());
+
+        String granted = aliceMacaroon("{\"caveats\": [\"activity:DOWNLOAD,UPLOAD,LIST\", \"credential:gridsite\"]}");
+        String id = com.github.nitram509.jmacaroons.MacaroonsBuilder.deserialize(granted).identifier;
+        Tools.Result pull = withMacaroon(granted, "-sS", "-L", "-X", "COPY", "-H", "Source: " + remote("/w/mac-src.bin"),
+                "-H", "Credential: gridsite", "-H", "RequireChecksumVerification: false", door + "/mac.bin");
+        assertEquals("success: Created", lastLine(pull.out()), pull.out());
+        assertEquals(Tools.sha256(source), Tools.sha256(data.resolve("mac.bin")), "byte-exact");
+        assertTrue(remote.accessLog().lines().anyMatch(l -> l.contains("GET /w/mac-src.bin") && l.contains("CN=Alice")), remote.accessLog());
+        Path transfers = gridcache.home().resolve("logs/transfers.jsonl");
+        Tools.await("the copy's transfer record naming the macaroon", Duration.ofSeconds(30), 
+                () -> Tools.readOrEmpty(transfers).lines().anyMatch(l -> l.contains("\"path\":\"/mac.bin\"")
+                        && l.contains("\"authn\":\"macaroon " + id + "\"")));
+        assertTrue(gridcache.output().contains("via macaroon " + id + ": third-party pull from"), gridcache.output());
+    }
+
     private static String[] concat(List<String> head, String... tail) {
         List<String> all = new java.util.ArrayList<>(head);
         all.addAll(List.of(tail));

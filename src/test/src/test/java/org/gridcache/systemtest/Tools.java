@@ -128,6 +128,15 @@ final class Tools {
         return file;
     }
 
+    /** A file's text, empty while it does not exist (a log not written yet), for conditions awaited. */
+    static String readOrEmpty(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static String sha256(Path file) throws IOException {
         try (var in = Files.newInputStream(file)) {
             MessageDigest md = MessageDigest.getInstance("SHA-256");

@@ -66,6 +66,7 @@ class VoProtectedOriginTest {
                 </gacl>
                 """);
         Tools.randomFile(data.resolve("vo/atlas/data.bin"), 2_000_000, 71);
+        Tools.randomFile(Files.createDirectories(data.resolve("vo/atlas/only")).resolve("vo.bin"), 10_000, 76);
         Tools.randomFile(data.resolve("vo/atlas/second.bin"), 100_000, 72);
         Tools.randomFile(data.resolve("vo/cms/c.bin"), 50_000, 73);
         Tools.run(Duration.ofMinutes(1), "chmod", "-R", "a+rX", data.toString()).assertOk();
@@ -79,7 +80,9 @@ class VoProtectedOriginTest {
         Gridcache.admin("origins", "add", "vo", "--prefix", "/vo", "--url", origin.url() + "/vo", "--credential", "user",
                 "--zk", zkConnect).assertOk();
         Path policy = tmp.resolve("authz.conf");
-        Files.writeString(policy, "authenticated /vo/atlas/up list,read,write\nauthenticated / list,read\n");
+        // /vo/atlas/only: the door's own policy lets only /atlas read there; everyone may list it
+        Files.writeString(policy, "fqan:/atlas /vo/atlas/only list,read\nauthenticated /vo/atlas/only list\n"
+                + "authenticated /vo/atlas/up list,read,write\nauthenticated / list,read\n");
         Path conf = tmp.resolve("gridcache.properties");
         Path logs = tmp.resolve("logs");
         Files.writeString(conf, "zk=" + zkConnect
@@ -253,6 +256,22 @@ class VoProtectedOriginTest {
         } finally {
             GridEnv.withoutDelegation(pki, doorUrl, "bob-atlas");
         }
+    }
+
+    /**
+     * Issue 39 row 12: the door's policy refuses Alice's {@code /cms} session the read of {@code /vo/atlas/only}: 403
+     * with the policy's reason, before asking the origin anything, never a request to delegate that would not help.
+     */
+    @Test
+    void aSessionThePolicyRefusesIsToldSoNotAskedToDelegate() throws Exception {
+        notDelegated("alice-cms");
+        Tools.Result refused = curlAs("alice-cms", doorUrl + "/vo/atlas/only/vo.bin");
+        assertEquals(403, status(refused), refused.out());
+        assertTrue(refused.out().contains("may not read /vo/atlas/only/vo.bin"), refused.out());
+        assertFalse(refused.out().contains("X-Delegate-To"), refused.out());
+        assertFalse(origin.accessLog().contains("/vo/atlas/only/vo.bin"), "the origin was not asked: " + origin.accessLog());
+        delegated("alice-atlas");
+        assertEquals(302, status(curlAs("alice-atlas", doorUrl + "/vo/atlas/only/vo.bin")), "the /atlas session reads it");
     }
 
     @Test

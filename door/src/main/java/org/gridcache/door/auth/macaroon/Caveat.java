@@ -14,8 +14,12 @@ import org.gridcache.common.authz.Activity;
 /**
  * One first-party caveat in dCache's words, {@code <kind>:<value>}: {@code id:} (the issuer, JSON), {@code before:}
  * (an ISO-8601 instant), {@code path:} (an absolute namespace path), {@code activity:} (a comma list of
- * {@link Activity} names), {@code ip:} (a comma list of CIDR blocks). Anything else is unknown, and a macaroon with an
- * unknown caveat is refused: a caveat its verifier skipped would widen it.
+ * {@link Activity} names), {@code ip:} (a comma list of CIDR blocks), {@code credential:} ({@code gridsite} or {@code
+ * none}, in the words of a third-party copy's {@code Credential} header: whether the holder may have the door or a pool
+ * act with the proxy the issuer delegated; only a request for the macaroon grants {@code gridsite}, as the door then
+ * also writes it into {@code id:}, which a holder cannot change; one a holder appends can only say {@code none}).
+ * Anything else is unknown, and a macaroon with an unknown caveat is refused: a caveat its verifier skipped would
+ * widen it.
  */
 sealed interface Caveat {
     String ID = "id";
@@ -23,6 +27,9 @@ sealed interface Caveat {
     String PATH = "path";
     String ACTIVITY = "activity";
     String IP = "ip";
+    String CREDENTIAL = "credential";
+    /** {@code credential:gridsite}: the issuer's delegated proxy may be used for the holder. */
+    String GRIDSITE = "gridsite";
 
     /** The caveat's text as the macaroon carries it. */
     String predicate();
@@ -96,6 +103,24 @@ sealed interface Caveat {
         }
     }
 
+    /** {@code credential:gridsite} or {@code credential:none}. */
+    record Credential(String value) implements Caveat {
+        public Credential {
+            if (!value.equals(GRIDSITE) && !value.equals("none")) {
+                throw new IllegalArgumentException("caveat credential: is gridsite or none, not '" + shortened(value) + "'");
+            }
+        }
+
+        boolean gridsite() {
+            return value.equals(GRIDSITE);
+        }
+
+        @Override
+        public String predicate() {
+            return CREDENTIAL + ":" + value;
+        }
+    }
+
     /** The caveat {@code predicate} states, or an {@link IllegalArgumentException} saying what is wrong with it. */
     static Caveat parse(String predicate) {
         int colon = predicate.indexOf(':');
@@ -120,8 +145,9 @@ sealed interface Caveat {
             }
             case ACTIVITY -> new Activities(activities(value));
             case IP -> new Ip(list(value));
+            case CREDENTIAL -> new Credential(value.trim());
             default -> throw new IllegalArgumentException("unknown caveat '" + shortened(predicate.substring(0, colon))
-                    + "' (known: id, before, path, activity, ip)");
+                    + "' (known: id, before, path, activity, ip, credential)");
         };
     }
 

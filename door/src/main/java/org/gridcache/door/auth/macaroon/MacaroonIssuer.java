@@ -11,12 +11,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
 import org.gridcache.common.security.GridSubject;
+import org.gridcache.door.http.DoorException;
 import org.gridcache.zk.MacaroonSecrets;
 
 /**
  * Makes a macaroon with the cluster's current root key: identifier {@code <key id>:<random>}, location the door's URL,
  * and the caveats {@code id:} (the issuer), {@code before:} (the validity asked for, by default a day, at most
- * {@code macaroon.max-validity}), {@code path:} (the request's path, or the narrower one asked for) and whatever
+ * {@code macaroon.max-validity} and never past the expiry of the credential it is minted with), {@code path:} (the request's path, or the narrower one asked for) and whatever
  * {@code activity:} and {@code ip:} were asked for. Serialized as dCache does (V1, base64url).
  */
 public final class MacaroonIssuer {
@@ -33,17 +34,37 @@ public final class MacaroonIssuer {
         this.clock = clock;
     }
 
-    /** A macaroon made for {@code subject} at {@code path} ({@code location}: the door's URL). */
-    record Minted(String macaroon, Instant before, boolean capped) {
+    /**
+     * A macaroon made for {@code subject} at {@code path} ({@code location}: the door's URL); {@code capped}: its
+     * {@code before:} is earlier than the validity asked for, as {@code why} says.
+     */
+    record Minted(String macaroon, Instant before, boolean capped, String why) {
     }
 
     Minted mint(GridSubject subject, String path, MacaroonRequest request, String location) {
+        boolean delegation = request.asksForDelegation();
+        if (delegation && !subject.mayActWithDelegation()) {
+            throw new DoorException(403, "caveat credential:gridsite grants the proxy you delegated, which only a client that"
+                    + " presents its own certificate or proxy can grant");
+        }
+        Instant now = clock.instant();
         Duration asked = request.validity().orElse(DEFAULT_VALIDITY);
-        Duration cap = maxValidity.get();
-        boolean capped = asked.compareTo(cap) > 0;
-        Instant before = clock.instant().plus(capped ? cap : asked).truncatedTo(ChronoUnit.MILLIS);
+        Instant before = now.plus(asked);
+        String why = null;
+        Instant cap = now.plus(maxValidity.get());
+        if (before.isAfter(cap)) {
+            before = cap;
+            why = "macaroon.max-validity";
+        }
+        // a macaroon never outlives the credential it was minted with (an X.509 chain's notAfter, a token's exp)
+        Instant credentialExpiry = subject.authentication().notAfter();
+        if (credentialExpiry != null && before.isAfter(credentialExpiry)) {
+            before = credentialExpiry;
+            why = "the expiry of the credential it was minted with";
+        }
+        before = before.truncatedTo(ChronoUnit.MILLIS);
         List<Caveat> caveats = new ArrayList<>();
-        caveats.add(new Caveat.Id(IssuerIdentity.of(subject).json()));
+        caveats.add(new Caveat.Id(IssuerIdentity.of(subject, delegation).json()));
         caveats.add(new Caveat.Before(before));
         if (request.caveats().stream().noneMatch(Caveat.Path.class::isInstance)) {
             caveats.add(new Caveat.Path(path));
@@ -54,6 +75,6 @@ public final class MacaroonIssuer {
         RANDOM.nextBytes(nonce);
         MacaroonsBuilder builder = new MacaroonsBuilder(location, key.secret(), key.id() + ":" + HexFormat.of().formatHex(nonce));
         caveats.forEach(c -> builder.add_first_party_caveat(c.predicate()));
-        return new Minted(builder.getMacaroon().serialize(), before, capped);
+        return new Minted(builder.getMacaroon().serialize(), before, why != null, why);
     }
 }

@@ -14,10 +14,16 @@ import org.gridcache.common.Json;
 /**
  * A macaroon request's JSON body, dCache's form: {@code {"caveats": ["activity:DOWNLOAD,LIST", "path:/sub",
  * "ip:127.0.0.0/8"], "validity": "PT30M"}}, both optional. A {@code path:} is joined to the request's path (it narrows
- * within it, never climbs out). Only {@code activity:}, {@code path:} and {@code ip:} may be asked for: the door
- * writes {@code id:} and {@code before:} itself.
+ * within it, never climbs out). Only {@code activity:}, {@code path:}, {@code ip:} and {@code credential:} may be asked
+ * for: the door writes {@code id:} and {@code before:} itself.
  */
 record MacaroonRequest(List<Caveat> caveats, Optional<Duration> validity) {
+
+    /** Whether the request asks that the holder may act with the issuer's delegation ({@code credential:gridsite}). */
+    boolean asksForDelegation() {
+        return caveats.stream().anyMatch(c -> c instanceof Caveat.Credential credential && credential.gridsite())
+                && caveats.stream().noneMatch(c -> c instanceof Caveat.Credential credential && !credential.gridsite());
+    }
 
     /** The request a body makes for {@code requestPath}, or an {@link IllegalArgumentException} with the reason. */
     static MacaroonRequest parse(byte[] body, String requestPath) {
@@ -66,7 +72,7 @@ record MacaroonRequest(List<Caveat> caveats, Optional<Duration> validity) {
         if (caveat instanceof Caveat.Before) {
             throw new IllegalArgumentException("caveat before: is the door's to write: ask for a validity");
         }
-        return caveat; // activity:, ip:
+        return caveat; // activity:, ip:, credential:
     }
 
     private static Optional<Duration> validity(JsonNode node) {

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@code {"macaroon": M, "uri": {"targetWithMacaroon": "<door><path>?authz=M", "baseWithMacaroon": "<door>/?authz=M"}}}.
  * A subject that holds a macaroon is refused (403): it appends caveats to the one it has, which cannot outlive it.
  * A body that is not a request (bad JSON, an unknown caveat or field, a bad duration): 400. A validity beyond
- * {@code macaroon.max-validity} is cut to it, and the answer says so in {@value #CAPPED}.
+ * {@code macaroon.max-validity}, or beyond the expiry of the credential the request came with (an X.509 chain's
+ * earliest notAfter, a token's exp), is cut to it, and the answer says so (and why) in {@value #CAPPED}.
  */
 public final class MacaroonRequests {
     public static final String CONTENT_TYPE = "application/macaroon-request";
@@ -72,7 +73,7 @@ public final class MacaroonRequests {
         LOG.info("macaroon for {} at {} until {} with {}", subject, path, minted.before(), asked.caveats().stream().map(Caveat::predicate).toList());
         response.setStatus(200);
         if (minted.capped()) {
-            response.setHeader(CAPPED, "until " + minted.before());
+            response.setHeader(CAPPED, "until " + minted.before() + " (" + minted.why() + ")");
         }
         response.setContentType("application/json");
         response.setContentLength(body.length);

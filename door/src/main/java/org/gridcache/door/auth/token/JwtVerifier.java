@@ -29,9 +29,11 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.authz.Grants;
+import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.BearerChallenge;
 import org.gridcache.door.auth.BearerVerifier;
+import org.gridcache.door.auth.TokenVault;
 import org.gridcache.door.http.DoorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,7 +105,8 @@ public final class JwtVerifier implements BearerVerifier {
         } catch (IllegalArgumentException e) {
             throw BearerChallenge.invalidToken(e.getMessage());
         }
-        GridSubject subject = GridSubject.ofToken(new BearerIdentity(iss, sub), issuer.config().policyGroups(groups), scopes);
+        GridSubject subject = GridSubject.ofToken(new BearerIdentity(iss, sub), issuer.config().policyGroups(groups), scopes)
+                .authenticatedBy(Authentication.token(iss, idOf(claims.getJWTID(), token), claims.getExpirationTime().toInstant()));
         LOG.debug("token of {} verified: {}", iss, subject);
         return Optional.of(subject);
     }
@@ -205,6 +208,11 @@ public final class JwtVerifier implements BearerVerifier {
         int port = uri.getPort();
         boolean defaultPort = port == -1 || scheme.equals("https") && port == 443 || scheme.equals("http") && port == 80;
         return scheme + "://" + uri.getHost().toLowerCase(Locale.ROOT) + (defaultPort ? "" : ":" + port);
+    }
+
+    /** What audit names a token by: its {@code jti}, else the start of its SHA-256; never the token. */
+    static String idOf(String jti, String token) {
+        return jti != null && !jti.isBlank() ? "jti:" + shown(jti) : "sha256:" + TokenVault.ref(token).substring(0, 16);
     }
 
     /** A claim a client chose, fit for one log and reply line. */

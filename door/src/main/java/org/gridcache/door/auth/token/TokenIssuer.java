@@ -17,7 +17,8 @@ import org.gridcache.common.GridPath;
  * token's {@code iss} exactly), where its keys are ({@code jwks}, a JWKS file; null: the issuer's discovery document
  * over HTTPS), the namespace path its scopes are relative to ({@code base-path}), the audiences it may address the
  * door by besides the door's URL ({@code audiences}), and its groups' names in the policy file ({@code groups}, token
- * group → policy group; null: the token's groups are used as they are).
+ * group → policy group; null: the token's groups are used as they are, which only a file of one issuer may leave out:
+ * with several, each issuer's groups count only as its map says, so a low-trust issuer cannot claim another's VO).
  */
 public record TokenIssuer(String issuer, Path jwks, String basePath, List<String> audiences, Map<String, String> groups) {
     private static final Set<String> FIELDS = Set.of("issuer", "jwks", "base-path", "audiences", "groups");
@@ -56,6 +57,15 @@ public record TokenIssuer(String issuer, Path jwks, String basePath, List<String
                 all.add(issuer);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("issuer " + name + ": " + e.getMessage());
+            }
+        }
+        if (all.size() > 1) {
+            // fqan: rules name groups without an issuer: unmapped, any issuer's "/atlas" would pass for the VO's
+            for (TokenIssuer issuer : all) {
+                if (issuer.groups() == null) {
+                    throw new IllegalArgumentException("issuer " + issuer.issuer() + ": with more than one issuer each needs a \"groups\" map"
+                            + " (token group to policy group; {} for none), so that no issuer's groups pass for another's");
+                }
             }
         }
         return all;

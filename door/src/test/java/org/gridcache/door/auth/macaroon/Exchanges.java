@@ -31,6 +31,7 @@ final class Exchanges {
                     case "getContentType" -> headers.get("Content-Type");
                     case "getContentLengthLong" -> (long) bytes.length;
                     case "getQueryString" -> headers.get("?");
+                    case "getAttribute" -> null; // no client certificate
                     case "getInputStream" -> new ServletInputStream() {
                         @Override
                         public int read() {

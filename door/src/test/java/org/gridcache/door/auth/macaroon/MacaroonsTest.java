@@ -23,6 +23,7 @@ import org.gridcache.common.authz.Activity;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.authz.Grants;
 import org.gridcache.common.authz.PathGrant;
+import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.BearerSubjectResolver;
 import org.gridcache.door.http.DoorException;
@@ -63,7 +64,7 @@ class MacaroonsTest {
     }
 
     private static MacaroonVerifier verifierAt(Instant now) {
-        return new MacaroonVerifier(secrets, Clock.fixed(now, java.time.ZoneOffset.UTC));
+        return new MacaroonVerifier(secrets, () -> Duration.ofDays(7), Clock.fixed(now, java.time.ZoneOffset.UTC));
     }
 
     private static HttpServletRequest from(String address) {
@@ -270,7 +271,49 @@ class MacaroonsTest {
     void aValidityBeyondTheCapIsCutAndSaidSo() throws Exception {
         Exchanges.Response response = post(ALICE, true, "{\"validity\": \"P30D\"}");
         assertEquals(200, response.status);
-        assertEquals("until 2030-01-08T12:00:00Z", response.headers.get(MacaroonRequests.CAPPED));
+        assertEquals("until 2030-01-08T12:00:00Z (macaroon.max-validity)", response.headers.get(MacaroonRequests.CAPPED));
+    }
+
+    // issue 39: the credential it was minted with, max-validity at verification, credential:gridsite
+
+    @Test
+    void aMacaroonNeverOutlivesTheCredentialItWasMintedWith() throws Exception {
+        GridSubject shortToken = GridSubject.ofToken(new BearerIdentity("https://issuer.example", "42"), List.of(), null)
+                .authenticatedBy(Authentication.token("https://issuer.example", "jti:t1", NOW.plusSeconds(90)));
+        Exchanges.Response response = post(shortToken, true, "{\"validity\": \"P7D\"}");
+        assertEquals("until 2030-01-01T12:01:30Z (the expiry of the credential it was minted with)", response.headers.get(MacaroonRequests.CAPPED));
+        String m = Json.mapper().readTree(response.text()).get("macaroon").asText();
+        assertTrue(verifierAt(NOW.plusSeconds(60)).verify(m, from(LOCAL)).isPresent());
+        assertTrue(refused(m, verifierAt(NOW.plusSeconds(91)), LOCAL).reason().contains("expired at 2030-01-01T12:01:30Z"));
+        GridSubject proxy = ALICE.authenticatedBy(Authentication.x509(NOW.plus(Duration.ofHours(12))));
+        List<String> caveats = java.util.Arrays.stream(MacaroonsBuilder.deserialize(mint(proxy, "/data", "{\"validity\": \"P1D\"}"))
+                .caveatPackets).map(c -> c.getValueAsText()).toList();
+        assertEquals("before:2030-01-02T00:00:00Z", caveats.get(1), "the proxy's notAfter");
+    }
+
+    @Test
+    void macaroonMaxValidityIsAppliedAgainAtVerification() {
+        String week = mint(ALICE, "/data", "{\"validity\": \"P7D\"}");
+        MacaroonVerifier lowered = new MacaroonVerifier(secrets, () -> Duration.ofDays(1), Clock.fixed(NOW, java.time.ZoneOffset.UTC));
+        assertTrue(refused(week, lowered, LOCAL).reason().contains("longer than macaroon.max-validity (PT24H) from now"));
+        assertTrue(lowered.verify(mint(ALICE, "/data", "{\"validity\": \"PT23H\"}"), from(LOCAL)).isPresent());
+    }
+
+    @Test
+    void onlyAMacaroonMintedWithCredentialGridsiteMayActWithTheDelegation() throws Exception {
+        GridSubject plain = verified(downloadOnly(), LOCAL);
+        assertFalse(plain.mayActWithDelegation(), "a macaroon names Alice's DN, but may not use her proxy");
+        assertFalse(verified(appended(downloadOnly(), "credential:gridsite"), LOCAL).mayActWithDelegation(), "a holder cannot grant it");
+        String granted = mint(ALICE, "/data", "{\"caveats\": [\"credential:gridsite\"]}");
+        GridSubject holder = verified(granted, LOCAL);
+        assertTrue(holder.mayActWithDelegation());
+        assertEquals(Authentication.MACAROON, holder.authentication().method());
+        assertTrue(holder.toString().endsWith(" via macaroon " + MacaroonsBuilder.deserialize(granted).identifier), holder.toString());
+        assertFalse(verified(appended(granted, "credential:none"), LOCAL).mayActWithDelegation(), "a holder can take it away");
+        assertTrue(refused(appended(granted, "credential:x509"), verifier, LOCAL).reason().contains("gridsite or none"));
+        GridSubject token = GridSubject.ofToken(new BearerIdentity("https://issuer.example", "42"), List.of(), null);
+        assertTrue(postRefused(403, token, true, "{\"caveats\": [\"credential:gridsite\"]}").reason().contains("credential:gridsite"));
+        assertTrue(ALICE.mayActWithDelegation(), "a client with its own certificate");
     }
 
     @Test

@@ -48,7 +48,8 @@ class JwtVerifierTest {
         Files.writeString(dir.resolve("issuers.json"), """
                 [{"issuer": "https://atlas-auth.example.org/", "jwks": "atlas.jwks", "base-path": "/atlas",
                   "audiences": ["atlas-storage"], "groups": {"/atlas/production": "/atlas/Role=production"}},
-                 {"issuer": "https://cms-auth.example.org", "jwks": "cms.jwks", "audiences": ["ANY"]}]
+                 {"issuer": "https://cms-auth.example.org", "jwks": "cms.jwks", "audiences": ["ANY"],
+                  "groups": {"/cms": "/cms", "/cms/uscms": "/cms/uscms"}}]
                 """);
         verifier = new JwtVerifier(new TokenIssuers(dir.resolve("issuers.json"), null, Duration.ofSeconds(1), Clock.systemUTC()),
                 () -> DOOR, Clock.systemUTC());
@@ -186,9 +187,15 @@ class JwtVerifierTest {
     void withoutStorageScopesTheGroupsAreMappedForThePolicy() {
         GridSubject mapped = subject(atlas.token(AUD, "openid", b -> b.claim("wlcg.groups", List.of("/atlas", "/atlas/production"))));
         assertNull(mapped.scopes());
+        assertEquals("token", mapped.authentication().method());
+        assertTrue(mapped.toString().contains(" via token https://atlas-auth.example.org/ "), mapped.toString());
+        String jti = mapped.authentication().id();
+        assertTrue(jti.matches("jti:.+|sha256:[0-9a-f]{16}"), jti);
         assertEquals(List.of("/atlas/Role=production"), mapped.fqans()); // the map names only production: /atlas is dropped
         GridSubject asTheyAre = subject(cms.token(AUD, null, b -> b.claim("wlcg.groups", List.of("/cms", "/cms/uscms"))));
         assertEquals(List.of("/cms", "/cms/uscms"), asTheyAre.fqans());
+        assertEquals(List.of(), subject(cms.token(AUD, null, b -> b.claim("wlcg.groups", List.of("/atlas")))).fqans(),
+                "an issuer's groups count only as its map says: cms cannot claim atlas");
         AuthzPolicy policy = AuthzPolicy.parse("fqan:/atlas/Role=production /atlas list,read\n");
         AccessCheck.require(policy, mapped, "/atlas/x", Activity.DOWNLOAD);
         DoorException refused = assertThrows(DoorException.class, () -> AccessCheck.require(policy, asTheyAre, "/atlas/x", Activity.DOWNLOAD));

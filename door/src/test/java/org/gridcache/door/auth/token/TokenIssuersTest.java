@@ -44,6 +44,9 @@ class TokenIssuersTest {
             "[{\"issuer\": \"https://a\", \"jwks\": \"a.jwks\", \"groups\": {\"/atlas\": \"atlas\"}}]| issuer https://a: group /atlas "
                     + "must map to a group starting with / (as fqan: rules name it)",
             "[{\"issuer\": \"https://a\", \"jwks\": \"a.jwks\"}, {\"issuer\": \"https://a\", \"jwks\": \"a.jwks\"}]| issuer https://a: listed twice",
+            "[{\"issuer\": \"https://a\", \"jwks\": \"a.jwks\", \"groups\": {}}, {\"issuer\": \"https://b\", \"jwks\": \"a.jwks\"}]| "
+                    + "issuer https://b: with more than one issuer each needs a \"groups\" map (token group to policy group; {} for none), "
+                    + "so that no issuer's groups pass for another's",
             "[{\"issuer\": \"https://a\", \"jwks\": \"missing.jwks\"}]| issuer https://a: jwks DIR/missing.jwks does not exist",
             "[{\"issuer\": \"https://a\", \"jwks\": \"issuers.json\"}]| issuer https://a: jwks DIR/issuers.json is not a JWK set: "
                     + "Invalid JSON object",
