@@ -44,6 +44,7 @@ class PoolUploadTest extends PoolTestSupport {
         files = Files.createDirectories(dir.resolve("files"));
         fileOriginRoots = FileOriginRoots.of(List.of(files));
         MountTable.put(zk, OriginEntry.of("up", "/up", files.toUri().toString()));
+        org.gridcache.zk.ClusterConfig.set(zk, "tpc.allowed-hosts", "127.0.0.1"); // the pulls' remotes are on loopback
         startPool(1 << 24);
         await().atMost(WAIT).until(() -> pool.mounts().resolve("/up/x").isPresent());
     }
