@@ -242,7 +242,7 @@ class GridFtpDoorWritesTest {
             }
         });
         Tools.await("the door's log of the broken-off upload", Duration.ofSeconds(30)).until(() -> Files.readString(
-                tmp.resolve("logs/door-" + doorPort + ".log")).contains("PUT /atlas/broken/part.bin: the client broke off"));
+                tmp.resolve("logs/door-" + doorPort + ".log")).contains("-> 400 the client broke off the upload of /atlas/broken/part.bin"));
     }
 
     @Test
