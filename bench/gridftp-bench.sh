@@ -94,7 +94,7 @@ settle() { # NAME
 # credential, for the per-miss work that a few large misses run too seldom for C2 to compile (the data channels' GSI
 # handshakes and their certificates' ASN.1, MLST, CKSM, the ticket): after 3 warm-up rounds, C2 still compiled for 2.8 s
 # during 4 timed misses and 4 hits (JFR jdk.Compilation), 1.06 s of it BouncyCastle's ASN.1 parser
-# (docs/gridftp-performance.md). 300 such misses left C1 and C2 at 0.09-0.25 CPU s in each timed miss (a /proc count
+# (ARCHITECTURE.md, "Performance design"). 300 such misses left C1 and C2 at 0.09-0.25 CPU s in each timed miss (a /proc count
 # on a held set-up, 8 misses), 1,500 at 0-0.03 in 7 of 8: a pool in service has long compiled that work
 head -c 4096 /dev/urandom > "$DATA/b/base-4k"; chmod 644 "$DATA/b/base-4k"
 for i in $(seq "$WARM_MISSES"); do

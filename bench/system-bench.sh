@@ -100,7 +100,7 @@ fresh_memory() { # MB
 # HotSpot compiles a miss's per-request Java with C2 only after thousands of runs, and the two large misses below
 # leave it in the interpreter and C1. Two `PARTS=reads` runs of 5 rounds, the same build: gridcache's cold 256 MiB
 # reads without such misses 1,113-1,310 MB/s (median 1,247; nginx proxy_cache 1,238), with them 1,372-2,000 (median
-# 1,560; nginx proxy_cache 1,385) (docs/benchmarks.md, "Cold misses: the JIT, and slabs kept"). The reference servers
+# 1,560; nginx proxy_cache 1,385) (ARCHITECTURE.md, "Performance design"). The reference servers
 # are native code and get none: the same 3,000 misses given to each cache slowed XCache's cold reads that followed to
 # 61-156 MB/s (212-1,047 in the run before).
 warm_misses() { # PREFIX (the origin's, "" or limited/) LABEL
@@ -176,7 +176,7 @@ fi
 # hot reads alternate between the paths, one read each per turn: a slow spell of the shared 2-core VM then falls on
 # every server alike. Each server's HOT_READS reads in a block of their own, as before, gave per-round medians that
 # swung by up to 30 % either way (the pool alone slower than through the door in some rounds, faster in others), and
-# 5 rounds of that set the P1 ratio by chance (docs/benchmarks.md, "P1: hot reads that take turns")
+# 5 rounds of that set the P1 ratio by chance (ARCHITECTURE.md, "Performance design")
 hot_turns() { # BYTES PATH... (file of each path in F): HOT_READS turns after one untimed read per path
   local bytes=$1 p v i; shift
   declare -A vs=()

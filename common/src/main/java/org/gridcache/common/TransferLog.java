@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * class's own wakes every {@link #BATCH_MILLIS} and writes what is queued, in order, several records (lines) to a
  * logging event, so one write to the file per batch. Records handed one by one to a waiting writer thread (Logback's
  * asynchronous appender) woke that thread and wrote the file for every small-file hit, which cost a pool 30 % of its
- * small-file rate (docs/benchmarks.md, "Small files"). Nothing is dropped: beyond {@link #MAX_QUEUED} records the
+ * small-file rate (ARCHITECTURE.md, "Performance design"). Nothing is dropped: beyond {@link #MAX_QUEUED} records the
  * caller writes its own, and a shutdown hook writes what is queued at exit (the distribution's Logback stops its
  * appenders a moment later, for that).
  */

@@ -7,7 +7,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
 /**
- * One finished transfer, as a line of {@code transfers.jsonl} (the README's "Transfer records"): the monitoring
+ * One finished transfer, as a line of {@code transfers.jsonl} (docs/admin-guide.md, "Transfer records"): the monitoring
  * record that StashCache and XCache users expect, in the spirit of XRootD's monitoring streams and dCache's billing.
  *
  * @param time        when the transfer ended, ISO-8601 UTC
@@ -50,7 +50,7 @@ public record TransferRecord(String time, String node, String nodeId, String sub
     /**
      * The record as one line of JSON, written field by field with Jackson's streaming generator: the same text as
      * the mapper's (the property order above), without its reflection, which cost a small-file hit 8 % of the
-     * pool's CPU (docs/benchmarks.md, "Small files").
+     * pool's CPU (ARCHITECTURE.md, "Performance design").
      */
     public String toJson() {
         StringWriter out = new StringWriter(256);

@@ -13,7 +13,7 @@ import org.globus.ftp.dc.EBlockImageDCReader;
  * bytes come, whatever its size, and one of the server's default size (256 KiB) is one piece, as before. Each piece's
  * array is new and full, so a piece that must wait for a gap waits as it is ({@link ModeEReorderBuffer#own}). Arrays
  * reused from a pool were tried and ran slower: the socket's copy into an array no longer in the CPU's caches cost
- * more than the zeroing of a new one, which brings it in (docs/gridftp-performance.md).
+ * more than the zeroing of a new one, which brings it in (ARCHITECTURE.md, "Performance design").
  *
  * <p>It extends jGlobus' reader because jGlobus casts to it when the data channel ends, to ask whether the server will
  * close the connection ({@link #willCloseReceived}); the headers' flags mean what they mean to jGlobus' reader.

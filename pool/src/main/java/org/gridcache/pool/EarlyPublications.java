@@ -11,9 +11,9 @@ import java.util.function.LongSupplier;
  * after a quiet spell goes out after {@link #SETTLE} (a pool going from 0 to 1 movers is news to the doors); later
  * ones wait for the interval and publish the record as it is then. The settle keeps the write, with the ZooKeeper
  * server's fsync and the doors' reads it sets off, out of the way of the request that caused it: published at once,
- * it shared the CPU with that request's start (docs/benchmarks.md, "A miss's first byte"). Small-file hits start and
+ * it shared the CPU with that request's start (ARCHITECTURE.md, "Performance design"). Small-file hits start and
  * end movers thousands of times a second, and each was a ZooKeeper write (fsync'ed, sent to every door watching):
- * that took as much CPU as serving the files (docs/benchmarks.md, "Small files").
+ * that took as much CPU as serving the files (ibid.).
  */
 final class EarlyPublications {
     static final Duration MIN_INTERVAL = Duration.ofMillis(100);

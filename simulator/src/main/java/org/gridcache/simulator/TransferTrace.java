@@ -16,7 +16,7 @@ import org.gridcache.common.Json;
 import org.gridcache.common.TransferRecord;
 
 /**
- * The reads a cluster really served, from a {@code transfers.jsonl} (one {@link TransferRecord} a line, the README's
+ * The reads a cluster really served, from a {@code transfers.jsonl} (one {@link TransferRecord} a line, docs/admin-guide.md,
  * "Transfer records"; a rotated {@code .gz} file too), replayed in the file's order. Give the pools' files: a door's
  * holds only the reads it proxied, which the pools recorded as well.
  *

@@ -11,7 +11,7 @@ import org.gridcache.common.FillWriters;
  * scheduling class ({@link IdleClass}): a miss's copy into the page cache then takes the cores that its fetch and its
  * clients' transfers leave over, and catches up after them, while the write-behind memory holds the bytes. (On a VM
  * whose free memory the host takes back, each new page-cache page costs a host fault, and a 256 MiB GridFTP miss
- * spent as much CPU on the copy as on the fetch: docs/gridftp-performance.md.) So that a pool whose cores are never
+ * spent as much CPU on the copy as on the fetch: ARCHITECTURE.md, "Performance design".) So that a pool whose cores are never
  * idle still fills, a write goes to the normal disk writers instead once a quarter of {@code pool.write-behind} waits
  * for the disk, and an idle-class writer that sees that hands its fill over ({@link #handOver}). So do the writes of
  * a fill that a client waits for whole ({@link Download#expedite}), whose copy is on that client's path. With

@@ -24,7 +24,7 @@ import org.gridcache.pool.store.StoreEntry;
  * ({@code pool.mapped-reads}). Over loopback the receiver copies every byte whichever way it was sent, so zero-copy
  * saves nothing there, and {@code sendfile}'s splice of page-cache pages (sixteen 4 KiB pages per pass through the
  * kernel's internal pipe) costs more than one copy from a mapping whose page tables are already filled: a 1 GiB hot
- * read went from 3.3 to 4.1 GB/s on the build VM (docs/benchmarks.md, P1). To a client across a network
+ * read went from 3.3 to 4.1 GB/s on the build VM (ARCHITECTURE.md, "Performance design"). To a client across a network
  * {@code sendfile} stays: there the NIC reads the pages itself. TLS never uses a mapping: the TLS library would read
  * it in native code, where a file truncated under it would fault the JVM; the socket's write, the only reader here,
  * fails with {@code EFAULT} instead.

@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  * cut-through clients still hold. Keeping less than the write-behind budget made a miss that lagged further allocate
  * afresh each time: on the build VM a 1 GiB cold miss, whose idle-class writers fall a quarter of the budget behind,
  * took 512 MiB of new slabs, and in its slow rounds its event loops spent nearly twice the CPU, in the kernel
- * (docs/benchmarks.md, "Cold misses: the JIT, and slabs kept").
+ * (ARCHITECTURE.md, "Performance design").
  */
 public final class ReceiveSlabs {
     static final int SLAB = 1 << 20;

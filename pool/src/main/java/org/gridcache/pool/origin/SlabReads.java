@@ -12,7 +12,7 @@ import io.netty.util.UncheckedBooleanSupplier;
  * (Netty's adaptive sizing) guesses. The pieces a fill receives wait in its write-behind window, often hundreds of
  * MiB; from Netty's pooled allocator they took 4 MiB chunks that were freed when they emptied and allocated, zeroed
  * and faulted in again for the next MiBs: the zeroing alone took 0.27 CPU s per GiB fetched on a 2-core VM
- * (docs/benchmarks.md, "Cold misses").
+ * (ARCHITECTURE.md, "Performance design").
  */
 final class SlabReads implements RecvByteBufAllocator {
     private final RecvByteBufAllocator sizes;

@@ -115,7 +115,7 @@ class ClusterProcessesTest {
     }
 
     /**
-     * README, "Rolling a door's ticket key over": restarted with a new key and the old one as previous, the door signs
+     * docs/admin-guide.md, "A door's ticket key": restarted with a new key and the old one as previous, the door signs
      * with the new key while tickets signed with the old stay valid at the pool; restarted without it, they are refused.
      */
     @Test

@@ -536,7 +536,7 @@ class GridSecurityTest {
     }
 
     /**
-     * Debian's htproxyput signs a SHA-1, non-RFC 3820 proxy (README: "A note on htproxyput"). The door takes the
+     * Debian's htproxyput signs a SHA-1, non-RFC 3820 proxy (docs/htproxyput.md). The door takes the
      * delegation and warns; mod_gridsite refuses that credential in the TLS handshake, and the client learns it as a
      * 403 naming the alert, not as an unreachable origin.
      */
