@@ -10,10 +10,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import org.gridcache.common.Ticket;
-import org.gridcache.common.UrlCodec;
 import org.gridcache.common.checksum.DigestRequest;
+import org.gridcache.pool.http.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A message rather than channel attributes: what a handler established travels with the one request it belongs
  * to, so a request pipelined behind another can never see its predecessor's ticket, and each handler's input is in
- * its signature. Immutable: a handler that establishes something passes on a copy ({@link #withPath},
+ * its signature. Immutable: a handler that establishes something passes on a copy ({@link #withTarget},
  * {@link #withTicket}). The request's body is not kept (a pool reads none), so nothing here is reference-counted.
  */
 public final class Exchange {
@@ -50,6 +49,8 @@ public final class Exchange {
      * credential. Null when the query has none.
      */
     final String token;
+    /** The path as the request names it, decoded but not normalised (a ticket opens exactly that); null until checked. */
+    private final String sentPath;
     private final long startNanos;
     private final PipeliningGate gate;
 
@@ -65,14 +66,14 @@ public final class Exchange {
         this.version = request.protocolVersion();
         this.uri = request.uri();
         this.headers = request.headers();
-        int q = uri.indexOf('?');
-        this.path = q < 0 ? uri : uri.substring(0, q); // never log the query: it holds the ticket
+        this.path = logPath(uri);
         this.ticket = null;
         this.token = null;
+        this.sentPath = null;
         this.startNanos = System.nanoTime();
     }
 
-    private Exchange(Exchange from, String path, Ticket ticket, String token) {
+    private Exchange(Exchange from, String sentPath, String path, Ticket ticket, String token) {
         this.ctx = from.ctx;
         this.gate = from.gate;
         this.method = from.method;
@@ -85,25 +86,30 @@ public final class Exchange {
         this.uri = from.uri;
         this.headers = from.headers;
         this.startNanos = from.startNanos;
+        this.sentPath = sentPath;
         this.path = path;
         this.ticket = ticket;
         this.token = token;
     }
 
-    Exchange withPath(String checked, String sentTicket) {
-        return new Exchange(this, checked, ticket, sentTicket);
+    /** The target {@link RequestCheck} read: the path normalised, the ticket as sent. */
+    Exchange withTarget(Admission.Target checked) {
+        return new Exchange(this, checked.sent(), checked.path(), ticket, checked.token());
     }
 
-    /**
-     * The path as the request names it, decoded but not normalised: a ticket opens exactly the path it names, so
-     * {@code /f.bin/} or {@code //f.bin} is not {@code /f.bin} (call after {@link RequestCheck} admitted the target).
-     */
-    String sentPath() {
-        return UrlCodec.decode(new QueryStringDecoder(uri).rawPath());
+    /** The target as read (call after {@link RequestCheck} admitted it). */
+    Admission.Target target() {
+        return new Admission.Target(sentPath, path, token);
     }
 
-    Exchange withTicket(Ticket verified, String signed) {
-        return new Exchange(this, path, verified, signed);
+    Exchange withTicket(Ticket verified) {
+        return new Exchange(this, sentPath, path, verified, token);
+    }
+
+    /** A request's target as log lines name it before its path is checked: never the query, which holds the ticket. */
+    static String logPath(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
     }
 
     public long millis() {
@@ -123,6 +129,11 @@ public final class Exchange {
     void reply(FullHttpResponse response) {
         boolean reusable = HttpUtil.isKeepAlive(response);
         ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> end(f.isSuccess() && reusable));
+    }
+
+    /** Answers a refusal: its status and one-line reason. */
+    void refuse(Refusal refusal) {
+        sendError(refusal.status(), refusal.reason());
     }
 
     void sendError(HttpResponseStatus status, String reason) {
