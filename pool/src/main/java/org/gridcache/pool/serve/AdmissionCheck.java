@@ -20,7 +20,7 @@ final class AdmissionCheck extends SimpleChannelInboundHandler<Exchange> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
         try {
-            ctx.fireChannelRead(ex.withTicket(admission.admit(ex.method, ex.target(), ex.headers).ticket()));
+            ctx.fireChannelRead(ex.withTicket(admission.admit(ex.method, new Admission.Target(ex.sentPath(), ex.path, ex.token), ex.headers).ticket()));
         } catch (Refusal r) {
             ex.refuse(r);
         }

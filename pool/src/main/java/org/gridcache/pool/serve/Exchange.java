@@ -27,7 +27,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
-    /** The context of the {@link PipeliningGate}: writes from it pass every outbound handler (codec, TLS). */
+    /**
+     * Where a connection's exchanges take their turns, one at a time (the pipelining gate): counts each answer and,
+     * once it is out, closes the connection or passes on the next request.
+     */
+    public interface Turns {
+        void counted(int status);
+
+        void next(boolean keepOpen);
+    }
+
+    /** The context of the pipelining gate: writes from it pass every outbound handler (codec, TLS). */
     public final ChannelHandlerContext ctx;
     public final String method;
     public final boolean head;
@@ -39,22 +49,22 @@ public final class Exchange {
     public final String path;
     /** The verified ticket, once the request got that far (for the transfer record); null before. */
     public final Ticket ticket;
-    final boolean decoded;
-    final HttpVersion version;
-    final String uri;
-    final HttpHeaders headers;
+    public final boolean decoded;
+    public final HttpVersion version;
+    public final String uri;
+    public final HttpHeaders headers;
     /**
-     * The signed ticket as the client sent it ({@code gridcache-ticket}, read from the query once, by
-     * {@link RequestCheck}), verified once {@link #ticket} is set: the door wants it back when the pool asks for a
+     * The signed ticket as the client sent it ({@code gridcache-ticket}, read from the query once, with the path),
+     * verified once {@link #ticket} is set: the door wants it back when the pool asks for a
      * credential. Null when the query has none.
      */
-    final String token;
+    public final String token;
     /** The path as the request names it, decoded but not normalised (a ticket opens exactly that); null until checked. */
     private final String sentPath;
     private final long startNanos;
-    private final PipeliningGate gate;
+    private final Turns gate;
 
-    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, PipeliningGate gate) {
+    public Exchange(ChannelHandlerContext ctx, FullHttpRequest request, Turns gate) {
         this.ctx = ctx;
         this.gate = gate;
         this.method = request.method().name();
@@ -92,22 +102,22 @@ public final class Exchange {
         this.token = token;
     }
 
-    /** The target {@link RequestCheck} read: the path normalised, the ticket as sent. */
-    Exchange withTarget(Admission.Target checked) {
-        return new Exchange(this, checked.sent(), checked.path(), ticket, checked.token());
+    /** The target once read: the path as sent (decoded), normalised, and the ticket in the query (null: none). */
+    public Exchange withTarget(String sent, String normalised, String sentToken) {
+        return new Exchange(this, sent, normalised, ticket, sentToken);
     }
 
-    /** The target as read (call after {@link RequestCheck} admitted it). */
-    Admission.Target target() {
-        return new Admission.Target(sentPath, path, token);
+    /** The path as the request names it, decoded but not normalised (a ticket opens exactly that); null until read. */
+    public String sentPath() {
+        return sentPath;
     }
 
-    Exchange withTicket(Ticket verified) {
+    public Exchange withTicket(Ticket verified) {
         return new Exchange(this, sentPath, path, verified, token);
     }
 
     /** A request's target as log lines name it before its path is checked: never the query, which holds the ticket. */
-    static String logPath(String uri) {
+    public static String logPath(String uri) {
         int q = uri.indexOf('?');
         return q < 0 ? uri : uri.substring(0, q);
     }
@@ -126,17 +136,17 @@ public final class Exchange {
     }
 
     /** Answers with a complete response, then ends the exchange (closing the connection if the response says so). */
-    void reply(FullHttpResponse response) {
+    public void reply(FullHttpResponse response) {
         boolean reusable = HttpUtil.isKeepAlive(response);
         ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> end(f.isSuccess() && reusable));
     }
 
     /** Answers a refusal: its status and one-line reason. */
-    void refuse(Refusal refusal) {
+    public void refuse(Refusal refusal) {
         sendError(refusal.status(), refusal.reason());
     }
 
-    void sendError(HttpResponseStatus status, String reason) {
+    public void sendError(HttpResponseStatus status, String reason) {
         sendError(Responses.errorResponse(this, status, reason), reason);
     }
 
@@ -144,14 +154,14 @@ public final class Exchange {
      * A refusal after which nothing more on this connection can be trusted to be framed as the client meant (a
      * request the codec could not parse, a foreign HTTP version): answered with {@code Connection: close}, then closed.
      */
-    void sendErrorAndClose(HttpResponseStatus status, String reason) {
+    public void sendErrorAndClose(HttpResponseStatus status, String reason) {
         FullHttpResponse response = Responses.errorResponse(this, status, reason);
         HttpUtil.setKeepAlive(response, false);
         sendError(response, reason);
     }
 
     /** Every refusal before a mover exists ends here: one log line, the status counted, the one-line reason. */
-    void sendError(FullHttpResponse response, String reason) {
+    public void sendError(FullHttpResponse response, String reason) {
         LOG.info("{} {} refused {} for {}: {}", method, path, response.status().code(), client(), reason);
         gate.counted(response.status().code());
         reply(response);

@@ -64,7 +64,7 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.refuse(r);
             return;
         }
-        ctx.fireChannelRead(ex.withTarget(target));
+        ctx.fireChannelRead(ex.withTarget(target.sent(), target.path(), target.token()));
     }
 
     /**
