@@ -164,7 +164,7 @@ public final class Pool implements Closeable {
         PoolChannelInitializer.Uploads uploads = new PoolChannelInitializer.Uploads(List.of(new HttpOriginUploader(http),
                 new FileOriginUploader(mounts::entries, settings.fileOriginRoots()), gridftp.uploader()), staleCopies,
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
-        copies = new CopyService(settings.name(), tickets, mounts, operations, store, downloads, access,
+        copies = new CopyService(settings.name(), store, downloads, access,
                 security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL),
                 () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
@@ -174,7 +174,7 @@ public final class Pool implements Closeable {
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
                         peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
                         () -> config.current().get(Keys.POOL_SEND_TIMEOUT),
-                        mappedReads), uploads, copies::newHandler,
+                        mappedReads), uploads, copies,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;

@@ -205,9 +205,9 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         HttpResponse head;
         if (ranges.size() > 1) {
             parts = new MultipartBody(ranges, size);
-            head = Responses.multipartHead(ex, parts, download.mtime(), download.etag(), hit);
+            head = FileHeads.multipartHead(ex, parts, download.mtime(), download.etag(), hit);
         } else {
-            head = Responses.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
+            head = FileHeads.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
         }
         Responses.withDigests(head, ex.digests, digests);
         status(head.status());

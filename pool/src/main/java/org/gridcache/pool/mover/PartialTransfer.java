@@ -60,7 +60,7 @@ public final class PartialTransfer implements RangedReads.Receiver {
 
     @Override
     public void opened() {
-        HttpResponse head = Responses.fileHead(ex, range, ticket.size(), ticket.mtime(), null, false);
+        HttpResponse head = FileHeads.fileHead(ex, range, ticket.size(), ticket.mtime(), null, false);
         headSent = true;
         ex.ctx.writeAndFlush(head);
     }

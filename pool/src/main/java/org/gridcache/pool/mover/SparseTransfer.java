@@ -93,14 +93,14 @@ public final class SparseTransfer {
         long size = partial.size();
         if (ranges.size() == 1) {
             ByteRange range = ranges.get(0);
-            HttpResponse head = Responses.fileHead(ex, range, size, partial.mtime(), null, hit);
+            HttpResponse head = FileHeads.fileHead(ex, range, size, partial.mtime(), null, hit);
             ex.ctx.write(head);
             ex.ctx.write(new SharedFileRegion(file, range.start(), range.length()));
             finishWith(range.length());
             return;
         }
         MultipartBody body = new MultipartBody(ranges, size);
-        ex.ctx.write(Responses.multipartHead(ex, body, partial.mtime(), null, hit));
+        ex.ctx.write(FileHeads.multipartHead(ex, body, partial.mtime(), null, hit));
         for (int i = 0; i < ranges.size(); i++) {
             ex.ctx.write(body.partHead(i));
             ex.ctx.write(new SharedFileRegion(file, ranges.get(i).start(), ranges.get(i).length()));

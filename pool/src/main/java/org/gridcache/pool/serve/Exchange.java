@@ -10,10 +10,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import org.gridcache.common.Ticket;
-import org.gridcache.common.UrlCodec;
 import org.gridcache.common.checksum.DigestRequest;
+import org.gridcache.pool.http.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,12 +22,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A message rather than channel attributes: what a handler established travels with the one request it belongs
  * to, so a request pipelined behind another can never see its predecessor's ticket, and each handler's input is in
- * its signature. Immutable: a handler that establishes something passes on a copy ({@link #withPath},
+ * its signature. Immutable: a handler that establishes something passes on a copy ({@link #withTarget},
  * {@link #withTicket}). The request's body is not kept (a pool reads none), so nothing here is reference-counted.
  */
 public final class Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
-    /** The context of the {@link PipeliningGate}: writes from it pass every outbound handler (codec, TLS). */
+    /**
+     * Where a connection's exchanges take their turns, one at a time (the pipelining gate): counts each answer and,
+     * once it is out, closes the connection or passes on the next request.
+     */
+    public interface Turns {
+        void counted(int status);
+
+        void next(boolean keepOpen);
+    }
+
+    /** The context of the pipelining gate: writes from it pass every outbound handler (codec, TLS). */
     public final ChannelHandlerContext ctx;
     public final String method;
     public final boolean head;
@@ -40,20 +49,22 @@ public final class Exchange {
     public final String path;
     /** The verified ticket, once the request got that far (for the transfer record); null before. */
     public final Ticket ticket;
-    final boolean decoded;
-    final HttpVersion version;
-    final String uri;
-    final HttpHeaders headers;
+    public final boolean decoded;
+    public final HttpVersion version;
+    public final String uri;
+    public final HttpHeaders headers;
     /**
-     * The signed ticket as the client sent it ({@code gridcache-ticket}, read from the query once, by
-     * {@link RequestCheck}), verified once {@link #ticket} is set: the door wants it back when the pool asks for a
+     * The signed ticket as the client sent it ({@code gridcache-ticket}, read from the query once, with the path),
+     * verified once {@link #ticket} is set: the door wants it back when the pool asks for a
      * credential. Null when the query has none.
      */
-    final String token;
+    public final String token;
+    /** The path as the request names it, decoded but not normalised (a ticket opens exactly that); null until checked. */
+    private final String sentPath;
     private final long startNanos;
-    private final PipeliningGate gate;
+    private final Turns gate;
 
-    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, PipeliningGate gate) {
+    public Exchange(ChannelHandlerContext ctx, FullHttpRequest request, Turns gate) {
         this.ctx = ctx;
         this.gate = gate;
         this.method = request.method().name();
@@ -65,14 +76,14 @@ public final class Exchange {
         this.version = request.protocolVersion();
         this.uri = request.uri();
         this.headers = request.headers();
-        int q = uri.indexOf('?');
-        this.path = q < 0 ? uri : uri.substring(0, q); // never log the query: it holds the ticket
+        this.path = logPath(uri);
         this.ticket = null;
         this.token = null;
+        this.sentPath = null;
         this.startNanos = System.nanoTime();
     }
 
-    private Exchange(Exchange from, String path, Ticket ticket, String token) {
+    private Exchange(Exchange from, String sentPath, String path, Ticket ticket, String token) {
         this.ctx = from.ctx;
         this.gate = from.gate;
         this.method = from.method;
@@ -85,25 +96,30 @@ public final class Exchange {
         this.uri = from.uri;
         this.headers = from.headers;
         this.startNanos = from.startNanos;
+        this.sentPath = sentPath;
         this.path = path;
         this.ticket = ticket;
         this.token = token;
     }
 
-    Exchange withPath(String checked, String sentTicket) {
-        return new Exchange(this, checked, ticket, sentTicket);
+    /** The target once read: the path as sent (decoded), normalised, and the ticket in the query (null: none). */
+    public Exchange withTarget(String sent, String normalised, String sentToken) {
+        return new Exchange(this, sent, normalised, ticket, sentToken);
     }
 
-    /**
-     * The path as the request names it, decoded but not normalised: a ticket opens exactly the path it names, so
-     * {@code /f.bin/} or {@code //f.bin} is not {@code /f.bin} (call after {@link RequestCheck} admitted the target).
-     */
-    String sentPath() {
-        return UrlCodec.decode(new QueryStringDecoder(uri).rawPath());
+    /** The path as the request names it, decoded but not normalised (a ticket opens exactly that); null until read. */
+    public String sentPath() {
+        return sentPath;
     }
 
-    Exchange withTicket(Ticket verified, String signed) {
-        return new Exchange(this, path, verified, signed);
+    public Exchange withTicket(Ticket verified) {
+        return new Exchange(this, sentPath, path, verified, token);
+    }
+
+    /** A request's target as log lines name it before its path is checked: never the query, which holds the ticket. */
+    public static String logPath(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
     }
 
     public long millis() {
@@ -120,12 +136,17 @@ public final class Exchange {
     }
 
     /** Answers with a complete response, then ends the exchange (closing the connection if the response says so). */
-    void reply(FullHttpResponse response) {
+    public void reply(FullHttpResponse response) {
         boolean reusable = HttpUtil.isKeepAlive(response);
         ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> end(f.isSuccess() && reusable));
     }
 
-    void sendError(HttpResponseStatus status, String reason) {
+    /** Answers a refusal: its status and one-line reason. */
+    public void refuse(Refusal refusal) {
+        sendError(refusal.status(), refusal.reason());
+    }
+
+    public void sendError(HttpResponseStatus status, String reason) {
         sendError(Responses.errorResponse(this, status, reason), reason);
     }
 
@@ -133,14 +154,14 @@ public final class Exchange {
      * A refusal after which nothing more on this connection can be trusted to be framed as the client meant (a
      * request the codec could not parse, a foreign HTTP version): answered with {@code Connection: close}, then closed.
      */
-    void sendErrorAndClose(HttpResponseStatus status, String reason) {
+    public void sendErrorAndClose(HttpResponseStatus status, String reason) {
         FullHttpResponse response = Responses.errorResponse(this, status, reason);
         HttpUtil.setKeepAlive(response, false);
         sendError(response, reason);
     }
 
     /** Every refusal before a mover exists ends here: one log line, the status counted, the one-line reason. */
-    void sendError(FullHttpResponse response, String reason) {
+    public void sendError(FullHttpResponse response, String reason) {
         LOG.info("{} {} refused {} for {}: {}", method, path, response.status().code(), client(), reason);
         gate.counted(response.status().code());
         reply(response);

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * {@code Connection: close}; later ones are dropped unanswered and the connection closes after that answer, so a
  * client retries them on a new connection (RFC 9112 §9.3.2) and one connection can never hold a pool's memory.
  */
-final class PipeliningGate extends SimpleChannelInboundHandler<FullHttpRequest> {
+final class PipeliningGate extends SimpleChannelInboundHandler<FullHttpRequest> implements Exchange.Turns {
     private static final Logger LOG = LoggerFactory.getLogger(PipeliningGate.class);
     /** Requests that may wait behind the one in progress. */
     static final int MAX_WAITING = 16;
@@ -83,12 +83,14 @@ final class PipeliningGate extends SimpleChannelInboundHandler<FullHttpRequest> 
         ctx.fireChannelRead(exchange);
     }
 
-    void counted(int status) {
+    @Override
+    public void counted(int status) {
         stats.response(status);
     }
 
     /** The response is out: close, or pass on the next pipelined request. */
-    void next(boolean keepOpen) {
+    @Override
+    public void next(boolean keepOpen) {
         busy = false;
         if (!keepOpen || closeAfterAnswer) {
             releasePending();

@@ -1,6 +1,5 @@
 package org.gridcache.pool.serve;
 
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
@@ -28,6 +27,7 @@ import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.store.Store;
+import org.gridcache.pool.tpc.CopyService;
 import org.gridcache.zk.MountTable;
 
 /**
@@ -71,11 +71,12 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
 
     private final Parts parts;
     private final Uploads uploads;
-    private final Supplier<ChannelHandler> copies;
+    private final CopyService copies;
     private final SslContext tls;
     private final RequestCheck requestCheck = new RequestCheck();
     private final PoolServices services;
-    private final TicketCheck ticketCheck;
+    private final Admission admission;
+    private final AdmissionCheck admissionCheck;
     private final PeerQuestions peerQuestions;
     private final UserCredentialCheck userCredentialCheck;
 
@@ -88,14 +89,15 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         this(parts, uploads, null, tls);
     }
 
-    /** {@code copies}: a connection's third-party COPY handler (null: COPY is 405). */
-    public PoolChannelInitializer(Parts parts, Uploads uploads, Supplier<ChannelHandler> copies, SslContext tls) {
+    /** {@code copies}: the pool's third-party copies (null: COPY is 405). */
+    public PoolChannelInitializer(Parts parts, Uploads uploads, CopyService copies, SslContext tls) {
         this.copies = copies;
         this.uploads = uploads;
         this.parts = parts;
         this.tls = tls;
         this.services = new PoolServices(parts.operations());
-        this.ticketCheck = new TicketCheck(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations());
+        this.admission = new Admission(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations());
+        this.admissionCheck = new AdmissionCheck(admission);
         this.peerQuestions = new PeerQuestions(parts.downloads(), parts.peers());
         this.userCredentialCheck = new UserCredentialCheck(parts.access(), parts.downloads());
     }
@@ -117,20 +119,18 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast("http", new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, MAX_BODY_CHUNK));
         p.addLast("head-complete", deadline.heads()); // its head, parsed, ends it
         p.addLast("framing", new FramingCheck()); // before anything acts on a request: Transfer-Encoding, smuggling
-        if (uploads != null) {
-            // before the aggregator: a PUT's body streams to the origin, never gathered
-            p.addLast("upload", new UploadHandler(parts.poolName(), parts.tickets(), parts.mounts(), parts.operations(),
-                    parts.store(), parts.access(), uploads.uploaders(), uploads.staleCopies(), parts.stats(),
-                    uploads.checksums().get(), parts.downloads().diskWriters()));
-        }
-        if (copies != null) {
-            p.addLast("tpc", copies.get()); // before the aggregator: a third-party COPY outlives its request
+        if (uploads != null || copies != null) {
+            // before the aggregator: a PUT's body streams to the origin, never gathered; a COPY outlives its request
+            Upload.Services forUploads = uploads == null ? null : new Upload.Services(parts.store(), parts.access(),
+                    uploads.uploaders(), uploads.staleCopies(), parts.stats(), uploads.checksums().get(),
+                    parts.downloads().diskWriters());
+            p.addLast("body-requests", new BodyRequests(admission, forUploads, copies, parts.stats())); // admitted on the head
         }
         p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));
         p.addLast("pipelining", new PipeliningGate(parts.stats()));    // one request at a time; the rest wait
         p.addLast("request-check", requestCheck);                       // malformed 400, method 405, path 400
         p.addLast("services", services);                                // /.gridcache/health, /metrics: no ticket
-        p.addLast("ticket-check", ticketCheck);                         // ticket 403, admission 503
+        p.addLast("admission", admissionCheck);                         // path, ticket 403, mount 404, state 503
         p.addLast("peer-questions", peerQuestions);                     // "do you hold it?", random policy's 302
         p.addLast("user-credential", userCredentialCheck);              // as the user: credential, permission
         p.addLast("transfer", new TransferHandler(parts.downloads(), parts.store(), parts.movers(), parts.origins(),

@@ -5,15 +5,14 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.gridcache.common.GridPath;
 import org.gridcache.common.HttpMethods;
-import org.gridcache.common.UrlCodec;
+import org.gridcache.pool.http.Refusal;
 
 /**
  * Refuses early what a pool never serves: a malformed request, an HTTP version but HTTP/1.0 and HTTP/1.1 as RFC 9112
@@ -25,6 +24,7 @@ import org.gridcache.common.UrlCodec;
 final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
     /** RFC 3986's reg-name, an IPv4 address too; then an optional port. */
     private static final Pattern HOST = Pattern.compile("([A-Za-z0-9._~!$&'()*+,;=%-]*|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{0,5})?");
+    private static final String MALFORMED_TARGET = "malformed request target (a path, in visible ASCII, is served here)";
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
@@ -37,11 +37,11 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.sendErrorAndClose(HttpResponseStatus.BAD_REQUEST, versionRefusal);
             return;
         }
-        if (!ex.uri.startsWith("/") || !visibleAscii(ex.uri)) {
-            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed request target (a path, in visible ASCII, is served here)");
+        if (!isPath(ex.uri)) {
+            ex.sendError(HttpResponseStatus.BAD_REQUEST, MALFORMED_TARGET);
             return;
         }
-        String hostRefusal = hostRefusal(ex);
+        String hostRefusal = hostRefusal(ex.version, ex.headers);
         if (hostRefusal != null) {
             ex.sendErrorAndClose(HttpResponseStatus.BAD_REQUEST, hostRefusal);
             return;
@@ -57,23 +57,14 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             ex.sendError(response, "method " + ex.method + " not allowed");
             return;
         }
-        QueryStringDecoder target = new QueryStringDecoder(ex.uri);
-        String path;
+        Admission.Target target;
         try {
-            path = GridPath.normalize(UrlCodec.decode(target.rawPath()));
-        } catch (IllegalArgumentException e) {
-            ex.sendError(HttpResponseStatus.BAD_REQUEST, "bad path: " + e.getMessage());
+            target = Admission.Target.of(ex.uri);
+        } catch (Refusal r) {
+            ex.refuse(r);
             return;
         }
-        List<String> tickets;
-        try {
-            // a malformed escape in the query is the client's error, not a missing ticket
-            tickets = target.parameters().get(org.gridcache.common.Ticket.QUERY_PARAMETER);
-        } catch (IllegalArgumentException e) {
-            ex.sendError(HttpResponseStatus.BAD_REQUEST, "malformed query: " + e.getMessage());
-            return;
-        }
-        ctx.fireChannelRead(ex.withPath(path, tickets == null || tickets.isEmpty() ? null : tickets.get(0)));
+        ctx.fireChannelRead(ex.withTarget(target.sent(), target.path(), target.token()));
     }
 
     /**
@@ -92,11 +83,23 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
         return "malformed HTTP version " + version.text() + " (HTTP/1.1 is spoken here)";
     }
 
+    /**
+     * Why a request head cannot be served whatever its method, in the order a read's are checked: its version, its
+     * target, its {@code Host}; null when it can. The requests taken before the aggregation (PUT, COPY) pass the same.
+     */
+    static String headRefusal(HttpVersion version, String uri, HttpHeaders headers) {
+        String refusal = versionRefusal(version);
+        if (refusal == null && !isPath(uri)) {
+            refusal = MALFORMED_TARGET;
+        }
+        return refusal != null ? refusal : hostRefusal(version, headers);
+    }
+
     /** RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host, and it is a host with an optional port. */
-    private static String hostRefusal(Exchange ex) {
-        List<String> hosts = ex.headers.getAll(HttpHeaderNames.HOST);
+    private static String hostRefusal(HttpVersion version, HttpHeaders headers) {
+        List<String> hosts = headers.getAll(HttpHeaderNames.HOST);
         if (hosts.isEmpty()) {
-            return ex.version == HttpVersion.HTTP_1_1 ? "no Host header in an HTTP/1.1 request" : null;
+            return version == HttpVersion.HTTP_1_1 ? "no Host header in an HTTP/1.1 request" : null;
         }
         if (hosts.size() > 1) {
             return "more than one Host header";
@@ -107,6 +110,10 @@ final class RequestCheck extends SimpleChannelInboundHandler<Exchange> {
             return "malformed Host header";
         }
         return null;
+    }
+
+    private static boolean isPath(String uri) {
+        return uri.startsWith("/") && visibleAscii(uri);
     }
 
     private static boolean visibleAscii(String text) {

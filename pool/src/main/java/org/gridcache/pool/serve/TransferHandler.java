@@ -2,7 +2,6 @@ package org.gridcache.pool.serve;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.time.Duration;
@@ -72,12 +71,11 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         try {
             source = downloads.open(ex.ticket);
         } catch (FetchException e) {
-            ex.sendError(e.status(), e.getMessage());
+            ex.refuse(Failures.of(e));
             return;
         } catch (IOException e) {
-            FetchException refusal = FetchException.storeWrite("open its store for " + ex.path, e);
             LOG.error("store: cannot open {}: {}", ex.path, e.toString());
-            ex.sendError(refusal.status(), FetchException.isNoSpace(e) ? refusal.getMessage() : "pool cannot read its store");
+            ex.refuse(Failures.store("open its store for " + ex.path, e, "pool cannot read its store"));
             return;
         }
         if (source instanceof Downloads.Hit hit) {
@@ -119,7 +117,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             }
         } catch (IOException e) {
             LOG.error("store: cannot keep blocks of {}: {}", ex.path, e.toString());
-            ex.sendError(FetchException.storeWrite("keep blocks", e).status(), "pool cannot write its store");
+            ex.refuse(Failures.store("keep blocks of " + ex.path, e, "pool cannot write its store"));
             return true;
         }
         sparse = new SparseTransfer(ex, ticket, ranges, file, reader, blocks, reads.get(), movers, (s, reusable, fallBack) -> {

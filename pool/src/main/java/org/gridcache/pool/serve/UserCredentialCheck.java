@@ -7,13 +7,11 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
-import java.util.concurrent.CompletionException;
 import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
-import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +42,7 @@ final class UserCredentialCheck extends SimpleChannelInboundHandler<Exchange> {
         }
         if (ticket.issuedByPool()) {
             // a peer's pull: the door let the user read this through that pool, which checked the user's permission
-            // itself (TicketCheck verified the grant); this pool serves what it holds, and fetches nothing as the user
+            // itself (the admission verified the grant); this pool serves what it holds, and fetches nothing as the user
             if (downloads.peek(ticket) == null) {
                 ex.sendError(HttpResponseStatus.NOT_FOUND, "not cached here: a peer reads a user's file from the origin itself");
                 return;
@@ -64,20 +62,19 @@ final class UserCredentialCheck extends SimpleChannelInboundHandler<Exchange> {
                 ctx.fireChannelRead(ex);
                 return;
             }
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            if (cause instanceof DelegatedCredentials.CompletionFailure failure) {
-                FetchException reason = failure.reason();
-                FullHttpResponse response = Responses.errorResponse(ex, reason.status(), reason.getMessage());
-                if (reason.status().code() == 401 && ticket.credential() == CredentialMode.TOKEN) {
-                    response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer"); // a token, not a delegation, is missing
-                } else if (reason.status().code() == 401 && ticket.credentialUrl() != null) {
-                    response.headers().set(DELEGATE_TO, delegationUrl(ticket.credentialUrl()));
-                }
-                ex.sendError(response, reason.getMessage() + " (" + ticket.subject() + ")");
-            } else {
-                LOG.error("permission check of {} for {} failed: {}", ex.path, ticket.subject(), cause.toString());
+            Refusal reason = Failures.of(error);
+            if (reason == null) {
+                LOG.error("permission check of {} for {} failed: {}", ex.path, ticket.subject(), error.toString());
                 ex.sendError(HttpResponseStatus.BAD_GATEWAY, "permission check failed");
+                return;
             }
+            FullHttpResponse response = Responses.errorResponse(ex, reason.status(), reason.reason());
+            if (reason.status().code() == 401 && ticket.credential() == CredentialMode.TOKEN) {
+                response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer"); // a token, not a delegation, is missing
+            } else if (reason.status().code() == 401 && ticket.credentialUrl() != null) {
+                response.headers().set(DELEGATE_TO, delegationUrl(ticket.credentialUrl()));
+            }
+            ex.sendError(response, reason.reason() + " (" + ticket.subject() + ")");
         }));
     }
 

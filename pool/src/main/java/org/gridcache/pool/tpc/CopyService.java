@@ -1,7 +1,8 @@
 package org.gridcache.pool.tpc;
 
 import eu.emi.security.authn.x509.X509Credential;
-import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpRequest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.gridcache.common.TicketCodec;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.net.AllowedHosts;
@@ -23,23 +23,19 @@ import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.fetch.StaleCopies;
+import org.gridcache.pool.http.Refusal;
 import org.gridcache.pool.mover.Movers;
-import org.gridcache.pool.ops.PoolOperations;
 import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.origin.OriginUploader;
 import org.gridcache.pool.store.Store;
-import org.gridcache.zk.MountTable;
 
 /**
  * What a pool's third-party copies share: the pool's parts they use, the way to remotes ({@code tpc.allowed-hosts}, live), the worker threads
  * their blocking I/O runs on (one per copy running), and the marker interval ({@code tpc.marker-interval}, live).
- * {@link #newHandler} gives each connection its {@link CopyHandler}.
+ * {@link #start} starts each admitted COPY as a {@link CopyExchange}.
  */
 public final class CopyService implements AutoCloseable {
     private final String poolName;
-    private final TicketCodec tickets;
-    private final MountTable mounts;
-    private final PoolOperations operations;
     private final Store store;
     private final Downloads downloads;
     private final OriginAccess access;
@@ -53,15 +49,12 @@ public final class CopyService implements AutoCloseable {
     private final ExecutorService workers;
 
     /** {@code access} and {@code trust} null: a pool without grid security (no user credentials, JDK trust for https). */
-    public CopyService(String poolName, TicketCodec tickets, MountTable mounts, PoolOperations operations, Store store,
+    public CopyService(String poolName, Store store,
                        Downloads downloads, OriginAccess access, GridTrust trust, List<OriginUploader> uploaders,
                        StaleCopies staleCopies, PoolStats stats, Movers movers, Supplier<Set<ChecksumType>> kept,
                        Supplier<Duration> markerInterval, Supplier<AllowedHosts> allowedHosts) {
         this.movers = movers;
         this.poolName = poolName;
-        this.tickets = tickets;
-        this.mounts = mounts;
-        this.operations = operations;
         this.store = store;
         this.downloads = downloads;
         this.access = access;
@@ -79,25 +72,18 @@ public final class CopyService implements AutoCloseable {
         });
     }
 
-    /** The handler of one connection (it keeps the state of the COPY on it). */
-    public ChannelHandler newHandler() {
-        return new CopyHandler(this);
+    /**
+     * Starts the third-party copy an admitted COPY asks for, on the connection {@code ctx}: {@code ticket} its (the
+     * origin resolved), {@code token} as sent, {@code pull} whether it pulls from its {@code Source}. Refuses (400)
+     * checksum or transfer headers it cannot honour before anything starts.
+     */
+    public CopyExchange start(ChannelHandlerContext ctx, HttpRequest head, Ticket ticket, String token, boolean pull)
+            throws Refusal {
+        return CopyExchange.start(this, ctx, head, ticket, token, pull);
     }
 
     String poolName() {
         return poolName;
-    }
-
-    TicketCodec tickets() {
-        return tickets;
-    }
-
-    MountTable mounts() {
-        return mounts;
-    }
-
-    PoolOperations operations() {
-        return operations;
     }
 
     Store store() {

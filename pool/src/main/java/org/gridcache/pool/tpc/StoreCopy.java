@@ -12,11 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cached copy of a file a pull writes to the origin, kept as an upload's is: room reserved, written beside the
- * store as an upload file, made a hit only by {@link #commit} (fsync'ed, sidecar first). A full store or a failing
- * disk loses the copy, never the copy to the origin.
+ * The cached copy of a file written to its origin, by a third-party pull or an upload: room reserved, written beside
+ * the store as an upload file, made a hit only by {@link #commit} (fsync'ed, sidecar first). A full store or a failing
+ * disk loses the copy, never the write to the origin. Used by one thread at a time.
  */
-final class StoreCopy {
+public final class StoreCopy {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCopy.class);
     private final Store store;
     private final StoreKey key;
@@ -30,20 +30,21 @@ final class StoreCopy {
         this.path = path;
     }
 
-    static StoreCopy open(Store store, StoreKey key, long length, String path) {
+    /** Reserves the room and opens the copy of {@code path} ({@code key} in the store); without either, there is none. */
+    public static StoreCopy open(Store store, StoreKey key, long length, String path) {
         StoreCopy copy = new StoreCopy(store, key, path);
         try {
             store.reserve(length);
             copy.reserved = length;
             copy.file = store.createUpload(key);
         } catch (FetchException | IOException e) {
-            LOG.info("store: no copy of the third-party copy of {} is kept: {}", path, e.getMessage());
+            LOG.info("store: no copy of {} is kept: {}", path, e.getMessage());
             copy.discard();
         }
         return copy;
     }
 
-    void write(ByteBuffer data) {
+    public void write(ByteBuffer data) {
         if (file == null) {
             return;
         }
@@ -58,7 +59,7 @@ final class StoreCopy {
     }
 
     /** Makes the copy a hit; false when there is none to keep. */
-    boolean commit(Sidecar sidecar, StoreEntry entry) {
+    public boolean commit(Sidecar sidecar, StoreEntry entry) {
         if (file == null) {
             discard();
             return false;
@@ -78,7 +79,7 @@ final class StoreCopy {
     }
 
     /** Nothing of it stays: the file deleted, the room returned. */
-    void discard() {
+    public void discard() {
         closeFile();
         store.deleteUpload(key);
         if (reserved > 0) {
