@@ -18,7 +18,10 @@ import picocli.CommandLine.Command;
         subcommands = {StandaloneCommand.class, ZkCommand.class, DoorCommand.class, PoolCommand.class,
                 OriginsCommand.class, ConfigCommand.class, DelegateCommand.class, CheckConfigCommand.class})
 public final class GridcacheCli {
-    /** System property: the directory of the role files read by default ({@code bin/gridcache}: $GRIDCACHE_CONF_DIR). */
+    /**
+     * System property: the configuration directory ({@code bin/gridcache}: $GRIDCACHE_CONF_DIR, else {@code <dist>/etc}),
+     * where {@code <command>.conf} is read by default, beside logback.xml and the nodes' keys.
+     */
     static final String CONF_DIR = "gridcache.conf.dir";
 
     public static void main(String[] args) {
@@ -62,9 +65,8 @@ public final class GridcacheCli {
     }
 
     /**
-     * The file named by {@code --config FILE} (or {@code --config=FILE}), read before parsing; without it, where the
-     * packaged command sets {@code gridcache.conf.dir} (/etc/gridcache), {@code <dir>/<command>.conf} when present;
-     * else null.
+     * The file named by {@code --config FILE} (or {@code --config=FILE}), read before parsing; without it
+     * {@code <configuration directory>/<command>.conf} when present (/etc/gridcache/door.conf as packaged); else null.
      */
     static ConfigFile configFile(String[] args) {
         for (int i = 0; i < args.length; i++) {
