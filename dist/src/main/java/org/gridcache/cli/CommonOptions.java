@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
 /** Options every command accepts. */
 final class CommonOptions {
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Properties file: every option is also a key there (e.g. port=2880, or pool.port=20000).")
+            description = "Properties file: every option is also a key there (e.g. port=2880, or pool.port=20000); the "
+                    + "command line wins. A key no option reads, or a bad value, stops the command. Default: the packaged "
+                    + "command reads /etc/gridcache/<command>.conf when present; see gridcache check-config.")
     Path config;
 
     @Option(names = "--log-dir", paramLabel = "DIR", description = "Where the log file goes (standalone, zk: <home>/logs; door, pool: <dist>/logs).")

@@ -1,38 +1,51 @@
 package org.gridcache.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
+import org.gridcache.cli.config.CheckConfigCommand;
+import org.gridcache.cli.config.ConfigDefaults;
+import org.gridcache.cli.config.ConfigError;
+import org.gridcache.cli.config.ConfigFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code bin/gridcache}: one command line for every part (standalone, zk, door, pool) and the admin commands
- * (origins, config). Every option can also come from a properties file given with {@code --config FILE}.
+ * (origins, config, check-config). Every option can also come from a properties file given with {@code --config FILE}.
  */
 @Command(name = "gridcache", mixinStandardHelpOptions = true, versionProvider = GridcacheCli.Version.class,
         description = "A grid data cache: a WebDAV door that redirects reads to cooperating cache pools.",
         subcommands = {StandaloneCommand.class, ZkCommand.class, DoorCommand.class, PoolCommand.class,
-                OriginsCommand.class, ConfigCommand.class, DelegateCommand.class})
+                OriginsCommand.class, ConfigCommand.class, DelegateCommand.class, CheckConfigCommand.class})
 public final class GridcacheCli {
+    /**
+     * System property: the configuration directory ({@code bin/gridcache}: $GRIDCACHE_CONF_DIR, else {@code <dist>/etc}),
+     * where {@code <command>.conf} is read by default, beside logback.xml and the nodes' keys.
+     */
+    static final String CONF_DIR = "gridcache.conf.dir";
 
     public static void main(String[] args) {
-        LogSetup.beforeFirstLogger(args, configFile(args));
-        CommandLine cli = commandLine(args);
+        CommandLine cli;
+        try {
+            ConfigFile config = configFile(args);
+            LogSetup.beforeFirstLogger(args, config != null ? config.properties() : null);
+            cli = commandLine(args, config);
+        } catch (ConfigError e) {
+            // bad configuration never starts half a service: one line, nothing started
+            System.err.println("gridcache: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         System.exit(cli.execute(args));
     }
 
-    static CommandLine commandLine(String[] args) {
+    /** The command line for {@code args}, its options' defaults from {@code config} (null: none), checked. */
+    static CommandLine commandLine(String[] args, ConfigFile config) {
         CommandLine cli = new CommandLine(new GridcacheCli());
-        Properties fromFile = configFile(args);
-        if (fromFile != null) {
-            PropertiesDefaults defaults = new PropertiesDefaults(fromFile);
+        if (config != null) {
+            ConfigDefaults defaults = new ConfigDefaults(config);
             cli.setDefaultValueProvider(defaults);
-            for (String key : defaults.unknownKeys(cli)) {
-                cli.getErr().println("gridcache: warning: --config: no option reads '" + key + "'; it is ignored");
-            }
+            defaults.check(cli, command(args));
         }
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             // operators get one line; the stack trace goes to the log
@@ -43,23 +56,31 @@ public final class GridcacheCli {
         return cli;
     }
 
-    /** The properties file named by {@code --config FILE} (or {@code --config=FILE}), read before parsing. */
-    static Properties configFile(String[] args) {
+    /** The command whose options the file sets: {@code check-config ROLE} checks ROLE's. */
+    static String command(String[] args) {
+        if (args.length > 1 && args[0].equals(CheckConfigCommand.NAME)) {
+            return args[1];
+        }
+        return args.length > 0 ? args[0] : "";
+    }
+
+    /**
+     * The file named by {@code --config FILE} (or {@code --config=FILE}), read before parsing; without it
+     * {@code <configuration directory>/<command>.conf} when present (/etc/gridcache/door.conf as packaged); else null.
+     */
+    static ConfigFile configFile(String[] args) {
         for (int i = 0; i < args.length; i++) {
-            String file = null;
             if (args[i].equals("--config") && i + 1 < args.length) {
-                file = args[i + 1];
+                return ConfigFile.read(Path.of(args[i + 1]));
             } else if (args[i].startsWith("--config=")) {
-                file = args[i].substring("--config=".length());
+                return ConfigFile.read(Path.of(args[i].substring("--config=".length())));
             }
-            if (file != null) {
-                Properties p = new Properties();
-                try (InputStream in = Files.newInputStream(Path.of(file))) {
-                    p.load(in);
-                } catch (IOException e) {
-                    throw new IllegalArgumentException("cannot read --config " + file + ": " + e.getMessage());
-                }
-                return p;
+        }
+        String dir = System.getProperty(CONF_DIR);
+        if (dir != null && !dir.isEmpty() && !command(args).isEmpty()) {
+            Path byDefault = Path.of(dir, command(args) + ".conf");
+            if (Files.exists(byDefault)) {
+                return ConfigFile.read(byDefault);
             }
         }
         return null;

@@ -21,7 +21,7 @@ final class NodeOptions {
             description = "This node's own Ed25519 ticket key (private JWK, mode 0600), created on first start: a door signs "
                     + "tickets with it, a pool its requests to peers. Only its public half leaves the host (in the node's "
                     + "ZooKeeper record); never copy it to another node (default: <dist>/etc/keys/door-<id>.jwk or "
-                    + "<dist>/etc/keys/pool-<name>.jwk).")
+                    + "<dist>/etc/keys/pool-<name>.jwk; packaged: /etc/gridcache/keys/).")
     Path signingKey;
 
     @Option(names = "--file-origin-root", paramLabel = "DIR", split = ",",
@@ -35,10 +35,13 @@ final class NodeOptions {
         return FileOriginRoots.of(fileOriginRoots);
     }
 
-    /** The node's key, created when missing; {@code defaultName} names the file under {@code <dist>/etc/keys}. */
+    /**
+     * The node's key, created when missing; {@code defaultName} names the file under {@code keys/} of the
+     * configuration directory ({@code <dist>/etc}, or /etc/gridcache as packaged).
+     */
     TicketSigningKey loadSigningKey(String defaultName) throws IOException {
-        Path file = signingKey != null ? signingKey
-                : Path.of(System.getProperty("gridcache.dist", "."), "etc", "keys", defaultName + ".jwk");
+        String etc = System.getProperty(GridcacheCli.CONF_DIR, Path.of(System.getProperty("gridcache.dist", "."), "etc").toString());
+        Path file = signingKey != null ? signingKey : Path.of(etc, "keys", defaultName + ".jwk");
         return TicketSigningKey.loadOrCreate(file);
     }
 }

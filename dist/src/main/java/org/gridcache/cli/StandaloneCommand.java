@@ -42,7 +42,10 @@ import picocli.CommandLine.Option;
                 + "or HTTPS with grid security when given --host-cert/--host-key/--ca-dir.")
 final class StandaloneCommand implements Callable<Integer> {
     static final String DEFAULT_HOME = "gridcache-home";
-    private static final Logger LOG = LoggerFactory.getLogger(StandaloneCommand.class);
+    /** Not a constant: the command line is built, and a bad configuration refused, before the log is set up (LogSetup). */
+    private static Logger log() {
+        return LoggerFactory.getLogger(StandaloneCommand.class);
+    }
     private static final Duration ZK_WAIT = Duration.ofSeconds(20);
 
     @Mixin
@@ -129,7 +132,7 @@ final class StandaloneCommand implements Callable<Integer> {
                     .withFileOriginRoots(fileRoots), client));
             Door door = life.add(Door.start(new DoorSettings("door-" + InetAddress.getLocalHost().getHostName(),
                     "127.0.0.1", port, null, List.of(doorKey), doorSecurity, fileRoots), client));
-            LOG.info("gridcache standalone: door {} pool {} origin {} zookeeper {}", door.url(), pool.url(), originUrl,
+            log().info("gridcache standalone: door {} pool {} origin {} zookeeper {}", door.url(), pool.url(), originUrl,
                     zk.connectString());
             System.out.println("gridcache standalone is up: browse " + door.url() + "/ (origin " + originUrl + ")");
         } catch (Exception e) {

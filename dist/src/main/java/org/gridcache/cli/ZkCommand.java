@@ -31,7 +31,10 @@ import picocli.CommandLine.Option;
         description = "Run one ZooKeeper server: alone (development), or member --id of the ensemble --ensemble. "
                 + "Secured (TLS, certificates, ACLs) with --host-cert/--host-key/--ca-dir/--admin.")
 final class ZkCommand implements Callable<Integer> {
-    private static final Logger LOG = LoggerFactory.getLogger(ZkCommand.class);
+    /** Not a constant: the command line is built, and a bad configuration refused, before the log is set up (LogSetup). */
+    private static Logger log() {
+        return LoggerFactory.getLogger(ZkCommand.class);
+    }
     /** How long a member of a secured ensemble waits for the quorum before it gives up securing the tree. */
     private static final Duration QUORUM_WAIT = Duration.ofMinutes(5);
     /** How long a member may take to load its database and open its ports before the process gives up. */
@@ -100,7 +103,7 @@ final class ZkCommand implements Callable<Integer> {
                 if (tls != null) {
                     secureTree(clientHost(bind) + ":" + zk.port(), Duration.ofSeconds(30), zk.dataWasReachable());
                 }
-                LOG.info("ZooKeeper serving on {}:{}{}", bind, zk.port(), tls == null ? "" : " (TLS)");
+                log().info("ZooKeeper serving on {}:{}{}", bind, zk.port(), tls == null ? "" : " (TLS)");
                 System.out.println("gridcache zk is up on " + bind + ":" + zk.port() + (tls == null ? "" : " (TLS)"));
             }
         } catch (Exception e) {
@@ -125,7 +128,7 @@ final class ZkCommand implements Callable<Integer> {
         }
         System.out.println("gridcache zk member " + id + " of " + all.size() + " is up on " + bind + ":" + me.clientPort()
                 + (tls == null ? "" : " (TLS)") + " (clients: --zk " + QuorumMember.connectString(all) + (tls == null ? "" : " --zk-tls") + ")");
-        LOG.info("ZooKeeper member {} state {}", id, member.state());
+        log().info("ZooKeeper member {} state {}", id, member.state());
     }
 
     /**
@@ -136,7 +139,7 @@ final class ZkCommand implements Callable<Integer> {
         Thread watch = new Thread(() -> {
             try {
                 if (member.awaitUnexpectedStop()) {
-                    LOG.error("{}: exiting", member.stopped().getMessage());
+                    log().error("{}: exiting", member.stopped().getMessage());
                     System.exit(1);
                 }
             } catch (InterruptedException e) {
@@ -153,13 +156,13 @@ final class ZkCommand implements Callable<Integer> {
 
     private ZkServerTls serverTls(Lifecycle life) throws java.io.IOException {
         if (admins.isEmpty()) {
-            LOG.warn("no --admin given: nobody can change /origins or /config");
+            log().warn("no --admin given: nobody can change /origins or /config");
         }
         var host = GridCredentials.load(or(hostCert, SecurityOptions.GRID_SECURITY.resolve("hostcert.pem")),
                 or(hostKey, SecurityOptions.GRID_SECURITY.resolve("hostkey.pem")));
         GridTrust trust = life.add(GridTrust.load(caDirectory(), null, GridTrust.DEFAULT_REFRESH));
         ZkServerTls tls = new ZkServerTls(host, trust, admins, members, doors);
-        LOG.info("ZooKeeper secured: TLS only, admins {}, members {}, doors {}", admins,
+        log().info("ZooKeeper secured: TLS only, admins {}, members {}, doors {}", admins,
                 members.isEmpty() ? "any host certificate the CAs issued" : members, doors.isEmpty() ? "every member" : doors);
         if (doors.isEmpty()) {
             warnAnyDoor();
@@ -195,7 +198,7 @@ final class ZkCommand implements Callable<Integer> {
     private static void warnAnyDoor() {
         String warning = "WARNING: no --door given: any cluster member may register as a door and sign tickets every pool accepts: "
                 + "give --door DNs (the doors' host certificates).";
-        LOG.warn(warning);
+        log().warn(warning);
         System.err.println("gridcache zk: " + warning);
     }
 
@@ -203,7 +206,7 @@ final class ZkCommand implements Callable<Integer> {
         String warning = "WARNING: this ZooKeeper is OPEN: no TLS, no authentication, no ACLs. Whoever reaches its port can "
                 + "rewrite the mount table (file:// or internal hosts), register a rogue pool or change any setting. "
                 + "Secure it with --host-cert, --host-key, --ca-dir and --admin DN (and --zk-tls on every door, pool and admin command).";
-        LOG.warn(warning);
+        log().warn(warning);
         System.err.println("gridcache zk: " + warning);
     }
 }

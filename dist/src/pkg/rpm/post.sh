@@ -1,0 +1,1 @@
+/usr/share/gridcache/setup-host.sh

@@ -1,0 +1,1 @@
+if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
