@@ -84,7 +84,11 @@ public final class DoorReadFilter extends HttpFilter {
         this.macaroons = macaroons;
     }
 
-    /** Headers that decide what a request does (RFC 4918's and RFC 9110's singletons): at most one of each. */
+    /**
+     * Headers that decide what a request does (RFC 4918's and RFC 9110's singletons): at most one value of each. The
+     * same value repeated is that value (RFC 9110 §5.3; curl scripts that add a header their defaults also set send
+     * it twice).
+     */
     static final List<String> SINGLE_HEADERS = List.of("Depth", "Destination", "Overwrite", "Lock-Token", "Timeout", "If",
             "Content-Type", "Range", "Authorization");
 
@@ -92,8 +96,13 @@ public final class DoorReadFilter extends HttpFilter {
         if (values == null || !values.hasMoreElements()) {
             return false;
         }
-        values.nextElement();
-        return values.hasMoreElements();
+        String first = values.nextElement();
+        while (values.hasMoreElements()) {
+            if (!first.equals(values.nextElement())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -111,7 +120,7 @@ public final class DoorReadFilter extends HttpFilter {
             for (String single : SINGLE_HEADERS) {
                 if (moreThanOne(request.getHeaders(single))) {
                     // one reading of the request must hold: a check on the first and an action on another never differ
-                    throw new DoorException(400, "more than one " + single + " header");
+                    throw new DoorException(400, single + " headers with different values");
                 }
             }
             path = namespacePath(request);
