@@ -30,10 +30,12 @@ final class OriginsCommand {
         @Override
         void validate() {
             entry = OriginEntry.of(name, prefix, url, credential);
+            OriginChecks.hostResolves(entry);
         }
 
         @Override
         int run(CuratorFramework client) throws Exception {
+            OriginChecks.servedByADoor(client, entry);
             MountTable.put(client, entry);
             System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name()
                     + " (credential " + entry.credentialMode().id() + ")");
