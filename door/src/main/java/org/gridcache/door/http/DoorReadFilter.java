@@ -162,7 +162,8 @@ public final class DoorReadFilter extends HttpFilter {
                 }
                 default -> read(request, response, path, subject);
             }
-        } catch (DoorException e) {
+        } catch (DoorException refused) {
+            DoorException e = withVomsRefusal(request, refused);
             LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
             if (e.status() == 401) {
                 stats.authenticationFailure(authFailure(e, resolved, subject));
@@ -174,6 +175,18 @@ public final class DoorReadFilter extends HttpFilter {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
         }
+    }
+
+    /**
+     * A 401 or 403 of a client whose proxy's VOMS attributes were refused also says why: the refusal follows from
+     * their absence (no delegation of those attributes, no right of that VO), and "delegate a proxy" alone misleads.
+     */
+    private static DoorException withVomsRefusal(HttpServletRequest request, DoorException e) {
+        Object voms = request.getAttribute(SubjectResolver.VOMS_REFUSAL_ATTRIBUTE);
+        if (voms == null || e.status() != 401 && e.status() != 403) {
+            return e;
+        }
+        return new DoorException(e.status(), e.reason() + " (" + voms + ")", e.headers());
     }
 
     /** The fixed reason code of a 401 (its text names paths and origins, which must not become metric labels). */
