@@ -1,6 +1,8 @@
 package org.gridcache.cli;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
@@ -45,8 +47,34 @@ final class ZkOptions {
 
     /** {@code credential}: from {@link #tls(Credential)} (the caller closes it after the client), a secret, or null. */
     CuratorFramework open(ZkClientCredential credential) throws Zk.ZkUnavailableException {
-        return Zk.connect(connect, ClusterSettings.parseDuration(sessionTimeout),
-                Duration.ofSeconds(20), credential);
+        try {
+            return Zk.connect(connect, ClusterSettings.parseDuration(sessionTimeout), Duration.ofSeconds(20), credential);
+        } catch (Zk.ZkUnavailableException e) {
+            String listening = tls ? null : listening(connect);
+            if (listening == null) {
+                throw e;
+            }
+            // a TLS ensemble takes the connection and drops it at the first plain byte: ZooKeeper's client only retries
+            throw new Zk.ZkUnavailableException(e.getMessage() + ": " + listening + " accepts connections but does not "
+                    + "answer as ZooKeeper; if the ensemble speaks TLS, add --zk-tls");
+        }
+    }
+
+    /** The first server of {@code connectString} that accepts a TCP connection within a second, or null. */
+    static String listening(String connectString) {
+        int chroot = connectString.indexOf('/');
+        for (String server : (chroot < 0 ? connectString : connectString.substring(0, chroot)).split(",")) {
+            int colon = server.lastIndexOf(':');
+            String host = colon < 0 ? server : server.substring(0, colon);
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(host.replace("[", "").replace("]", ""),
+                        colon < 0 ? 2181 : Integer.parseInt(server.substring(colon + 1))), 1000);
+                return server.strip();
+            } catch (IOException | IllegalArgumentException e) {
+                // not this one
+            }
+        }
+        return null;
     }
 
     /** Where a command's ZooKeeper credential comes from, read only with {@code --zk-tls}. */

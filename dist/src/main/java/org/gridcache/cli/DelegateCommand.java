@@ -16,6 +16,7 @@ import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.bouncycastle.openssl.PEMParser;
@@ -94,10 +95,13 @@ final class DelegateCommand implements Callable<Integer> {
             long seconds = ClusterSettings.parseDuration(lifetime).toSeconds();
             long left = (user.getCertificate().getNotAfter().getTime() - System.currentTimeMillis()) / 1000;
             options.setLifetime(Math.max(1, Math.min(seconds, left)), TimeUnit.SECONDS);
-            String chain = GridCredentials.certificatesToPem(ProxyGenerator.generate(options, user.getKey()));
+            X509Certificate[] delegated = ProxyGenerator.generate(options, user.getKey());
+            String chain = GridCredentials.certificatesToPem(delegated);
             HttpResponse<String> put = send(http, HttpRequest.newBuilder(URI.create(base + "/credential"))
                     .header("Content-Type", "application/x-pem-file").PUT(HttpRequest.BodyPublishers.ofString(chain)));
-            return done(put, 201, id);
+            return done(put, 201, "delegated " + X509Authenticator.slashDn(ProxyUtils.getOriginalUserDN(user.getCertificateChain()))
+                    + " (" + vomsAttributes(user.getCertificateChain()) + ") until "
+                    + delegated[0].getNotAfter().toInstant() + " to " + door + " as delegation " + id);
         }
     }
 
@@ -117,6 +121,12 @@ final class DelegateCommand implements Callable<Integer> {
             }
         }
         return HexFormat.of().formatHex(sha1.digest(), 0, 8);
+    }
+
+    /** The FQANs the proxy carries, read and not validated (the door validates them), for the user to see. */
+    private static String vomsAttributes(X509Certificate[] chain) {
+        List<String> fqans = new DefaultVOMSACParser().parse(chain).stream().flatMap(a -> a.getFQANs().stream()).toList();
+        return fqans.isEmpty() ? "no VOMS attributes" : "VOMS attributes " + String.join(", ", fqans);
     }
 
     private String endpoint() {

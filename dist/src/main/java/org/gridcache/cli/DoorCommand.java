@@ -74,8 +74,9 @@ final class DoorCommand implements Callable<Integer> {
             if (previousSigningKey != null) {
                 keys.add(TicketSigningKey.load(previousSigningKey));
             }
-            Door door = life.add(Door.start(new DoorSettings(doorId, node.bind, port, node.publicUrl, keys,
-                    doorSecurity(life), fileRoots), client));
+            DoorSecurity secured = doorSecurity(life);
+            Door door = life.add(PortInUse.listening("the door", "--port", node.bind, port, () -> Door.start(
+                    new DoorSettings(doorId, node.bind, port, node.publicUrl, keys, secured, fileRoots), client)));
             System.out.println("gridcache door " + doorId + " is up on " + door.url());
         } catch (Exception e) {
             life.closeAll();

@@ -24,6 +24,9 @@ final class LogSetup {
             PosixFilePermission.OTHERS_EXECUTE);
 
     private static final String NOWHERE = "/dev/null";
+    /** The options after which a command only prints its usage or version. */
+    private static final Set<String> HELP = Set.of("-h", "--help", "-V", "--version");
+    private static final String HELP_CONFIG = "org/gridcache/cli/logback-help.xml";
 
     private LogSetup() {
     }
@@ -31,6 +34,10 @@ final class LogSetup {
     /** {@code config}: the {@code --config} file's properties, or null. */
     static void beforeFirstLogger(String[] args, Properties config) {
         if (args.length == 0 || System.getProperty("gridcache.log.dir") != null) {
+            return;
+        }
+        if (Arrays.stream(args).anyMatch(HELP::contains)) {
+            System.setProperty("logback.configurationFile", HELP_CONFIG); // no log directory for a usage text
             return;
         }
         String command = args[0];
@@ -45,6 +52,10 @@ final class LogSetup {
         String name = processName(args, config);
         System.setProperty("gridcache.log.dir", dir);
         System.setProperty("gridcache.log.name", name);
+        if (name.equals("admin")) {
+            // a short command says in one line why it failed: ZooKeeper's client would print a stack trace per retry
+            System.setProperty("gridcache.zk.log.level", "OFF");
+        }
         String transfers = transfersFile(command, dir, name);
         System.setProperty("gridcache.transfers.file", transfers);
         narrowExisting(Path.of(dir), name + ".", transfers.equals(NOWHERE) ? name + "." : Path.of(transfers).getFileName().toString());

@@ -25,15 +25,24 @@ final class OriginsCommand {
                         + "the pool's host certificate for public data (service), the user's own bearer token to an http(s) origin (token), "
                         + "or nothing (none, the default otherwise).")
         String credential;
+        @Option(names = "--no-check", description = "Write the entry without checking that its host resolves here and that a "
+                + "live door's --file-origin-root holds a file:// origin (the door still refuses what it may not serve).")
+        boolean noCheck;
         private OriginEntry entry;
 
         @Override
         void validate() {
             entry = OriginEntry.of(name, prefix, url, credential);
+            if (!noCheck) {
+                OriginChecks.hostResolves(entry);
+            }
         }
 
         @Override
         int run(CuratorFramework client) throws Exception {
+            if (!noCheck) {
+                OriginChecks.servedByADoor(client, entry);
+            }
             MountTable.put(client, entry);
             System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name()
                     + " (credential " + entry.credentialMode().id() + ")");

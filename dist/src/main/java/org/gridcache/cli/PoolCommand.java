@@ -71,10 +71,11 @@ final class PoolCommand implements Callable<Integer> {
         try {
             life.add(jmx.start());
             CuratorFramework client = life.add(zk.open(zkTls(life)));
-            Pool pool = life.add(Pool.start(new PoolSettings(name, node.bind, port, node.publicUrl, store,
+            PoolSettings settings = new PoolSettings(name, node.bind, port, node.publicUrl, store,
                     ByteSize.parse(capacity), site, node.loadSigningKey("pool-" + name),
                     SettingTypes.POSITIVE_DURATION.parse(maxTicketLifetime), doorKeys == null ? null : TicketKeys.fromFile(doorKeys), poolSecurity(life),
-                    storeGroupReadable ? StoreMode.GROUP_READABLE : StoreMode.PRIVATE, fileRoots), client));
+                    storeGroupReadable ? StoreMode.GROUP_READABLE : StoreMode.PRIVATE, fileRoots);
+            Pool pool = life.add(PortInUse.listening("the pool", "--port", node.bind, port, () -> Pool.start(settings, client)));
             System.out.println("gridcache pool " + name + " is up on " + pool.url());
         } catch (Exception e) {
             life.closeAll();

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 final class SecurityOptions {
     static final Path GRID_SECURITY = Path.of("/etc/grid-security");
 
-    @Option(names = "--plain-http", description = "Speak plain HTTP (no TLS, no client authentication). Default: HTTPS.")
+    @Option(names = "--plain-http", description = "Speak plain HTTP (no TLS, no client authentication). Default: HTTPS "
+            + "(standalone: plain HTTP unless --host-cert, --host-key, --ca-dir or --vomsdir is given).")
     boolean plainHttp;
 
     @Option(names = "--host-cert", paramLabel = "FILE", description = "Host certificate, PEM (default: /etc/grid-security/hostcert.pem).")

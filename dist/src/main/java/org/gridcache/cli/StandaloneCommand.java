@@ -99,7 +99,8 @@ final class StandaloneCommand implements Callable<Integer> {
         Lifecycle life = new Lifecycle();
         try {
             life.add(jmx.start());
-            EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), "127.0.0.1", zkPort));
+            EmbeddedZooKeeper zk = life.add(PortInUse.listening("ZooKeeper", "--zk-port", "127.0.0.1", zkPort,
+                    () -> EmbeddedZooKeeper.start(home.resolve("zookeeper"), "127.0.0.1", zkPort)));
             // every local user reaches 127.0.0.1: only holders of the home's secret (door, pool, admin commands) get in
             ZkDigestSecret secret = ZkDigestSecret.loadOrCreate(ZkDigestSecret.file(home));
             CuratorFramework client = life.add(Zk.connect(zk.connectString(), Zk.DEFAULT_SESSION_TIMEOUT, ZK_WAIT, secret));
@@ -127,11 +128,14 @@ final class StandaloneCommand implements Callable<Integer> {
                 allowed.add(Path.of(URI.create(originUrl)));
             }
             FileOriginRoots fileRoots = FileOriginRoots.of(allowed);
-            Pool pool = life.add(Pool.start(new PoolSettings("pool1", "127.0.0.1", poolPort, null,
+            PoolSettings poolSettings = new PoolSettings("pool1", "127.0.0.1", poolPort, null,
                     home.resolve("pool"), ByteSize.parse(capacity), "local", poolKey, null, null, poolSecurity)
-                    .withFileOriginRoots(fileRoots), client));
-            Door door = life.add(Door.start(new DoorSettings("door-" + InetAddress.getLocalHost().getHostName(),
-                    "127.0.0.1", port, null, List.of(doorKey), doorSecurity, fileRoots), client));
+                    .withFileOriginRoots(fileRoots);
+            Pool pool = life.add(PortInUse.listening("the pool", "--pool-port", "127.0.0.1", poolPort,
+                    () -> Pool.start(poolSettings, client)));
+            DoorSettings doorSettings = new DoorSettings("door-" + InetAddress.getLocalHost().getHostName(),
+                    "127.0.0.1", port, null, List.of(doorKey), doorSecurity, fileRoots);
+            Door door = life.add(PortInUse.listening("the door", "--port", "127.0.0.1", port, () -> Door.start(doorSettings, client)));
             log().info("gridcache standalone: door {} pool {} origin {} zookeeper {}", door.url(), pool.url(), originUrl,
                     zk.connectString());
             System.out.println("gridcache standalone is up: browse " + door.url() + "/ (origin " + originUrl + ")");

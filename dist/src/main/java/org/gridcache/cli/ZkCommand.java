@@ -99,7 +99,8 @@ final class ZkCommand implements Callable<Integer> {
             if (ensemble != null) {
                 startMember(life, tls);
             } else {
-                EmbeddedZooKeeper zk = life.add(EmbeddedZooKeeper.start(home.resolve("zookeeper"), bind, port, tls));
+                EmbeddedZooKeeper zk = life.add(PortInUse.listening("ZooKeeper", "--port", bind, port,
+                        () -> EmbeddedZooKeeper.start(home.resolve("zookeeper"), bind, port, tls)));
                 if (tls != null) {
                     secureTree(clientHost(bind) + ":" + zk.port(), Duration.ofSeconds(30), zk.dataWasReachable());
                 }

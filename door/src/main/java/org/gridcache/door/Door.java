@@ -1,6 +1,7 @@
 package org.gridcache.door;
 
 import java.io.Closeable;
+import java.nio.file.Path;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.ClusterSettings.Keys;
 import java.time.Clock;
@@ -164,7 +165,8 @@ public final class Door implements Closeable {
         ops.serving(url, server::openConnections);
 
         DoorRecord record = new DoorRecord(settings.id(), url, version(), System.currentTimeMillis(),
-                settings.ticketKeys().stream().map(TicketSigningKey::publicJwk).toList());
+                settings.ticketKeys().stream().map(TicketSigningKey::publicJwk).toList(),
+                settings.fileOriginRoots().directories().stream().map(Path::toString).toList());
         EphemeralRegistration registration = own(new EphemeralRegistration(zk, ZkLayout.door(settings.id()),
                 () -> Json.bytes(record), REGISTRATION_REFRESH));
         registration.awaitCreated(ZK_INITIAL_WAIT);

@@ -26,7 +26,7 @@ public final class AccessCheck {
             throw new DoorException(401, "authentication required: present an X.509 certificate, a proxy or a bearer token to "
                     + wanted + " " + path);
         }
-        String reason = subject.name() + " may not " + wanted + " " + path + because(subject);
+        String reason = subject.name() + " may not " + wanted + " " + path + because(subject, path, activity);
         // RFC 6750: a valid token whose scopes fall short says so, for the client to ask its issuer for more
         throw subject.scopes() != null ? BearerChallenge.insufficientScope(reason) : new DoorException(403, reason);
     }
@@ -52,10 +52,16 @@ public final class AccessCheck {
         };
     }
 
-    private static String because(GridSubject subject) {
+    /** Which of the deciders refused: the token's scopes, the macaroon's caveats, or (unsaid) the policy file. */
+    private static String because(GridSubject subject, String path, Activity activity) {
         if (subject.scopes() != null) {
             return " (the token's scopes: " + (subject.scopes().isEmpty() ? "none for storage" : subject.scopes()) + ")";
         }
-        return subject.caveats().isEmpty() ? "" : " (the macaroon's caveats do not allow it)";
+        if (subject.caveats().isEmpty()) {
+            return "";
+        }
+        return subject.caveats().stream().allMatch(c -> c.allows(activity, path))
+                ? " (the macaroon's caveats allow it; the policy file does not allow its issuer)"
+                : " (the macaroon's caveats do not allow it)";
     }
 }

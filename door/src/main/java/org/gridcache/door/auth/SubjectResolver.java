@@ -12,6 +12,11 @@ import org.gridcache.door.http.DoorException;
 @FunctionalInterface
 public interface SubjectResolver {
     SubjectResolver ANONYMOUS = request -> GridSubject.ANONYMOUS;
+    /**
+     * The request attribute saying why the VOMS attributes of the presented proxy were not taken (an expired
+     * attribute certificate), for the reason of a refusal that follows from their absence.
+     */
+    String VOMS_REFUSAL_ATTRIBUTE = "org.gridcache.door.vomsRefusal";
 
     GridSubject resolve(HttpServletRequest request);
 }

@@ -9,7 +9,11 @@ import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Date;
 import java.util.HexFormat;
+import java.util.List;
+import org.italiangrid.voms.VOMSAttribute;
+import org.italiangrid.voms.ac.impl.DefaultVOMSACParser;
 import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.AuthenticationException;
 import org.gridcache.common.security.GridSubject;
@@ -31,7 +35,7 @@ final class X509SubjectResolver implements SubjectResolver {
     private final ProxyChainCompletion completion;
     private final Cache<String, Outcome> cache = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(CACHE).build();
 
-    private record Outcome(GridSubject subject, String refusal, long notAfterMillis) {
+    private record Outcome(GridSubject subject, String refusal, long notAfterMillis, String vomsRefusal) {
     }
 
     X509SubjectResolver(X509Authenticator authenticator, ProxyChainCompletion completion) {
@@ -41,7 +45,15 @@ final class X509SubjectResolver implements SubjectResolver {
 
     @Override
     public GridSubject resolve(HttpServletRequest request) {
-        return resolve(chain(request));
+        X509Certificate[] presented = chain(request);
+        if (presented == null || presented.length == 0) {
+            return GridSubject.ANONYMOUS;
+        }
+        Outcome outcome = outcome(presented);
+        if (outcome.vomsRefusal() != null) {
+            request.setAttribute(VOMS_REFUSAL_ATTRIBUTE, outcome.vomsRefusal());
+        }
+        return subject(outcome);
     }
 
     /** The subject of the chain a client presented (null or empty: anonymous), or a 401. */
@@ -49,6 +61,10 @@ final class X509SubjectResolver implements SubjectResolver {
         if (presented == null || presented.length == 0) {
             return GridSubject.ANONYMOUS;
         }
+        return subject(outcome(presented));
+    }
+
+    private Outcome outcome(X509Certificate[] presented) {
         String key = fingerprint(presented);
         Outcome outcome = cache.getIfPresent(key);
         if (outcome == null || System.currentTimeMillis() >= outcome.notAfterMillis()) {
@@ -58,6 +74,10 @@ final class X509SubjectResolver implements SubjectResolver {
             outcome = authenticate(chain);
             cache.put(key, outcome);
         }
+        return outcome;
+    }
+
+    private static GridSubject subject(Outcome outcome) {
         if (outcome.refusal() != null) {
             throw new DoorException(401, outcome.refusal());
         }
@@ -78,10 +98,37 @@ final class X509SubjectResolver implements SubjectResolver {
             GridSubject subject = authenticator.authenticate(chain);
             // the chain's expiry bounds what it mints (a macaroon's before:)
             return new Outcome(subject.anonymous() ? subject : subject.authenticatedBy(Authentication.x509(Instant.ofEpochMilli(notAfter))),
-                    null, notAfter);
+                    null, notAfter, subject.vo() == null ? vomsRefusal(chain) : null);
         } catch (AuthenticationException e) {
-            return new Outcome(null, e.getMessage(), notAfter);
+            return new Outcome(null, e.getMessage(), notAfter, null);
         }
+    }
+
+    /**
+     * Why the chain's VOMS attributes were not taken, when it carries some (read, not validated: the authenticator
+     * validated and refused them): an attribute certificate out of its validity says when; null without any.
+     */
+    static String vomsRefusal(X509Certificate[] chain) {
+        List<VOMSAttribute> attributes;
+        try {
+            attributes = new DefaultVOMSACParser().parse(chain);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (attributes.isEmpty()) {
+            return null;
+        }
+        VOMSAttribute a = attributes.get(0);
+        Date now = new Date();
+        if (a.getNotAfter() != null && now.after(a.getNotAfter())) {
+            return "the VOMS attribute certificate of VO " + a.getVO() + " in your proxy expired at "
+                    + a.getNotAfter().toInstant() + ": make a new proxy (voms-proxy-init)";
+        }
+        if (a.getNotBefore() != null && now.before(a.getNotBefore())) {
+            return "the VOMS attribute certificate of VO " + a.getVO() + " in your proxy is not valid before "
+                    + a.getNotBefore().toInstant();
+        }
+        return "the VOMS attributes of VO " + a.getVO() + " in your proxy were not accepted (the door's log says why)";
     }
 
     private static String fingerprint(X509Certificate[] chain) {

@@ -84,7 +84,11 @@ public final class DoorReadFilter extends HttpFilter {
         this.macaroons = macaroons;
     }
 
-    /** Headers that decide what a request does (RFC 4918's and RFC 9110's singletons): at most one of each. */
+    /**
+     * Headers that decide what a request does (RFC 4918's and RFC 9110's singletons): at most one value of each. The
+     * same value repeated is that value (RFC 9110 §5.3; curl scripts that add a header their defaults also set send
+     * it twice).
+     */
     static final List<String> SINGLE_HEADERS = List.of("Depth", "Destination", "Overwrite", "Lock-Token", "Timeout", "If",
             "Content-Type", "Range", "Authorization");
 
@@ -92,8 +96,13 @@ public final class DoorReadFilter extends HttpFilter {
         if (values == null || !values.hasMoreElements()) {
             return false;
         }
-        values.nextElement();
-        return values.hasMoreElements();
+        String first = values.nextElement();
+        while (values.hasMoreElements()) {
+            if (!first.equals(values.nextElement())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -111,7 +120,7 @@ public final class DoorReadFilter extends HttpFilter {
             for (String single : SINGLE_HEADERS) {
                 if (moreThanOne(request.getHeaders(single))) {
                     // one reading of the request must hold: a check on the first and an action on another never differ
-                    throw new DoorException(400, "more than one " + single + " header");
+                    throw new DoorException(400, single + " headers with different values");
                 }
             }
             path = namespacePath(request);
@@ -153,7 +162,8 @@ public final class DoorReadFilter extends HttpFilter {
                 }
                 default -> read(request, response, path, subject);
             }
-        } catch (DoorException e) {
+        } catch (DoorException refused) {
+            DoorException e = withVomsRefusal(request, refused);
             LOG.info("{} {} by {} -> {} {}", method, path != null ? path : "(bad path)", subject, e.status(), e.reason());
             if (e.status() == 401) {
                 stats.authenticationFailure(authFailure(e, resolved, subject));
@@ -165,6 +175,18 @@ public final class DoorReadFilter extends HttpFilter {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
         }
+    }
+
+    /**
+     * A 401 or 403 of a client whose proxy's VOMS attributes were refused also says why: the refusal follows from
+     * their absence (no delegation of those attributes, no right of that VO), and "delegate a proxy" alone misleads.
+     */
+    private static DoorException withVomsRefusal(HttpServletRequest request, DoorException e) {
+        Object voms = request.getAttribute(SubjectResolver.VOMS_REFUSAL_ATTRIBUTE);
+        if (voms == null || e.status() != 401 && e.status() != 403) {
+            return e;
+        }
+        return new DoorException(e.status(), e.reason() + " (" + voms + ")", e.headers());
     }
 
     /** The fixed reason code of a 401 (its text names paths and origins, which must not become metric labels). */

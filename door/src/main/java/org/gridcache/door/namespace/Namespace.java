@@ -187,7 +187,13 @@ public final class Namespace {
 
             }
         }
-        return lister(origin).stat(subject, as, origin, path);
+        NamespaceEntry entry = lister(origin).stat(subject, as, origin, path);
+        if (path.equals(origin.prefix()) && !entry.collection()) {
+            // a mount point is a collection, whatever the origin answers for its URL: a plain HTTP server's 200 there
+            // is its HTML index, never a file of that name
+            return new NamespaceEntry(path, entry.name(), true, -1, entry.mtimeMillis(), null, null, entry.quota());
+        }
+        return entry;
     }
 
     private OriginLister lister(OriginEntry origin) {

@@ -42,7 +42,8 @@ public final class StatusPage {
                 .append(HtmlListing.escape(settings.get(Keys.SELECTION_POLICY).label())).append("</b></li>\n<li>Pools: <b id=\"live\">")
                 .append(live.size()).append("</b> live, <b id=\"selectable\">").append(selectable).append("</b> taking new reads</li>\n")
                 .append("<li>Hit rate of all pools: <b id=\"hit-rate\">").append(rate(hits, misses)).append("</b> (")
-                .append(hits).append(" hits, ").append(misses).append(" misses)</li>\n</ul>\n")
+                .append(counted(hits, "hit", "hits")).append(", ").append(counted(misses, "miss", "misses"))
+                .append(")</li>\n</ul>\n")
                 .append("<h2>Pools</h2>\n<table id=\"pools\">\n<tr><th>Pool</th><th>Site</th><th>State</th><th>Load</th>")
                 .append("<th>Transfers</th><th>Out</th><th>Free</th><th>Used</th><th>Hit rate</th><th>URL</th></tr>\n");
         if (live.isEmpty()) {
@@ -59,9 +60,10 @@ public final class StatusPage {
                     .append("</td><td class=\"n\">").append(ByteSize.format(p.bytesPerSecOut())).append("/s")
                     .append("</td><td class=\"n\">").append(ByteSize.format(p.freeBytes())).append(" of ")
                     .append(ByteSize.format(p.capacityBytes()))
-                    .append("</td><td><span class=\"bar\" title=\"").append(String.format(Locale.ROOT, "%.1f%%", usedFraction * 100))
-                    .append("\"><span style=\"width:").append(String.format(Locale.ROOT, "%.1f", usedFraction * 100))
-                    .append("%\"></span></span></td><td class=\"n\">").append(rate(p.hits(), p.misses()))
+                    .append("</td><td class=\"used\"><span class=\"bar\"><span style=\"width:")
+                    .append(String.format(Locale.ROOT, "%.1f", usedFraction * 100)).append("%\"></span></span> ")
+                    .append(String.format(Locale.ROOT, "%.1f%%", usedFraction * 100))
+                    .append("</td><td class=\"n\">").append(rate(p.hits(), p.misses()))
                     .append("</td><td><a href=\"").append(HtmlListing.escape(p.url())).append("/.gridcache/metrics\">")
                     .append(HtmlListing.escape(p.url())).append("</a></td></tr>\n");
         }
@@ -77,6 +79,11 @@ public final class StatusPage {
 
     private static String row(String name, String value) {
         return "<tr><th>" + name + "</th><td class=\"n\">" + HtmlListing.escape(value) + "</td></tr>\n";
+    }
+
+    /** {@code 1 hit}, {@code 2 hits}. */
+    static String counted(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
     }
 
     private static String rate(long hits, long misses) {

@@ -275,11 +275,15 @@ public final class DoorWrites {
     }
 
     /** 307 keeps the method and body (RFC 9110 15.4.8); a 302 would let a client turn the PUT into a GET. */
-    private static void redirect(HttpServletResponse response, String location, String path, GridSubject subject) {
+    private static void redirect(HttpServletResponse response, String location, String path, GridSubject subject)
+            throws IOException {
         response.setStatus(307);
         response.setHeader("Location", location);
         response.setHeader("Cache-Control", "no-store"); // the ticket in it expires soon
-        response.setContentLength(0);
+        byte[] body = PutRedirects.NOT_STORED_YET.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        response.setContentType("text/plain; charset=UTF-8");
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
         LOG.info("PUT {} by {} -> 307 to pool {}", path, subject, location.substring(0, location.indexOf('?')));
     }
 

@@ -21,6 +21,13 @@ import org.gridcache.door.select.PoolSelector;
  * {@code redirect.on-write=false}, or when no enabled pool is there to take it (a read-only pool takes no upload).
  */
 public final class PutRedirects {
+    /**
+     * The 307's body: curl without {@code -L} prints it and exits 0 having stored nothing (it cannot be told apart
+     * from {@code curl -L}, whose upload the 307 sends to a pool), so it says so.
+     */
+    static final String NOT_STORED_YET = "Not stored yet: this 307 sends the upload to a pool; repeat it there "
+            + "(curl -L -T FILE URL follows it).\n";
+
     private final Supplier<List<PoolRecord>> pools;
     private final Supplier<PoolSelector> selector;
     private final TicketIssuer tickets;

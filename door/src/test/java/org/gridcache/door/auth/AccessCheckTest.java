@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import java.util.Set;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.authz.Grants;
@@ -42,5 +43,18 @@ class AccessCheckTest {
         assertEquals("token:42@https://iss may not delete /data/ro/new (the token's scopes: MANAGE,READ_METADATA,UPLOAD:/data/ro)",
                 overwrite.reason());
         AccessCheck.require(policy, GridSubject.of("/DC=org/CN=Alice"), "/data/ro/x", Activity.READ_METADATA);
+    }
+
+    /** Issue 42: a macaroon whose caveats allow what the policy file refuses its issuer says which refused. */
+    @Test
+    void aMacaroonRefusedByThePolicyFileSaysSoAndOneRefusedByItsCaveatsSaysThat() {
+        GridSubject macaroon = GridSubject.of("/DC=org/CN=Alice").withCaveats(Grants.of(new PathGrant(Set.of(Activity.UPLOAD), "/data")));
+        DoorException byPolicy = assertThrows(DoorException.class,
+                () -> AccessCheck.require(policy, macaroon, "/data/ro/x", Activity.UPLOAD));
+        assertEquals("/DC=org/CN=Alice may not upload /data/ro/x (the macaroon's caveats allow it; the policy file does not "
+                + "allow its issuer)", byPolicy.reason());
+        DoorException byCaveats = assertThrows(DoorException.class,
+                () -> AccessCheck.require(policy, macaroon, "/data/rw/x", Activity.DELETE));
+        assertEquals("/DC=org/CN=Alice may not delete /data/rw/x (the macaroon's caveats do not allow it)", byCaveats.reason());
     }
 }

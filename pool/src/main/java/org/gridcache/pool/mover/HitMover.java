@@ -75,7 +75,7 @@ public final class HitMover extends Mover {
         ex.ctx.write(head);
         long length = range.length();
         if (!ex.head && mappedReads.suits(ex.ctx, length)) {
-            MappedSend.send(ex.ctx, mappedReads, entry, hit.file(), range.start(), length)
+            MappedSend.send(ex.ctx, mappedReads, entry, hit.file(), range.start(), length, this::progressed)
                     .addListener((ChannelFutureListener) f -> {
                         if (f.isSuccess()) {
                             finishWith(length);
@@ -92,7 +92,7 @@ public final class HitMover extends Mover {
         }
         if (!ex.head && length > 0) {
             // SharedFileRegion: the mover, not the region, closes the file (also when the client aborts)
-            ex.ctx.write(new SharedFileRegion(hit.file(), range.start(), length));
+            ex.ctx.write(new SharedFileRegion(hit.file(), range.start(), length), counting(ex.ctx));
         }
         finishWith(length);
     }

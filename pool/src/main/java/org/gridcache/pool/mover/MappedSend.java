@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.function.LongConsumer;
 import org.gridcache.pool.store.StoreEntry;
 
 /**
@@ -21,24 +22,29 @@ final class MappedSend {
     private final MappedReads.Lease lease;
     private final long end;
     private final ChannelPromise done;
+    private final LongConsumer progress;
     private long next;
     private int inFlight;
     private boolean pumping;
     private boolean again;
 
     private MappedSend(ChannelHandlerContext ctx, MappedReads mappings, StoreEntry entry, FileChannel file, long start,
-                       long length) {
+                       long length, LongConsumer progress) {
         this.ctx = ctx;
+        this.progress = progress;
         this.lease = mappings.lease(entry, file);
         this.next = start;
         this.end = start + length;
         this.done = ctx.newPromise();
     }
 
-    /** Writes the range; the future completes when its last byte is written, or fails with the first failure. */
+    /**
+     * Writes the range; the future completes when its last byte is written, or fails with the first failure.
+     * {@code progress} is told each chunk's bytes once they are written.
+     */
     static ChannelFuture send(ChannelHandlerContext ctx, MappedReads mappings, StoreEntry entry, FileChannel file,
-                              long start, long length) {
-        MappedSend send = new MappedSend(ctx, mappings, entry, file, start, length);
+                              long start, long length, LongConsumer progress) {
+        MappedSend send = new MappedSend(ctx, mappings, entry, file, start, length, progress);
         send.pump();
         return send.done;
     }
@@ -76,12 +82,15 @@ final class MappedSend {
             done.tryFailure(e);
             return;
         }
-        next += chunk.readableBytes();
+        int bytes = chunk.readableBytes();
+        next += bytes;
         inFlight++;
         ctx.writeAndFlush(chunk).addListener(f -> {
             inFlight--;
             if (!f.isSuccess()) {
                 done.tryFailure(f.cause());
+            } else {
+                progress.accept(bytes);
             }
             pump();
         });

@@ -1,6 +1,10 @@
 package org.gridcache.pool.mover;
 
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelProgressiveFuture;
+import io.netty.channel.ChannelProgressiveFutureListener;
+import io.netty.channel.ChannelProgressivePromise;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -34,6 +38,8 @@ public abstract class Mover {
     private final Done done;
     private HttpResponseStatus status;
     private long sent;
+    /** Bytes counted in the pool's outgoing rate as they went, not yet {@link #sent}. */
+    private long countedAhead;
     private boolean finished;
 
     Mover(Exchange ex, Downloads.Source source, Store store, Movers movers, Done done) {
@@ -68,7 +74,37 @@ public abstract class Mover {
 
     protected final void sent(long bytes) {
         sent += bytes;
+        long ahead = Math.min(countedAhead, bytes);
+        countedAhead -= ahead;
+        movers.sent(bytes - ahead);
+    }
+
+    /**
+     * {@code bytes} of a body whose {@link #sent} comes when it has all gone went to the socket now: counted in the
+     * pool's outgoing rate at once, so the rate moves while a long send runs, not only after it.
+     */
+    final void progressed(long bytes) {
+        countedAhead += bytes;
         movers.sent(bytes);
+    }
+
+    /** A promise for a body written in one piece whose progress is counted as it goes ({@link #progressed}). */
+    final ChannelProgressivePromise counting(ChannelHandlerContext ctx) {
+        ChannelProgressivePromise promise = ctx.newProgressivePromise();
+        long[] last = {0};
+        promise.addListener(new ChannelProgressiveFutureListener() {
+            @Override
+            public void operationProgressed(ChannelProgressiveFuture future, long progress, long total) {
+                progressed(progress - last[0]);
+                last[0] = progress;
+            }
+
+            @Override
+            public void operationComplete(ChannelProgressiveFuture future) {
+                // what went is settled by sent(), or by nothing when the transfer failed
+            }
+        });
+        return promise;
     }
 
     /** Answers with an error before any byte of the file went out; the connection stays usable. */

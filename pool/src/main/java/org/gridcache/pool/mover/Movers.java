@@ -40,7 +40,7 @@ public final class Movers {
         stats.response(status);
         String subject = ex.ticket != null ? ex.ticket.subject() : null;
         TransferLog.write(new TransferRecord(Instant.now().truncatedTo(ChronoUnit.MILLIS).toString(), "pool", poolName,
-                subject, null, TransferLog.ip(ex.ctx.channel().remoteAddress()), ex.method, ex.path, sent, ex.millis(),
+                subject, ex.ticket != null ? ex.ticket.vo() : null, TransferLog.ip(ex.ctx.channel().remoteAddress()), ex.method, ex.path, sent, ex.millis(),
                 hit ? TransferRecord.HIT : fromPeer ? TransferRecord.PEER : TransferRecord.MISS, originBytes, status, complete, poolName,
                 ex.ticket != null ? ex.ticket.authentication() : null));
     }

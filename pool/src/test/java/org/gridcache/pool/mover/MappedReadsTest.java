@@ -70,9 +70,12 @@ class MappedReadsTest {
     private static byte[] send(MappedReads reads, StoreEntry entry, FileChannel file, long start, long length) {
         CopyingSocket socket = new CopyingSocket();
         EmbeddedChannel channel = new EmbeddedChannel(socket, new ChannelInboundHandlerAdapter());
-        ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, entry, file, start, length);
+        long[] progressed = {0};
+        ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, entry, file, start, length,
+                n -> progressed[0] += n);
         channel.runPendingTasks();
         assertTrue(done.isSuccess(), () -> "send failed: " + done.cause());
+        assertEquals(length, progressed[0], "every byte written was told as progress");
         return socket.bytes.toByteArray();
     }
 
@@ -147,7 +150,7 @@ class MappedReadsTest {
 
             HeldWrites socket = new HeldWrites();
             EmbeddedChannel channel = new EmbeddedChannel(socket, new ChannelInboundHandlerAdapter());
-            ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, busy, file, 0, data.length);
+            ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, busy, file, 0, data.length, n -> { });
             assertEquals(2, socket.messages.size(), "two chunks queued");
             reads.forget(busy); // evicted while its chunks sit in the socket's queue
             assertEquals(before + 1, reads.mappedSegments(), "no queued chunk may point at unmapped memory");
@@ -178,7 +181,7 @@ class MappedReadsTest {
         try (FileChannel file = open(dir.resolve("f"))) {
             CopyingSocket socket = new CopyingSocket();
             EmbeddedChannel channel = new EmbeddedChannel(socket, new ChannelInboundHandlerAdapter());
-            ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, entry, file, 0, data.length + 1);
+            ChannelFuture done = MappedSend.send(channel.pipeline().lastContext(), reads, entry, file, 0, data.length + 1, n -> { });
             channel.runPendingTasks();
             assertInstanceOf(IOException.class, done.cause());
             assertEquals(0, socket.bytes.size());

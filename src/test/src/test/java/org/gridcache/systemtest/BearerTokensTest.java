@@ -193,6 +193,29 @@ class BearerTokensTest {
         assertSameFile(up, data.resolve("up/curl-pool.bin"));
     }
 
+    /**
+     * Issue 42 item 3: the WLCG JWT compliance suite's curl keywords send {@code Authorization} twice, the same value
+     * both times; that is one token (RFC 9110 §5.3). Two different tokens stay one line's 400.
+     */
+    @Test
+    void theSameTokenTwiceIsOneTokenAndTwoDifferentOnesAreRefused() throws Exception {
+        String token = readWrite();
+        String twice = "Authorization: Bearer " + token;
+        Path got = tmp.resolve("twice-got.bin");
+        curl(token, "-f", "-L", "-H", twice, "-o", got.toString(), door + "/data/curl.bin").assertOk();
+        assertSameFile(data.resolve("data/curl.bin"), got);
+        Tools.Result list = curl(token, "-f", "-X", "PROPFIND", "-H", "Depth: 1", "-H", twice, door + "/data/").assertOk();
+        assertTrue(list.out().contains("curl.bin"), list.out());
+        Path up = Files.writeString(tmp.resolve("twice-up.txt"), "twice\n");
+        curl(token, "-f", "-H", "Expect:", "-H", twice, "-T", up.toString(), door + "/up/twice.txt").assertOk();
+        assertSameFile(up, data.resolve("up/twice.txt"));
+
+        Tools.Result two = curl(token, "-D", "-", "-H", "Authorization: Bearer " + token("storage.read:/data"),
+                door + "/data/curl.bin");
+        assertEquals(400, GridEnv.lastStatus(two), two.out());
+        assertTrue(two.out().strip().endsWith("Authorization headers with different values"), two.out());
+    }
+
     @Test
     void davixCarriesTheTokenInAHeader() throws Exception {
         Tools.require("davix-get", "davix-ls", "davix-put");

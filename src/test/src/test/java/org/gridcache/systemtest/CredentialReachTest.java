@@ -163,6 +163,14 @@ class CredentialReachTest {
         assertEquals(200, GridEnv.lastStatus(viaMacaroon), viaMacaroon.out());
         assertTransferRecord("/atlas/a.bin", "macaroon " + id);
 
+        // issue 42 item 4: a VOMS proxy's VO is in the pool's record, as it is in the ticket
+        Tools.Result viaProxy = GridEnv.curlAs(pki, "alice-atlas", "-L", "-o", tmp.resolve("p.bin").toString(), door + "/atlas/a.bin");
+        assertEquals(200, GridEnv.lastStatus(viaProxy), viaProxy.out());
+        Path transfers = gridcache.home().resolve("logs/transfers.jsonl");
+        Tools.await("a pool's record of /atlas/a.bin by alice with vo atlas", Duration.ofSeconds(30), () -> Tools.readOrEmpty(transfers)
+                .lines().anyMatch(l -> l.contains("\"node\":\"pool\"") && l.contains("\"path\":\"/atlas/a.bin\"")
+                        && l.contains("\"vo\":\"atlas\"") && l.contains("\"authn\":\"x509\"")));
+
         Tools.Result refused = curl(m, "-X", "DELETE", door + "/atlas/a.bin");
         assertEquals(403, GridEnv.lastStatus(refused), refused.out());
         String log = Tools.readOrEmpty(gridcache.home().resolve("logs/standalone.log"));

@@ -203,7 +203,10 @@ class GridSecurityTest {
 
     @Test
     void anExpiredAttributeCertificateLosesItsFqans() throws Exception {
-        assertEquals(403, status(curlAs("alice-atlas-expired-ac", doorUrl + "/atlas/production/prod.bin")));
+        Tools.Result refused = curlAs("alice-atlas-expired-ac", doorUrl + "/atlas/production/prod.bin");
+        assertEquals(403, status(refused));
+        // issue 42: the refusal says why the proxy's VO did not count
+        assertTrue(refused.out().contains("(the VOMS attribute certificate of VO atlas in your proxy expired at "), refused.out());
         String log = Files.readString(doorLog());
         assertTrue(log.contains("ignoring the VOMS attributes of VO atlas"), "the refused AC is logged");
     }
@@ -399,7 +402,11 @@ class GridSecurityTest {
      */
     @Test
     void aDestroyedDelegationIsNoLongerUsedByThePool() throws Exception {
-        delegate("alice-atlas").assertOk();
+        Tools.Result delegated = delegate("alice-atlas").assertOk();
+        // issue 42 item 6: who, which VOMS attributes, until when, to which door
+        assertTrue(delegated.out().matches("(?s)delegated /DC=org/DC=example/CN=Alice \\(VOMS attributes /atlas, "
+                + "/atlas/Role=production\\) until 20[0-9-]+T[0-9:]+Z to " + java.util.regex.Pattern.quote(doorUrl)
+                + " as delegation [0-9a-f]{16}\\s*"), delegated.out());
         assertEquals(200, status(curlAs("alice-atlas", "-L", "-o", "/dev/null", doorUrl + "/atlas/file.bin")));
         String location = location(curlAs("alice-atlas", doorUrl + "/atlas/late.bin"));
         delegate("alice-atlas", "--destroy").assertOk();

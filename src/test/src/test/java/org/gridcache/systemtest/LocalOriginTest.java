@@ -104,13 +104,14 @@ class LocalOriginTest {
     /**
      * Standalone lets its door and pool read file:// origins only from its --origin directory: a mount added for a
      * sibling that shares the directory's name as a prefix ({@code data2} beside {@code data}) is refused by the door
-     * with 403 and the setting, while the origin itself goes on serving.
+     * with 403 and the setting, while the origin itself goes on serving. ({@code origins add} refuses such a mount
+     * itself: {@code --no-check} writes it, as an older admin client would, to show the door's own refusal.)
      */
     @Test
     void aFileOriginBesideTheStandaloneOriginIsRefused() throws Exception {
         Path sibling = Files.createDirectories(tmp.resolve("data2"));
         Files.writeString(sibling.resolve("secret.txt"), "secret\n");
-        gridcache.admin("origins", "add", "sibling", "--prefix", "/sibling", "--url", sibling.toUri().toString()).assertOk();
+        gridcache.admin("origins", "add", "sibling", "--prefix", "/sibling", "--url", sibling.toUri().toString(), "--no-check").assertOk();
         Path out = tmp.resolve("sibling.out");
         Tools.await("the door to see the sibling mount", Duration.ofSeconds(30), () -> !Tools.curl("-s", "-o", out.toString(),
                 "-w", "%{http_code}", door + "/sibling/secret.txt").assertOk().out().equals("404"));

@@ -62,6 +62,36 @@ class PlainHttpOriginTest {
     }
 
     /**
+     * Issue 42 item 1: an origin mounted at a prefix ({@code origins add atlas --prefix /atlas}, the README's example) is
+     * a collection there, though the plain HTTP server answers its URL with a 200 HTML index: a PROPFIND lists its
+     * files, a browser's GET gets the door's listing, the root's listing shows it as a collection, and no pool ever
+     * caches the index as a file {@code /atlas}.
+     */
+    @Test
+    void anOriginMountedAtAPrefixIsACollectionThere() throws Exception {
+        gridcache.admin("origins", "add", "atlas", "--prefix", "/atlas", "--url", origin.url() + "dir").assertOk();
+        try {
+            Tools.await("the door to see the mount", Duration.ofSeconds(30),
+                    () -> Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0", door + "/atlas/")
+                            .out().equals("207"));
+            Tools.Result list = Tools.curl("-X", "PROPFIND", "-H", "Depth: 1", "-w", "\n%{http_code}", door + "/atlas/").assertOk();
+            assertTrue(list.out().endsWith("207") && list.out().contains("plain.bin"), list.out());
+            assertTrue(list.out().contains("collection"), list.out());
+            Tools.Result html = Tools.curl("-w", "\n%{http_code}", door + "/atlas/").assertOk();
+            assertTrue(html.out().endsWith("200") && html.out().contains(">plain.bin</a>"), html.out());
+            Tools.Result root = Tools.curl("-X", "PROPFIND", "-H", "Depth: 1", door + "/").assertOk();
+            String atlas = root.out().substring(root.out().indexOf("/atlas"));
+            atlas = atlas.substring(0, atlas.indexOf("response>"));
+            assertTrue(atlas.contains("collection"), root.out());
+            Path out = tmp.resolve("atlas-plain.bin");
+            Tools.curl("-fL", "-o", out.toString(), door + "/atlas/plain.bin").assertOk();
+            assertEquals(Tools.sha256(data.resolve("dir/plain.bin")), Tools.sha256(out));
+        } finally {
+            gridcache.admin("origins", "remove", "atlas").assertOk();
+        }
+    }
+
+    /**
      * With {@code pool.direct-writes} set (off by default), a fill of a file at least that large is written past the
      * page cache: once its client has it, none of the stored file is in the page cache (fincore), so that client was
      * sent every byte from the fill's memory, none read back from the disk. Clients that join such a fill at once, one

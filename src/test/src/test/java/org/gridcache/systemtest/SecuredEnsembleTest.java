@@ -230,6 +230,15 @@ class SecuredEnsembleTest {
                 "ZooKeeper's own client without TLS gets no session");
     }
 
+    /** Issue 42 item 6: an admin command without --zk-tls against this TLS ensemble says to add it, in one line. */
+    @Test
+    void anAdminCommandWithoutTlsIsToldToAddIt() {
+        Tools.Result r = Gridcache.admin("origins", "list", "--zk", zkConnect);
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("does not answer as ZooKeeper; if the ensemble speaks TLS, add --zk-tls"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
     @Test
     void aNonAdminCertificateCannotWriteOriginsConfigOrPools() throws Exception {
         Path bob = pki.resolve("proxies/bob.pem");
@@ -237,6 +246,8 @@ class SecuredEnsembleTest {
                 "--cert", bob.toString(), "--ca-dir", caDir.toString());
         assertEquals(1, add.exit(), add.out() + add.err());
         assertTrue(add.err().contains("not allowed"), add.err());
+        assertFalse(add.err().contains("NoAuthException") || add.err().lines().anyMatch(l -> l.strip().startsWith("at ")),
+                "issue 42: the one line, no trace before it: " + add.err());
         Tools.Result set = Gridcache.admin("config", "set", "ticket.lifetime", "9m", "--zk", zkConnect, "--zk-tls",
                 "--cert", bob.toString(), "--ca-dir", caDir.toString());
         assertEquals(1, set.exit(), set.out() + set.err());

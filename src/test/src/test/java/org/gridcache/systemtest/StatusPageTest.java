@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code gridcache config set} whose effect shows without a restart.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StatusPageTest {
     @TempDir
     static Path tmp;
@@ -58,7 +62,8 @@ class StatusPageTest {
         String dom = chromium("--dump-dom", door + "/.gridcache/status").assertOk().out();
         for (String shown : List.of("<title>gridcache status</title>", "<b id=\"policy\">affinity</b>",
                 "<b id=\"live\">1</b> live", "data-pool=\"pool1\"", "<td>local</td>", "<td class=\"enabled\">enabled</td>",
-                "<td class=\"n\">0.00</td>", "GiB of 10.0 GiB", "<td class=\"n\">50.0%</td>", "http-equiv=\"refresh\"")) {
+                "<td class=\"n\">0.00</td>", "GiB of 10.0 GiB", "<td class=\"n\">50.0%</td>", "http-equiv=\"refresh\"",
+                "(1 hit, 1 miss)")) {
             assertTrue(dom.contains(shown), "'" + shown + "' in the rendered page:\n" + dom);
         }
         Path screenshots = Files.createDirectories(Path.of(System.getProperty("gridcache.target", "target"), "screenshots"));
@@ -66,9 +71,40 @@ class StatusPageTest {
         Files.deleteIfExists(png);
         chromium("--screenshot=" + png, door + "/.gridcache/status").assertOk();
         assertTrue(Files.size(png) > 10_000, "a screenshot of the page at " + png.toAbsolutePath());
+        assertTrue(java.util.regex.Pattern.compile("<td class=\"used\"><span class=\"bar\">.*</span> [0-9]+\\.[0-9]%</td>")
+                .matcher(dom).find(), "the used-space bar shows its figure:\n" + dom);
         byte[] head = Files.readAllBytes(png);
         assertEquals((byte) 0x89, head[0]);
         assertEquals('P', head[1]);
+    }
+
+    /**
+     * Issue 42 item 5: the pool's "Out" moves while a long plain-HTTP hit runs (a 20-second read at 8 MB/s), not only
+     * after it ended: the bytes of a zero-copy send are counted as they go. Last: it adds reads the others count.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void outMovesWhileALongHitRuns() throws Exception {
+        Path file = Tools.randomFile(tmp.resolve("origin/long.bin"), 160L << 20, 72);
+        Tools.curl("-fL", "-o", "/dev/null", door + "/long.bin").assertOk(); // now a hit
+        Tools.await("the first read's rate gone from the pool's record", Duration.ofSeconds(30), () -> outRate().equals("0 B"));
+        Process slow = new ProcessBuilder("curl", "-sfL", "--limit-rate", "8M", "-o", "/dev/null", door + "/long.bin")
+                .redirectErrorStream(true).start();
+        try {
+            Tools.await("Out to move during the hit", Duration.ofSeconds(15), () -> !outRate().equals("0 B"));
+            assertTrue(slow.isAlive(), "the hit still runs while Out shows " + outRate());
+        } finally {
+            slow.destroy();
+            slow.waitFor();
+        }
+        Files.delete(file);
+    }
+
+    /** The pool's "Out" cell without its {@code /s}. */
+    private static String outRate() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<td class=\"n\">([^<]*)/s</td>")
+                .matcher(Tools.curl(door + "/.gridcache/status").out());
+        return m.find() ? m.group(1) : "?";
     }
 
     @Test

@@ -72,6 +72,20 @@ class UploadsThroughAPoolTest {
         assertTrue(head.out().contains("md5=" + md5(file)), "the kept copy's md5: " + head.out());
     }
 
+    /**
+     * Issue 42 item 9: curl without -L gets the 307 and exits 0 with nothing stored, as at dCache; the 307's body,
+     * which curl prints, says so and how to follow it.
+     */
+    @Test
+    void curlWithoutFollowingIsToldTheUploadWentNowhere() throws Exception {
+        Path file = Tools.randomFile(tmp.resolve("unfollowed.bin"), 100_000, 22);
+        Tools.Result put = Tools.curl("-w", "\n%{http_code}", "-T", file.toString(), door + "/unfollowed.bin").assertOk();
+        assertTrue(put.out().endsWith("307"), put.out());
+        assertTrue(put.out().startsWith("Not stored yet: this 307 sends the upload to a pool; repeat it there "
+                + "(curl -L -T FILE URL follows it)."), put.out());
+        assertFalse(Files.exists(data.resolve("unfollowed.bin")), "nothing stored");
+    }
+
     @Test
     void aWrongDigestIs400AndNothingReachesTheOriginNorTheCache() throws Exception {
         Path file = Tools.randomFile(tmp.resolve("bad.bin"), 2_000_000, 22);
