@@ -96,6 +96,8 @@ class AdminGuideTest {
         StringBuilder etcHosts = new StringBuilder("127.0.0.1 localhost\n");
         HOSTS.forEach((host, address) -> etcHosts.append(address).append(' ').append(host).append(".example.org ")
                 .append(host).append('\n'));
+        // the origins the guide mounts: `origins add` checks that their hosts resolve; nothing reads from them here
+        etcHosts.append("10.231.0.250 se.example.org data.example.org\n");
         for (String dir : OWN_DIRS) {
             Path mountPoint = Path.of("/", dir);
             if (!Files.isDirectory(mountPoint)) {
