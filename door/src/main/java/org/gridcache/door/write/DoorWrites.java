@@ -1,5 +1,6 @@
 package org.gridcache.door.write;
 
+import org.gridcache.door.exchange.DoorRequests;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -20,8 +21,8 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
-import org.gridcache.door.http.BodyDeadline;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.BodyDeadline;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.lock.LockChecks.Reach;
 import org.gridcache.door.namespace.Namespace;
@@ -288,8 +289,8 @@ public final class DoorWrites {
         String to = Destination.pathOf(request);
         boolean overwrite = overwrite(request);
         boolean deep = depth(request, method);
-        if (GridPath.isUnder(to, org.gridcache.door.http.DoorReadFilter.SERVICES)) {
-            throw new DoorException(403, "the door's own paths (" + org.gridcache.door.http.DoorReadFilter.SERVICES + ") are not written");
+        if (GridPath.isUnder(to, DoorRequests.SERVICES)) {
+            throw new DoorException(403, "the door's own paths (" + DoorRequests.SERVICES + ") are not written");
         }
         if (to.equals(path)) {
             throw new DoorException(403, method + " onto itself: source and destination are both " + path);
