@@ -24,6 +24,7 @@ import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.lock.DoorLocks;
+import org.gridcache.door.liveness.Pings;
 import org.gridcache.door.liveness.PoolLiveness;
 import org.gridcache.door.liveness.SelectablePools;
 import org.gridcache.door.lock.LockChecks;
@@ -105,7 +106,7 @@ public final class Door implements Closeable {
         TicketCodec codec = TicketCodec.of(settings.id(), settings.signingKey(), settings.ticketKeys());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         // which pools answer, learnt in milliseconds rather than when ZooKeeper expires a dead pool's session
-        PoolLiveness liveness = own(new PoolLiveness(PoolLiveness.client(settings.id(), security.tls()
+        PoolLiveness liveness = own(new PoolLiveness(Pings.client(settings.id(), security.tls()
                 ? new OriginHttpClient.FreshSessionTls(security.hostCredential(), security.trust()) : null), pools::live,
                 () -> config.current().get(Keys.POOL_PING_PERIOD), () -> config.current().get(Keys.POOL_PING_MISSES))).start();
         SelectablePools selectable = new SelectablePools(pools::selectable, liveness);

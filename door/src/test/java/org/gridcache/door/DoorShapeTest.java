@@ -1,5 +1,7 @@
 package org.gridcache.door;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.gridcache.testing.ModuleShape;
 import org.junit.jupiter.api.Test;
 
@@ -28,5 +30,10 @@ class DoorShapeTest {
                 "tpc",
                 "http",
                 "");
+    }
+
+    @Test
+    void classesAndPackagesStaySmall() throws IOException {
+        ModuleShape.assertSized(Path.of("src/main/java"));
     }
 }

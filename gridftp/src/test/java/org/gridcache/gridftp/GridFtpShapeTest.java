@@ -1,5 +1,7 @@
 package org.gridcache.gridftp;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.gridcache.testing.ModuleShape;
 import org.junit.jupiter.api.Test;
 
@@ -8,5 +10,10 @@ class GridFtpShapeTest {
     @Test
     void packagesImportOnlyTheLayersBelowThem() {
         ModuleShape.assertLayered("org.gridcache.gridftp", "jglobus", "");
+    }
+
+    @Test
+    void classesAndPackagesStaySmall() throws IOException {
+        ModuleShape.assertSized(Path.of("src/main/java"));
     }
 }
