@@ -1,38 +1,26 @@
 package org.gridcache.common;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.gridcache.common.net.Cidr;
 
 /**
  * Which site a client is at, from its address: the cluster setting {@code door.site-map}, a comma-separated list of
  * {@code CIDR=site} (e.g. {@code 10.0.0.0/8=cern,127.0.0.0/8=local}). The longest matching prefix wins; an address
- * that no prefix covers has no site. Addresses are literals only: nothing here ever asks DNS.
+ * that no prefix covers has no site. Addresses are literals only: nothing here ever asks DNS. A block is a
+ * {@link Cidr} read as site maps always were: host bits set after the prefix are ignored ({@code 10.1.2.3/8} is
+ * {@code 10.0.0.0/8}), where {@code tpc.allowed-hosts} refuses them.
  */
 public final class SiteMap {
     private static final SiteMap EMPTY = new SiteMap(List.of());
 
     /** One {@code CIDR=site} entry. */
-    record Entry(byte[] network, int prefixLength, String site) {
-        boolean matches(byte[] address) {
-            if (address.length != network.length) {
-                return false;
-            }
-            int full = prefixLength / 8;
-            for (int i = 0; i < full; i++) {
-                if (address[i] != network[i]) {
-                    return false;
-                }
-            }
-            int rest = prefixLength % 8;
-            if (rest == 0) {
-                return true;
-            }
-            int mask = (0xff << (8 - rest)) & 0xff;
-            return (address[full] & mask) == (network[full] & mask);
+    record Entry(Cidr block, String site) {
+        int prefixLength() {
+            return block.prefix();
         }
     }
 
@@ -69,39 +57,10 @@ public final class SiteMap {
     }
 
     private static Entry cidr(String text, String site) {
-        int slash = text.indexOf('/');
-        if (slash < 0) {
+        if (text.indexOf('/') < 0) {
             throw new IllegalArgumentException("'" + text + "' is not a CIDR block (e.g. 10.0.0.0/8 or 2001:db8::/32)");
         }
-        byte[] network = literal(text.substring(0, slash))
-                .orElseThrow(() -> new IllegalArgumentException("'" + text + "': not an IPv4 or IPv6 address"));
-        int bits = network.length * 8;
-        int length;
-        try {
-            length = Integer.parseInt(text.substring(slash + 1));
-        } catch (NumberFormatException e) {
-            length = -1;
-        }
-        if (length < 0 || length > bits) {
-            throw new IllegalArgumentException("'" + text + "': prefix length must be 0 to " + bits);
-        }
-        return new Entry(network, length, site);
-    }
-
-    /** The bytes of an address literal (IPv4 dotted quad, IPv6, optionally in brackets); empty for anything else. */
-    static Optional<byte[]> literal(String text) {
-        String s = text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
-        boolean ipv4 = s.matches("\\d{1,3}(\\.\\d{1,3}){3}");
-        boolean ipv6 = s.contains(":") && s.matches("[0-9A-Fa-f:.]+(%[A-Za-z0-9]+)?");
-        if (!ipv4 && !ipv6) {
-            return Optional.empty();
-        }
-        try {
-            byte[] bytes = InetAddress.getByName(s).getAddress(); // a literal: parsed, never resolved
-            return Optional.of(bytes);
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
+        return new Entry(Cidr.parseMasked(text), site);
     }
 
     /** The site of a client address ({@code request.getRemoteAddr()}), if a prefix covers it. */
@@ -109,13 +68,14 @@ public final class SiteMap {
         if (entries.isEmpty() || address == null) {
             return Optional.empty();
         }
-        Optional<byte[]> bytes = literal(address);
-        if (bytes.isEmpty()) {
+        int zone = address.indexOf('%'); // a link-local client's scope names the interface, not the address
+        InetAddress literal = Cidr.literal(zone < 0 ? address : address.substring(0, zone));
+        if (literal == null) {
             return Optional.empty();
         }
-        byte[] a = ipv4Mapped(bytes.get());
+        byte[] a = ipv4Mapped(literal.getAddress());
         for (Entry e : entries) {
-            if (e.matches(a)) {
+            if (e.block().contains(a)) {
                 return Optional.of(e.site());
             }
         }

@@ -37,4 +37,13 @@ class SiteMapTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> SiteMap.parse("10.0.0.0/8=ce rn")).getMessage().contains("site name"));
         assertTrue(SiteMap.parse("").isEmpty());
     }
+
+    @Test
+    void hostBitsAfterThePrefixAreIgnored() {
+        // where tpc.allowed-hosts refuses them (AllowedHostsTest): a site map has always taken the block they lie in
+        SiteMap map = SiteMap.parse("10.1.2.3/8=cern,fe80::1/10=link");
+        assertEquals(Optional.of("cern"), map.siteOf("10.200.0.1"));
+        assertEquals(Optional.of("link"), map.siteOf("fe80::7%eth0"));
+        assertEquals(Optional.empty(), map.siteOf("11.0.0.1"));
+    }
 }

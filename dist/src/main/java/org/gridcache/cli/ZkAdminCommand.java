@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.gridcache.common.security.GridCredentials;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.gridcache.zk.security.ZkClientTls;
 import org.gridcache.zk.security.ZkDigestSecret;
 import picocli.CommandLine.Mixin;

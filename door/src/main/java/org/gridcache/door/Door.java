@@ -20,12 +20,12 @@ import org.gridcache.common.TicketCodec;
 import org.gridcache.common.TicketSigningKey;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.security.GridTls;
-import org.gridcache.door.auth.DoorGridSecurity;
 import org.gridcache.door.http.DoorAccounting;
 import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
 import org.gridcache.door.lock.DoorLocks;
+import org.gridcache.door.liveness.Pings;
 import org.gridcache.door.liveness.PoolLiveness;
 import org.gridcache.door.liveness.SelectablePools;
 import org.gridcache.door.lock.LockChecks;
@@ -58,7 +58,7 @@ import org.gridcache.zk.MacaroonSecrets;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.WriteNotices;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.gridcache.zk.lock.LockTable;
 import org.gridcache.zk.props.DeadPropertyStore;
 import org.slf4j.Logger;
@@ -107,7 +107,7 @@ public final class Door implements Closeable {
         TicketCodec codec = TicketCodec.of(settings.id(), settings.signingKey(), settings.ticketKeys());
         TicketIssuer tickets = new TicketIssuer(codec, settings.id(), Clock.systemUTC());
         // which pools answer, learnt in milliseconds rather than when ZooKeeper expires a dead pool's session
-        PoolLiveness liveness = own(new PoolLiveness(PoolLiveness.client(settings.id(), security.tls()
+        PoolLiveness liveness = own(new PoolLiveness(Pings.client(settings.id(), security.tls()
                 ? new OriginHttpClient.FreshSessionTls(security.hostCredential(), security.trust()) : null), pools::live,
                 () -> config.current().get(Keys.POOL_PING_PERIOD), () -> config.current().get(Keys.POOL_PING_MISSES))).start();
         SelectablePools selectable = new SelectablePools(pools::selectable, liveness);

@@ -33,7 +33,7 @@ import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.Zk;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -44,7 +44,7 @@ import org.gridcache.zk.EphemeralRegistration;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.PublishedTicketKeys;
 import org.gridcache.zk.PoolDirectory;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.gridcache.zk.WriteNotices;
 import org.gridcache.pool.fetch.StaleCopies;
 import org.gridcache.pool.origin.FileOriginUploader;

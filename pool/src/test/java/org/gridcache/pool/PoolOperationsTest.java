@@ -23,7 +23,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.TransferLog;
 import org.gridcache.zk.MountTable;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 

@@ -27,7 +27,7 @@ import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -19,7 +19,7 @@ import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.zk.MountTable;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.junit.jupiter.api.Test;
 
 /** Hits, misses, ranges and the HTTP surface of a pool. */

@@ -66,14 +66,14 @@ class PoolTicketTest extends PoolTestSupport {
         // what a compromised pool holds: its own key, published as a pool's
         TicketSigningKey poolKey = TicketSigningKey.generate();
         zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                org.gridcache.zk.layout.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
                         "rogue", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
         try {
             String minted = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC())
                     .sign(new Ticket("/f", poolName, Ticket.READ, Instant.now().getEpochSecond() + 60, "/CN=victim", DOOR, null, 100, -1));
             assertRefused(get("/f", minted), "ticket signed with a key that door1 does not publish (unknown or retired key)");
         } finally {
-            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("rogue"));
+            zk.delete().forPath(org.gridcache.zk.layout.ZkLayout.pool("rogue"));
         }
     }
 
@@ -98,7 +98,7 @@ class PoolTicketTest extends PoolTestSupport {
             assertEquals(404, r.statusCode(), body(r));
             assertEquals("not cached here: a peer reads a user's file from the origin itself", body(r).trim());
         } finally {
-            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("peer"));
+            zk.delete().forPath(org.gridcache.zk.layout.ZkLayout.pool("peer"));
             org.gridcache.zk.MountTable.remove(zk, "users");
         }
     }
@@ -147,7 +147,7 @@ class PoolTicketTest extends PoolTestSupport {
             Ticket bare = new Ticket("/f", poolName, Ticket.READ, now + 60, ALICE_TOKEN.name(), "pool:peer", null, 100, -1);
             assertRefused(get("/f", peer.sign(bare)), "a pool's ticket for a token's subject must carry the door's ticket");
         } finally {
-            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("peer"));
+            zk.delete().forPath(org.gridcache.zk.layout.ZkLayout.pool("peer"));
         }
     }
 
@@ -155,7 +155,7 @@ class PoolTicketTest extends PoolTestSupport {
     private TicketCodec publishPeer() throws Exception {
         TicketSigningKey poolKey = TicketSigningKey.generate();
         zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                org.gridcache.zk.layout.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
                         "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
         await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
         return new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC());
@@ -183,7 +183,7 @@ class PoolTicketTest extends PoolTestSupport {
             assertEquals(403, refused.statusCode());
             assertEquals("a pool's ticket names no peers", body(refused).trim());
         } finally {
-            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("peer"));
+            zk.delete().forPath(org.gridcache.zk.layout.ZkLayout.pool("peer"));
         }
     }
 

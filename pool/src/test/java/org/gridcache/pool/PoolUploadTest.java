@@ -241,7 +241,7 @@ class PoolUploadTest extends PoolTestSupport {
     void aPoolSignedWriteTicketIsRefused() throws Exception {
         org.gridcache.common.TicketSigningKey poolKey = org.gridcache.common.TicketSigningKey.generate();
         zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                org.gridcache.zk.layout.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
                         "rogue", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
         try {
             long now = Instant.now().getEpochSecond();
@@ -255,7 +255,7 @@ class PoolUploadTest extends PoolTestSupport {
             assertEquals("only a door grants a write: a pool's ticket cannot", r.body().trim());
             assertFalse(Files.exists(files.resolve("d.bin")));
         } finally {
-            zk.delete().forPath(org.gridcache.zk.ZkLayout.pool("rogue"));
+            zk.delete().forPath(org.gridcache.zk.layout.ZkLayout.pool("rogue"));
         }
     }
 

@@ -1,5 +1,6 @@
 package org.gridcache.zk;
 
+import org.gridcache.zk.layout.ZkLayout;
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.Closeable;
 import java.io.IOException;

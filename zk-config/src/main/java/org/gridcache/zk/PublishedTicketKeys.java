@@ -1,5 +1,6 @@
 package org.gridcache.zk;
 
+import org.gridcache.zk.layout.ZkLayout;
 import java.io.Closeable;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package org.gridcache.zk;
 
+import org.gridcache.zk.layout.ZkLayout;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;

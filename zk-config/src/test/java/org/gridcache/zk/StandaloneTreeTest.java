@@ -1,5 +1,6 @@
 package org.gridcache.zk;
 
+import org.gridcache.zk.layout.ZkLayout;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

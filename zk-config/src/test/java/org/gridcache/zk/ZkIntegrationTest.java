@@ -1,5 +1,6 @@
 package org.gridcache.zk;
 
+import org.gridcache.zk.layout.ZkLayout;
 import static org.awaitility.Awaitility.await;
 import org.gridcache.common.SelectionPolicy;
 import org.gridcache.common.ClusterSettings.Keys;

@@ -14,7 +14,7 @@ public record Cidr(byte[] network, int prefix) {
         network = network.clone();
         int bits = network.length * 8;
         if (prefix < 0 || prefix > bits) {
-            throw new IllegalArgumentException("prefix /" + prefix + " beyond the address's " + bits + " bits");
+            throw new IllegalArgumentException("prefix length must be 0 to " + bits + ", not " + prefix);
         }
         for (int i = prefix; i < bits; i++) {
             if ((network[i / 8] & (0x80 >>> (i % 8))) != 0) {
@@ -23,24 +23,45 @@ public record Cidr(byte[] network, int prefix) {
         }
     }
 
-    /** {@code value}: an address literal, with an optional {@code /prefix}. */
+    /** {@code value}: an address literal, with an optional {@code /prefix}; host bits set after the prefix are refused. */
     public static Cidr parse(String value) {
+        return parse(value, false);
+    }
+
+    /**
+     * As {@link #parse}, but a block written with host bits set is the block they lie in ({@code 10.1.2.3/8} is
+     * {@code 10.0.0.0/8}), as site maps have always been read.
+     */
+    public static Cidr parseMasked(String value) {
+        return parse(value, true);
+    }
+
+    private static Cidr parse(String value, boolean masked) {
         String v = value.trim();
         int slash = v.indexOf('/');
         InetAddress address = literal(slash < 0 ? v : v.substring(0, slash));
         if (address == null) {
-            throw new IllegalArgumentException("not an address or address/prefix: " + v);
+            throw new IllegalArgumentException("'" + v + "': not an IPv4 or IPv6 address");
         }
         byte[] bytes = address.getAddress();
         if (bytes.length == 4 && v.contains(":")) {
             bytes = mapped(bytes); // the JDK reads ::ffff:a.b.c.d as IPv4: an IPv6 block stays one
         }
-        int prefix = bytes.length * 8;
+        int bits = bytes.length * 8;
+        int prefix = bits;
         if (slash >= 0) {
             try {
                 prefix = Integer.parseInt(v.substring(slash + 1));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a prefix length: " + v);
+                prefix = -1;
+            }
+            if (prefix < 0 || prefix > bits) {
+                throw new IllegalArgumentException("'" + v + "': prefix length must be 0 to " + bits);
+            }
+        }
+        if (masked) {
+            for (int i = prefix; i < bits; i++) {
+                bytes[i / 8] &= (byte) ~(0x80 >>> (i % 8));
             }
         }
         return new Cidr(bytes, prefix);

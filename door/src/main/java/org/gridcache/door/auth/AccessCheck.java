@@ -3,7 +3,7 @@ package org.gridcache.door.auth;
 import java.util.Locale;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * The verdict on one activity as a status: a refused anonymous client gets 401 (it may come back with a certificate

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * request looks at the file's modification time and size, and parses it again if either moved. A file that no longer
  * parses (or vanished) is logged and the last good policy stays in force: a typo never opens the door.
  */
-final class AuthzPolicyFile implements Supplier<AuthzPolicy> {
+public final class AuthzPolicyFile implements Supplier<AuthzPolicy> {
     private static final Logger LOG = LoggerFactory.getLogger(AuthzPolicyFile.class);
     static final long CHECK_MILLIS = 1000;
     private final Path file;
@@ -27,7 +27,7 @@ final class AuthzPolicyFile implements Supplier<AuthzPolicy> {
     private long seenSize = -1;
 
     /** Reads the file now; a bad file at start-up is an error (the door does not start). */
-    AuthzPolicyFile(Path file, Clock clock) throws IOException {
+    public AuthzPolicyFile(Path file, Clock clock) throws IOException {
         this.file = file;
         this.clock = clock;
         this.seenTime = Files.getLastModifiedTime(file);

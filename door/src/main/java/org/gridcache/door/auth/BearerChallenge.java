@@ -1,7 +1,7 @@
 package org.gridcache.door.auth;
 
 import java.util.Map;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * The refusals of a bearer-token request with their RFC 6750 challenge, so a client can tell a token to replace

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * The subject of a request that carries a bearer token, in {@code Authorization: Bearer <token>} or, for clients

@@ -6,7 +6,7 @@ import org.gridcache.common.security.GridSubject;
 
 /**
  * One kind of bearer token (a WLCG/SciTokens JWT, a macaroon): the subject it stands for, empty when the token is not
- * of this kind (the next verifier is asked), or a {@link org.gridcache.door.http.DoorException} 401 when it is and does
+ * of this kind (the next verifier is asked), or a {@link org.gridcache.door.exchange.DoorException} 401 when it is and does
  * not verify (expired, bad signature, wrong audience, unknown issuer), with a one-line reason that quotes no token.
  */
 @FunctionalInterface

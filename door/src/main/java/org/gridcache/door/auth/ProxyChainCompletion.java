@@ -20,7 +20,7 @@ import javax.security.auth.x500.X500Principal;
  * and the TLS handshake has already shown that the client holds the leaf's key. Nothing is trusted because the door
  * has seen it before; the signature check only picks the right certificate when several share a DN.
  */
-final class ProxyChainCompletion {
+public final class ProxyChainCompletion {
     /** The 401's reason when nothing the door holds completes the chain. */
     static final String NO_USER_CERTIFICATE = "the proxy came without the user certificate that signed it, and this door"
             + " holds none that does (cadaver and davfs2 send only one certificate of a PKCS#12 file): delegate to this"
@@ -29,7 +29,7 @@ final class ProxyChainCompletion {
     private final Function<X500Principal, List<List<X509Certificate>>> known;
 
     /** {@code known}: the certificates held with this subject, each followed by its issuers. */
-    ProxyChainCompletion(Function<X500Principal, List<List<X509Certificate>>> known) {
+    public ProxyChainCompletion(Function<X500Principal, List<List<X509Certificate>>> known) {
         this.known = known;
     }
 

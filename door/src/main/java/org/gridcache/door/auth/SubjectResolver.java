@@ -2,7 +2,7 @@ package org.gridcache.door.auth;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * The authentication seam: turns a request into a {@link GridSubject}, or throws a {@link DoorException} (401).

@@ -18,7 +18,7 @@ import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.AuthenticationException;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.X509Authenticator;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * The subject of an HTTPS request: the client's certificate chain (from the TLS handshake) validated by canl and
@@ -28,7 +28,7 @@ import org.gridcache.door.http.DoorException;
  * Results are cached briefly per presented chain (a client sends many requests on one chain), never past the expiry
  * of the chain validated; a chain nothing completed is not cached, so it logs in as soon as its user has delegated.
  */
-final class X509SubjectResolver implements SubjectResolver {
+public final class X509SubjectResolver implements SubjectResolver {
     static final String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";
     private static final Duration CACHE = Duration.ofSeconds(60);
     private final X509Authenticator authenticator;
@@ -38,7 +38,7 @@ final class X509SubjectResolver implements SubjectResolver {
     private record Outcome(GridSubject subject, String refusal, long notAfterMillis, String vomsRefusal) {
     }
 
-    X509SubjectResolver(X509Authenticator authenticator, ProxyChainCompletion completion) {
+    public X509SubjectResolver(X509Authenticator authenticator, ProxyChainCompletion completion) {
         this.authenticator = authenticator;
         this.completion = completion;
     }

@@ -1,5 +1,6 @@
 package org.gridcache.door.delegation;
 
+import org.gridcache.door.exchange.DoorRequests;
 import eu.emi.security.authn.x509.X509Credential;
 import eu.emi.security.authn.x509.proxy.ProxyCertificate;
 import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;
@@ -33,8 +34,7 @@ import org.gridcache.common.TicketException;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.TokenVault;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.exchange.DoorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * the token alone; 404 when the vault no longer has it.
  */
 public final class CredentialService {
-    public static final String PATH = DoorReadFilter.SERVICES + "/credential";
+    public static final String PATH = DoorRequests.SERVICES + "/credential";
     /** The longest a proxy handed to a pool lives. */
     public static final Duration PROXY_LIFETIME = Duration.ofHours(1);
     private static final String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";

@@ -1,5 +1,6 @@
 package org.gridcache.door.delegation;
 
+import org.gridcache.door.exchange.DoorRequests;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
@@ -15,9 +16,8 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.gridcache.common.Json;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.RequestBodies;
-import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.exchange.DoorException;
+import org.gridcache.door.exchange.RequestBodies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.w3c.dom.Document;
@@ -42,7 +42,7 @@ import org.xml.sax.SAXException;
  * delegations (507).
  */
 public final class DelegationService {
-    public static final String PATH = DoorReadFilter.SERVICES + "/delegation";
+    public static final String PATH = DoorRequests.SERVICES + "/delegation";
     static final String NS_V1 = "http://www.gridsite.org/namespaces/delegation-1";
     static final String NS_V2 = "http://www.gridsite.org/namespaces/delegation-2";
     private static final String SOAP_ENV = "http://schemas.xmlsoap.org/soap/envelope/";

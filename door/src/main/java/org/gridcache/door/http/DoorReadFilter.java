@@ -1,5 +1,7 @@
 package org.gridcache.door.http;
 
+import org.gridcache.door.exchange.Replies;
+import org.gridcache.door.exchange.DoorException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -14,7 +16,6 @@ import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.HttpMethods;
 import org.gridcache.common.OriginEntry;
-import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
@@ -32,6 +33,8 @@ import org.gridcache.door.read.FileReads;
 import org.gridcache.door.webdav.HtmlListing;
 import org.gridcache.door.webdav.PropfindRequest;
 import org.gridcache.door.write.DoorWrites;
+import org.gridcache.door.exchange.DoorRequests;
+import org.gridcache.door.webdav.DelegationPage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +49,9 @@ import org.slf4j.LoggerFactory;
  * explicitly to every namespace lookup (ARCHITECTURE.md, "Flows").
  */
 public final class DoorReadFilter extends HttpFilter {
-    static final String ALLOW = "OPTIONS, GET, HEAD, PROPFIND, PROPPATCH, PUT, MKCOL, DELETE, MOVE, COPY, LOCK, UNLOCK";
-    public static final String SERVICES = "/.gridcache";
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DoorReadFilter.class);
     private static final Set<String> READ_METHODS = Set.of("OPTIONS", "GET", "HEAD", "PROPFIND");
-    /** Attribute holding the {@link GridSubject} of the request: Milton's resources list the namespace as that subject. */
-    public static final String SUBJECT_ATTRIBUTE = GridSubject.class.getName();
     private final transient Namespace namespace;
     private final transient FileReads files;
     private final transient SubjectResolver subjects;
@@ -123,14 +122,14 @@ public final class DoorReadFilter extends HttpFilter {
                     throw new DoorException(400, single + " headers with different values");
                 }
             }
-            path = namespacePath(request);
+            path = DoorRequests.namespacePath(request);
             subject = subjects.resolve(request);
             resolved = true;
-            request.setAttribute(SUBJECT_ATTRIBUTE, subject);
-            if (GridPath.isUnder(path, SERVICES)) {
+            request.setAttribute(DoorRequests.SUBJECT_ATTRIBUTE, subject);
+            if (GridPath.isUnder(path, DoorRequests.SERVICES)) {
                 if ((DoorWrites.METHODS.contains(method) || DoorLocks.METHODS.contains(method) || method.equals("PROPPATCH"))
                         && !GridPath.isUnder(path, DelegationService.PATH)) {
-                    throw new DoorException(405, method + " is not allowed on the door's own paths (" + SERVICES + ")");
+                    throw new DoorException(405, method + " is not allowed on the door's own paths (" + DoorRequests.SERVICES + ")");
                 }
                 doorService(request, response, path, subject);
                 return;
@@ -170,7 +169,7 @@ public final class DoorReadFilter extends HttpFilter {
             }
             // refused before its body was read: Jetty closes the connection after the reply, so say so, or a client
             // may send its next request on it and see no answer
-            Replies.failure(request, response, e, hasUnreadBody(request));
+            failure(request, response, e, hasUnreadBody(request));
         } catch (RuntimeException e) {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
@@ -200,29 +199,32 @@ public final class DoorReadFilter extends HttpFilter {
         return subject.anonymous() ? DoorStats.AuthFailure.NO_CREDENTIAL : DoorStats.AuthFailure.CREDENTIAL_REFUSED;
     }
 
+    /**
+     * As {@link #failure(HttpServletResponse, DoorException, boolean)}; a browser (it accepts text/html) asked to
+     * delegate gets a page explaining how.
+     */
+    private static void failure(HttpServletRequest request, HttpServletResponse response, DoorException e, boolean closeConnection)
+            throws IOException {
+        String endpoint = e.headers().get(DoorException.DELEGATE_TO);
+        String accept = request.getHeader("Accept");
+        if (e.status() != 401 || endpoint == null || accept == null || !accept.contains("text/html") || response.isCommitted()) {
+            Replies.failure(response, e, closeConnection);
+            return;
+        }
+        response.reset();
+        e.headers().forEach(response::setHeader);
+        if (closeConnection) {
+            response.setHeader("Connection", "close");
+        }
+        byte[] body = DelegationPage.render(e.reason(), endpoint).getBytes(StandardCharsets.UTF_8);
+        response.setStatus(401);
+        response.setContentType("text/html; charset=utf-8");
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
     private static boolean hasUnreadBody(HttpServletRequest request) {
         return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
-    }
-
-    /** The decoded, normalised namespace path of the request, or a 400. */
-    static String namespacePath(HttpServletRequest request) {
-        return namespacePath(request, request.getRequestURI(), "bad path");
-    }
-
-    /**
-     * A raw (encoded) URL path of this door as a namespace path: without the servlet context, decoded, normalised;
-     * else a 400 whose reason starts with {@code what}.
-     */
-    public static String namespacePath(HttpServletRequest request, String raw, String what) {
-        String context = request.getContextPath();
-        if (context != null && !context.isEmpty() && raw.startsWith(context)) {
-            raw = raw.substring(context.length());
-        }
-        try {
-            return GridPath.normalize(UrlCodec.decode(raw));
-        } catch (IllegalArgumentException e) {
-            throw new DoorException(400, what + ": " + e.getMessage());
-        }
     }
 
     /** Delegation and credential hand-off (on a TLS door), else health, metrics, status and the pools API. */
@@ -246,7 +248,7 @@ public final class DoorReadFilter extends HttpFilter {
     private static void options(HttpServletResponse response) {
         response.setStatus(200);
         response.setHeader("DAV", "1, 2"); // class 2: LOCK and UNLOCK (DoorLocks)
-        response.setHeader("Allow", ALLOW);
+        response.setHeader("Allow", DoorRequests.ALLOW);
         response.setHeader("MS-Author-Via", "DAV");
         response.setContentLength(0);
     }

@@ -1,5 +1,6 @@
 package org.gridcache.door.http;
 
+import org.gridcache.door.exchange.BodyDeadline;
 import jakarta.servlet.DispatcherType;
 import java.time.Duration;
 import java.util.EnumSet;

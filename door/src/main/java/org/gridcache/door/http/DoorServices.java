@@ -1,5 +1,7 @@
 package org.gridcache.door.http;
 
+import org.gridcache.door.exchange.DoorRequests;
+import org.gridcache.door.exchange.DoorException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.gridcache.common.ClusterSettings.Keys;
 import jakarta.servlet.http.HttpServletResponse;
@@ -22,7 +24,7 @@ import org.gridcache.zk.PoolDirectory;
  * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller).
  */
 public final class DoorServices {
-    static final String PREFIX = DoorReadFilter.SERVICES;
+    static final String PREFIX = DoorRequests.SERVICES;
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private final DoorOperations operations;
     private final PoolDirectory pools;

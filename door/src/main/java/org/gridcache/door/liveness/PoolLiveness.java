@@ -1,9 +1,6 @@
 package org.gridcache.door.liveness;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,15 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLException;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
-import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.gridcache.common.PoolRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +56,6 @@ public final class PoolLiveness implements AutoCloseable {
     private static final long MIN_PING_TIMEOUT_MILLIS = 2_000;
     /** A bare connect is given at least this long: a SYN-ACK is microseconds away, but the door itself may be starved. */
     private static final long MIN_CONNECT_TIMEOUT_MILLIS = 500;
-    private static final String AGENT = "gridcache-door-liveness";
     /** Early pings of one pool (after a close, a doubt) are at least this far apart: a pool closing every connection is not pinged in a loop. */
     private static final long PROBE_SPACING_NANOS = 50_000_000;
     private final HttpClient http;
@@ -81,7 +72,7 @@ public final class PoolLiveness implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * {@code http}: a client not yet started, for pings only (see {@link #client}); owned from now on.
+     * {@code http}: a client not yet started, for pings only (see {@link Pings#client}); owned from now on.
      * {@code registered}: the pools in ZooKeeper now, whatever their state. {@code period} and {@code misses} are
      * read at every tick (live settings).
      */
@@ -104,25 +95,6 @@ public final class PoolLiveness implements AutoCloseable {
                 soon(PoolLiveness.this::probeAll);
             }
         });
-    }
-
-    /** A client for pings: one selector thread, a few workers, the pools' TLS when {@code tls} is not null. */
-    public static HttpClient client(String doorId, SslContextFactory.Client tls) {
-        ClientConnector connector = new ClientConnector();
-        connector.setSelectors(1);
-        if (tls != null) {
-            connector.setSslContextFactory(tls);
-        }
-        QueuedThreadPool threads = new QueuedThreadPool(6, 2);
-        threads.setName("door-" + doorId + "-liveness");
-        threads.setDaemon(true);
-        connector.setExecutor(threads);
-        HttpClient http = new HttpClient(new HttpClientTransportOverHTTP(connector));
-        http.setExecutor(threads);
-        http.setFollowRedirects(false);
-        http.setConnectTimeout(5_000);
-        http.setIdleTimeout(60_000); // pings keep it busy; a close by either side is followed by a ping at once
-        return http;
     }
 
     public PoolLiveness start() throws Exception {
@@ -352,7 +324,7 @@ public final class PoolLiveness implements AutoCloseable {
 
         /** Holding the monitor; the answer may come on this very thread (a synchronous failure): the monitor is reentrant. */
         private void ping() {
-            Request request = http.newRequest(health).timeout(pingTimeoutMillis(), TimeUnit.MILLISECONDS).agent(AGENT);
+            Request request = http.newRequest(health).timeout(pingTimeoutMillis(), TimeUnit.MILLISECONDS).agent(Pings.AGENT);
             inFlight = request;
             lastSent = System.nanoTime();
             request.send(result -> answered(request, result));
@@ -377,12 +349,12 @@ public final class PoolLiveness implements AutoCloseable {
                 clear();
             } else if (failure instanceof TimeoutException) {
                 return; // a ping given up: the ticks have counted it
-            } else if (!refused(failure) && !askedAgain) {
+            } else if (!Pings.refused(failure) && !askedAgain) {
                 // a kept-alive connection may have been closed under this ping: only a second failure in a row counts
                 askedAgain = true;
                 ping();
             } else {
-                suspect(PoolLiveness.describe(failure));
+                suspect(Pings.describe(failure));
             }
         }
 
@@ -423,35 +395,5 @@ public final class PoolLiveness implements AutoCloseable {
         }
     }
 
-    /** Nobody listens (or the name is unknown): no second chance needed. */
-    private static boolean refused(Throwable failure) {
-        Throwable root = rootOf(failure);
-        return failure instanceof ConnectException || root instanceof ConnectException || root instanceof UnknownHostException;
-    }
 
-    private static Throwable rootOf(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root;
-    }
-
-    /** The failure of a ping in a few words: what an operator needs, nothing a secret could hide in. */
-    static String describe(Throwable failure) {
-        Throwable root = rootOf(failure);
-        if (failure instanceof ConnectException || root instanceof ConnectException) {
-            return "connection refused";
-        }
-        if (root instanceof UnknownHostException) {
-            return "unknown host";
-        }
-        if (root instanceof EOFException || root instanceof ClosedChannelException) {
-            return "connection closed";
-        }
-        if (root instanceof SSLException) {
-            return "TLS failed (" + root.getClass().getSimpleName() + ")";
-        }
-        return root.getClass().getSimpleName();
-    }
 }

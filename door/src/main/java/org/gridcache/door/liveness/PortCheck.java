@@ -49,7 +49,7 @@ final class PortCheck implements AutoCloseable {
             }
             channel = AsynchronousSocketChannel.open(group);
         } catch (IOException | IllegalArgumentException e) {
-            done.accept(PoolLiveness.describe(e));
+            done.accept(Pings.describe(e));
             return;
         }
         ScheduledFuture<?> timeout;
@@ -72,7 +72,7 @@ final class PortCheck implements AutoCloseable {
                 timeout.cancel(false);
                 closeQuietly(channel);
                 done.accept(failure instanceof AsynchronousCloseException
-                        ? "no connection within " + timeoutMillis + " ms" : PoolLiveness.describe(failure));
+                        ? "no connection within " + timeoutMillis + " ms" : Pings.describe(failure));
             }
         });
     }

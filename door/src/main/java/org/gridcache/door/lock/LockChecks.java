@@ -1,13 +1,13 @@
 package org.gridcache.door.lock;
 
+import org.gridcache.door.exchange.DoorRequests;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.NamespaceEntry;
 import org.gridcache.zk.lock.DavLock;
@@ -48,7 +48,7 @@ public final class LockChecks {
     public void requireWritable(GridSubject subject, String path, Reach reach, HttpServletRequest request) {
         // an untagged list is about the request's own resource, even when the write checked is a MOVE's destination
         IfHeader conditions = requireConditions(subject,
-                DoorReadFilter.namespacePath(request, request.getRequestURI(), "bad path"), request);
+                DoorRequests.namespacePath(request, request.getRequestURI(), "bad path"), request);
         try {
             table.checkWrite(path, reach == Reach.TREE, conditions.submittedTokens(), subject.name());
             if (reach != Reach.RESOURCE && !path.equals("/")) {
@@ -129,7 +129,7 @@ public final class LockChecks {
             if (raw == null || raw.isEmpty()) {
                 throw new DoorException(400, "malformed If header: the resource tag " + tag + " has no path");
             }
-            return DoorReadFilter.namespacePath(request, raw, "bad resource in If header");
+            return DoorRequests.namespacePath(request, raw, "bad resource in If header");
         } catch (URISyntaxException e) {
             throw new DoorException(400, "malformed If header: the resource tag is not a URL");
         }

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.IdleConnectionPool;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.gridftp.GridFtp;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.zk.MountTable;
 
 /**

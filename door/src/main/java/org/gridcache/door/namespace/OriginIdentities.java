@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 import org.gridcache.common.CredentialMode;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * Decides who the door is towards an origin for a request of a subject ({@link OriginIdentity}): for an origin

@@ -3,7 +3,7 @@ package org.gridcache.door.namespace;
 import java.util.List;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * Reads an origin's metadata: one entry, or the children of a collection, for the subject of the request, presenting

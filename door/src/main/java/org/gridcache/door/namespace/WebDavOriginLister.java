@@ -24,7 +24,7 @@ import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.CredentialRefusal;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,6 @@
 package org.gridcache.door.ops;
 
 import java.util.Map;
-import org.gridcache.door.Door;
 
 /** JMX {@code org.gridcache:type=Door}: this door's traffic since it started. */
 public interface DoorMXBean {

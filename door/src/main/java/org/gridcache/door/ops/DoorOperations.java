@@ -14,7 +14,6 @@ import org.gridcache.common.ByteSize;
 import org.gridcache.common.ClusterSettings;
 import org.gridcache.common.Mbeans;
 import org.gridcache.common.PoolRecord;
-import org.gridcache.door.Door;
 import org.gridcache.door.liveness.PoolLiveness;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.PoolDirectory;

@@ -27,7 +27,7 @@ import org.gridcache.common.TransferLog;
 import org.gridcache.common.TransferRecord;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.ops.DoorStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -9,7 +9,7 @@ import org.gridcache.common.Ticket;
 import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.net.Cidr;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.write.Destination;
 
 /**

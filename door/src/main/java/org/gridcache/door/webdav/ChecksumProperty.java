@@ -1,5 +1,6 @@
 package org.gridcache.door.webdav;
 
+import org.gridcache.door.exchange.DoorRequests;
 import io.milton.resource.Resource;
 import io.milton.servlet.MiltonServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -7,7 +8,6 @@ import java.util.List;
 import javax.xml.namespace.QName;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.namespace.NamespaceEntry;
 
 /**
@@ -53,7 +53,7 @@ final class ChecksumProperty extends ReadOnlyPropertySource {
         if (request != null && request.getAttribute(key) instanceof String cached) {
             return cached.isEmpty() ? null : cached;
         }
-        Object subject = request == null ? null : request.getAttribute(DoorReadFilter.SUBJECT_ATTRIBUTE);
+        Object subject = request == null ? null : request.getAttribute(DoorRequests.SUBJECT_ATTRIBUTE);
         Checksums known = lookup.of(subject instanceof GridSubject s ? s : GridSubject.ANONYMOUS, file.entry.path(), file.entry);
         String value = known.isEmpty() ? "" : known.rfc3230();
         if (request != null) {

@@ -5,7 +5,7 @@ import io.milton.resource.Resource;
 import java.util.List;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.namespace.Namespace;
 import org.gridcache.door.namespace.NamespaceEntry;
 

@@ -1,13 +1,13 @@
 package org.gridcache.door.webdav;
 
+import org.gridcache.door.exchange.DoorRequests;
 import io.milton.http.ResourceFactory;
 import io.milton.resource.Resource;
 import io.milton.servlet.MiltonServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.namespace.Namespace;
 
 /**
@@ -30,7 +30,7 @@ final class DoorResourceFactory implements ResourceFactory {
         } catch (IllegalArgumentException e) {
             return null;
         }
-        if (GridPath.isUnder(normalized, DoorReadFilter.SERVICES)) {
+        if (GridPath.isUnder(normalized, DoorRequests.SERVICES)) {
             return null;
         }
         try {
@@ -46,7 +46,7 @@ final class DoorResourceFactory implements ResourceFactory {
 
     /** The subject the filter resolved; a request that did not pass the filter is anonymous. */
     private static GridSubject subjectOf(HttpServletRequest request) {
-        Object subject = request == null ? null : request.getAttribute(DoorReadFilter.SUBJECT_ATTRIBUTE);
+        Object subject = request == null ? null : request.getAttribute(DoorRequests.SUBJECT_ATTRIBUTE);
         return subject instanceof GridSubject s ? s : GridSubject.ANONYMOUS;
     }
 }

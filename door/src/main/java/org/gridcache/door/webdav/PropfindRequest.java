@@ -10,8 +10,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import org.gridcache.common.SecureXml;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.RequestBodies;
+import org.gridcache.door.exchange.DoorException;
+import org.gridcache.door.exchange.RequestBodies;
 import org.w3c.dom.Element;
 import org.xml.sax.SAXException;
 

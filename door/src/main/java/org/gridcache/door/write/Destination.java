@@ -1,10 +1,10 @@
 package org.gridcache.door.write;
 
+import org.gridcache.door.exchange.DoorRequests;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.Locale;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.DoorReadFilter;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * The {@code Destination} of a MOVE or COPY as a namespace path of this door: an absolute URL must name this door
@@ -39,7 +39,7 @@ public final class Destination {
         if (raw.toLowerCase(Locale.ROOT).contains("%2f")) {
             throw new DoorException(400, "bad Destination: an encoded slash in the path");
         }
-        return DoorReadFilter.namespacePath(request, raw, "bad Destination");
+        return DoorRequests.namespacePath(request, raw, "bad Destination");
     }
 
     private static void requireThisDoor(HttpServletRequest request, URI uri) {

@@ -1,27 +1,25 @@
 package org.gridcache.door.write;
 
+import org.gridcache.door.exchange.DoorRequests;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.checksum.ChecksumComputation;
-import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.common.checksum.UploadDigest;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
-import org.gridcache.door.http.BodyDeadline;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.BodyDeadline;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.lock.LockChecks;
 import org.gridcache.door.lock.LockChecks.Reach;
 import org.gridcache.door.namespace.Namespace;
@@ -53,7 +51,7 @@ public final class DoorWrites {
     private final OriginWriters writers;
     private final OriginIdentities identities;
     private final Supplier<AuthzPolicy> policy;
-    private final Consumer<List<String>> notices;
+    private final WriteTargets targets;
     private final DeadPropertyStore properties;
     private final LockChecks locks;
     private final PutRedirects redirects;
@@ -93,7 +91,7 @@ public final class DoorWrites {
         this.writers = writers;
         this.identities = identities;
         this.policy = policy;
-        this.notices = notices;
+        this.targets = new WriteTargets(namespace, policy, locks, notices);
         this.properties = properties;
         this.locks = locks;
     }
@@ -104,13 +102,13 @@ public final class DoorWrites {
      */
     public void createEmpty(GridSubject subject, String path) {
         AccessCheck.require(policy.get(), subject, path, Activity.UPLOAD);
-        OriginEntry origin = writable(path, "PUT");
-        requireParentCollection(subject, path);
+        OriginEntry origin = targets.writable(path, "PUT");
+        targets.requireParentCollection(subject, path);
         OriginIdentity as = identities.of(subject, origin);
         try {
             writers.of(origin).put(subject, as, origin, path, InputStream.nullInputStream(), 0, null);
         } finally {
-            changed(List.of(path));
+            targets.changed(List.of(path));
         }
         LOG.info("LOCK of unmapped {} by {}: created empty", path, subject);
     }
@@ -118,7 +116,7 @@ public final class DoorWrites {
     /** Answers the write {@code request} on {@code path} (normalised) for {@code subject}. */
     public void handle(HttpServletRequest request, HttpServletResponse response, String path, GridSubject subject) throws IOException {
         String method = request.getMethod();
-        if (hasFragment(request)) {
+        if (WriteHeaders.hasFragment(request)) {
             // a client that sends "#…" means another resource than the one the fragment-less path names: never write that
             throw new DoorException(400, "a request URI with a fragment (#) names no resource to " + method);
         }
@@ -131,21 +129,21 @@ public final class DoorWrites {
             return;
         }
         AccessCheck.require(policy.get(), subject, path, activityOn(method));
-        OriginEntry origin = writable(path, method);
+        OriginEntry origin = targets.writable(path, method);
         // a PUT that goes to a pool needs no writer here: pools write origins the door cannot (yet)
         boolean toPool = method.equals("PUT") && redirects != null && redirects.applies(request);
         OriginWriter writer = toPool ? null : writers.of(origin);
         OriginWriter.Written written;
         switch (method) {
             case "PUT" -> {
-                NamespaceEntry existing = requireFileTarget(request, subject, path);
-                UploadDigest digest = uploadDigest(request);
+                NamespaceEntry existing = targets.requireFileTarget(request, subject, path);
+                UploadDigest digest = WriteHeaders.uploadDigest(request);
                 OriginIdentity as = identities.of(subject, origin);
                 Optional<String> pool = redirects == null ? Optional.empty() : redirects.location(request, subject, origin, path);
                 if (pool.isPresent()) {
                     redirect(response, pool.get(), path, subject);
                     // the pools drop their copies now, before the pool that takes the upload keeps the new one
-                    changed(List.of(path));
+                    targets.changed(List.of(path));
                     return;
                 }
                 written = put(request, subject, as, origin, writer != null ? writer : writers.of(origin), path, existing != null, digest);
@@ -154,13 +152,13 @@ public final class DoorWrites {
                 if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
                     throw new DoorException(415, "MKCOL with a body is not supported");
                 }
-                requireParentCollection(subject, path);
+                targets.requireParentCollection(subject, path);
                 locks.requireWritable(subject, path, Reach.NEW_MEMBER, request);
                 OriginIdentity as = identities.of(subject, origin);
                 try {
                     written = writer.mkcol(subject, as, origin, path);
                 } finally {
-                    changed(List.of(path));
+                    targets.changed(List.of(path));
                 }
             }
             case "DELETE" -> {
@@ -171,7 +169,7 @@ public final class DoorWrites {
                     written = writer.delete(subject, as, origin, path, entry.collection());
                     followProperties(method, path, () -> properties.delete(path));
                 } finally {
-                    changed(List.of(path));
+                    targets.changed(List.of(path));
                 }
                 locks.dropped(path);
             }
@@ -201,28 +199,11 @@ public final class DoorWrites {
      */
     public OriginEntry requirePuttable(HttpServletRequest request, GridSubject subject, String path) {
         AccessCheck.require(policy.get(), subject, path, Activity.UPLOAD);
-        OriginEntry origin = writable(path, "PUT");
-        if (requireFileTarget(request, subject, path) != null && !overwrite(request)) {
+        OriginEntry origin = targets.writable(path, "PUT");
+        if (targets.requireFileTarget(request, subject, path) != null && !WriteHeaders.overwrite(request)) {
             throw new DoorException(412, "precondition failed: " + path + " exists and Overwrite is F");
         }
         return origin;
-    }
-
-    /**
-     * The parent a collection, no collection at {@code path}, the right to remove a file there, the locks passed; what
-     * is there now, or null.
-     */
-    private NamespaceEntry requireFileTarget(HttpServletRequest request, GridSubject subject, String path) {
-        requireParentCollection(subject, path);
-        NamespaceEntry existing = existing(subject, path);
-        if (existing != null && existing.collection()) {
-            throw new DoorException(409, "conflict: " + path + " is a collection");
-        }
-        if (existing != null) {
-            AccessCheck.require(policy.get(), subject, path, Activity.DELETE); // a replaced file is a removed one
-        }
-        locks.requireWritable(subject, path, existing == null ? Reach.NEW_MEMBER : Reach.RESOURCE, request);
-        return existing;
     }
 
     /**
@@ -230,7 +211,7 @@ public final class DoorWrites {
      * at the other doors, and the pools drop their copies, as for a redirected PUT.
      */
     public void writingElsewhere(String path) {
-        changed(List.of(path));
+        targets.changed(List.of(path));
     }
 
     /**
@@ -253,7 +234,7 @@ public final class DoorWrites {
             // created (201) or replaced (204) as the door saw the target: origins differ (mod_gridsite: 200)
             return OriginWriter.Written.createdOrReplaced(replaced);
         } finally {
-            changed(List.of(path));
+            targets.changed(List.of(path));
         }
     }
 
@@ -263,14 +244,6 @@ public final class DoorWrites {
         } catch (DoorException e) {
             LOG.warn("PUT {} by {}: checksum mismatch, and the origin's copy could not be removed: {} {}", path, subject,
                     e.status(), e.getMessage());
-        }
-    }
-
-    private static UploadDigest uploadDigest(HttpServletRequest request) {
-        try {
-            return UploadDigest.of(request.getHeader(DigestRequest.DIGEST), request.getHeader(UploadDigest.CONTENT_MD5));
-        } catch (IllegalArgumentException e) {
-            throw new DoorException(400, e.getMessage());
         }
     }
 
@@ -290,10 +263,10 @@ public final class DoorWrites {
     private OriginWriter.Written moveOrCopy(HttpServletRequest request, String method, String path, GridSubject subject,
                                             OriginEntry origin, OriginWriter writer) {
         String to = Destination.pathOf(request);
-        boolean overwrite = overwrite(request);
-        boolean deep = depth(request, method);
-        if (GridPath.isUnder(to, org.gridcache.door.http.DoorReadFilter.SERVICES)) {
-            throw new DoorException(403, "the door's own paths (" + org.gridcache.door.http.DoorReadFilter.SERVICES + ") are not written");
+        boolean overwrite = WriteHeaders.overwrite(request);
+        boolean deep = WriteHeaders.depth(request, method);
+        if (GridPath.isUnder(to, DoorRequests.SERVICES)) {
+            throw new DoorException(403, "the door's own paths (" + DoorRequests.SERVICES + ") are not written");
         }
         if (to.equals(path)) {
             throw new DoorException(403, method + " onto itself: source and destination are both " + path);
@@ -305,13 +278,13 @@ public final class DoorWrites {
             throw DoorException.badGateway(method + " across origins is not supported (" + path + " is in origin " + origin.name()
                     + ", " + to + " in origin " + target.name() + ")");
         }
-        writable(to, method);
+        targets.writable(to, method);
         if (GridPath.isUnder(to, path)) {
             throw new DoorException(403, method + " of " + path + " into itself (" + to + ")");
         }
         NamespaceEntry source = namespace.stat(subject, path);
-        requireParentCollection(subject, to);
-        NamespaceEntry existing = existing(subject, to);
+        targets.requireParentCollection(subject, to);
+        NamespaceEntry existing = targets.existing(subject, to);
         if (existing != null && overwrite) {
             AccessCheck.require(policy.get(), subject, to, Activity.DELETE); // what is replaced is removed
         }
@@ -339,42 +312,7 @@ public final class DoorWrites {
             }
             return OriginWriter.Written.createdOrReplaced(existing != null);
         } finally {
-            changed(method.equals("MOVE") ? List.of(path, to) : List.of(to));
-        }
-    }
-
-    /**
-     * 409 unless the parent of {@code path} is a collection (RFC 4918: no intermediate collections are made). Asked
-     * here, from the door's cache, because origins differ: nginx answers a PUT without a parent with 500.
-     */
-    private void requireParentCollection(GridSubject subject, String path) {
-        String parent = GridPath.parent(path);
-        NamespaceEntry entry;
-        try {
-            entry = namespace.stat(subject, parent);
-        } catch (DoorException e) {
-            if (e.status() == 404) {
-                throw new DoorException(409, "conflict: there is no collection " + parent + " to hold " + GridPath.name(path));
-            }
-            throw e;
-        }
-        if (!entry.collection()) {
-            throw new DoorException(409, "conflict: " + parent + " is not a collection");
-        }
-    }
-
-    private static boolean hasFragment(HttpServletRequest request) {
-        ServletContextRequest core = ServletContextRequest.getServletContextRequest(request);
-        return core != null && core.getHttpURI() != null && core.getHttpURI().getFragment() != null;
-    }
-
-    /** Drops this door's cached view of {@code paths} (and below, and their parents) and tells the other doors. */
-    private void changed(List<String> paths) {
-        paths.forEach(namespace::invalidate);
-        try {
-            notices.accept(paths);
-        } catch (RuntimeException e) {
-            LOG.warn("cannot tell the other doors of a write to {}: {}", paths, e.toString());
+            targets.changed(method.equals("MOVE") ? List.of(path, to) : List.of(to));
         }
     }
 
@@ -396,54 +334,6 @@ public final class DoorWrites {
         } catch (Exception e) {
             LOG.warn("{} {}: the dead properties did not follow: {}", method, path, e.toString());
         }
-    }
-
-    /** What is at {@code path} now, or null when nothing is. */
-    private NamespaceEntry existing(GridSubject subject, String path) {
-        try {
-            return namespace.stat(subject, path);
-        } catch (DoorException e) {
-            if (e.status() == 404) {
-                return null;
-            }
-            throw e;
-        }
-    }
-
-    /** The origin that may be written at {@code path}: not an origin's root, not a virtual collection. */
-    private OriginEntry writable(String path, String method) {
-        OriginEntry origin = namespace.originOf(path).orElseThrow(() ->
-                new DoorException(403, "no origin serves " + path + ": nothing can be written there"));
-        if (origin.prefix().equals(path)) {
-            throw new DoorException(method.equals("MKCOL") ? 405 : 403, path + " is the root of origin " + origin.name()
-                    + ": it is not " + (method.equals("MKCOL") ? "made" : "changed") + " through the door");
-        }
-        return origin;
-    }
-
-    private static boolean overwrite(HttpServletRequest request) {
-        String value = request.getHeader("Overwrite");
-        if (value == null) {
-            return true;
-        }
-        return switch (value.trim().toUpperCase(Locale.ROOT)) {
-            case "T" -> true;
-            case "F" -> false;
-            default -> throw new DoorException(400, "bad Overwrite header (T or F)");
-        };
-    }
-
-    /** COPY: Depth 0 copies a collection alone, infinity (the default) with its members; MOVE: infinity only. */
-    private static boolean depth(HttpServletRequest request, String method) {
-        String value = request.getHeader("Depth");
-        if (value == null || value.trim().equalsIgnoreCase("infinity")) {
-            return true;
-        }
-        if (value.trim().equals("0") && method.equals("COPY")) {
-            return false;
-        }
-        throw new DoorException(400, "bad Depth for " + method + ": " + value.lines().findFirst().orElse("")
-                + (method.equals("COPY") ? " (0 or infinity)" : " (infinity)"));
     }
 
     private static void answer(HttpServletResponse response, OriginWriter.Written written) throws IOException {

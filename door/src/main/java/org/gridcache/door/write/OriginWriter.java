@@ -3,7 +3,7 @@ package org.gridcache.door.write;
 import java.io.InputStream;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.namespace.OriginIdentity;
 
 /**

@@ -10,7 +10,7 @@ import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.authz.Grants;
 import org.gridcache.common.authz.PathGrant;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.Test;
 
 class AccessCheckTest {

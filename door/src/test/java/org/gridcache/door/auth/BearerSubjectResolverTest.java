@@ -16,7 +16,7 @@ import java.util.Optional;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.Test;
 
 class BearerSubjectResolverTest {

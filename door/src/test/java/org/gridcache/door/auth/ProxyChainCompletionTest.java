@@ -32,7 +32,7 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.TestPki;
 import org.gridcache.common.security.X509Authenticator;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

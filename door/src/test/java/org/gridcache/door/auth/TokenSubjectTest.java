@@ -12,7 +12,7 @@ import org.gridcache.common.authz.Grants;
 import org.gridcache.common.authz.PathGrant;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.delegation.DelegationService;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.namespace.OriginIdentities;
 import org.gridcache.door.namespace.OriginIdentity;
 import org.junit.jupiter.api.Test;

@@ -42,7 +42,7 @@ import org.gridcache.common.security.TestPki;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.authz.TokenGrant;
 import org.gridcache.door.auth.TokenVault;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

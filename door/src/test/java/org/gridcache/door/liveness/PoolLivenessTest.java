@@ -45,7 +45,7 @@ class PoolLivenessTest {
     }
 
     private PoolLiveness liveness(Duration period, int misses) throws Exception {
-        PoolLiveness liveness = new PoolLiveness(PoolLiveness.client("test", null), registered::get, () -> period, () -> misses);
+        PoolLiveness liveness = new PoolLiveness(Pings.client("test", null), registered::get, () -> period, () -> misses);
         closeables.add(liveness);
         return liveness.start();
     }
@@ -164,10 +164,10 @@ class PoolLivenessTest {
 
     @Test
     void failuresAreDescribedInAFewWords() {
-        assertEquals("connection refused", PoolLiveness.describe(new java.net.ConnectException("Connection refused")));
-        assertEquals("connection closed", PoolLiveness.describe(new IOException("x", new java.io.EOFException())));
-        assertEquals("unknown host", PoolLiveness.describe(new java.net.UnknownHostException("pool.example")));
-        assertEquals("TLS failed (SSLHandshakeException)", PoolLiveness.describe(new javax.net.ssl.SSLHandshakeException("bad")));
+        assertEquals("connection refused", Pings.describe(new java.net.ConnectException("Connection refused")));
+        assertEquals("connection closed", Pings.describe(new IOException("x", new java.io.EOFException())));
+        assertEquals("unknown host", Pings.describe(new java.net.UnknownHostException("pool.example")));
+        assertEquals("TLS failed (SSLHandshakeException)", Pings.describe(new javax.net.ssl.SSLHandshakeException("bad")));
     }
 
     /** A port nobody listens on until the test starts a server there ({@link TestPorts#freePort}). */

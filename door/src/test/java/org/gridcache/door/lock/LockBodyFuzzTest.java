@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.time.Duration;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /**
  * LOCK requests (issue 15, R8): the body, the If header and the Timeout header are each accepted or refused with a

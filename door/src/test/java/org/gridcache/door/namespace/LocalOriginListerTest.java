@@ -10,7 +10,7 @@ import java.util.List;
 import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -19,7 +19,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.TestPki;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.Zk;

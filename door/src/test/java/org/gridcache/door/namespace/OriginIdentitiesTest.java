@@ -18,7 +18,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.TokenVault;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.Test;
 
 /** Who the door is towards an origin mounted {@code --credential token}: the request's own token, or 401. */

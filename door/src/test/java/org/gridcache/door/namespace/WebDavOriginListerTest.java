@@ -14,7 +14,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import org.gridcache.common.Ticket;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.Test;
 
 /** Which COPYs are third-party copies, and what a bad remote URL or credential gets. */

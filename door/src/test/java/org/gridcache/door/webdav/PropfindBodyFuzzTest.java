@@ -3,7 +3,7 @@ package org.gridcache.door.webdav;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 
 /** PROPFIND bodies (issue 15, R8): accepted, or refused with a 4xx DoorException — never another exception (a 500). */
 class PropfindBodyFuzzTest {

@@ -25,7 +25,7 @@ import org.gridcache.common.OriginEntry;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.MountTable;
 import org.gridcache.zk.Zk;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.gridcache.zk.security.ZkClientCredential;
 import org.gridcache.zk.security.ZkDigestSecret;
 import org.junit.jupiter.api.AfterAll;

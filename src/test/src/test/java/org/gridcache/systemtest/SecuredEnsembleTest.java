@@ -25,7 +25,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.zk.Zk;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.gridcache.zk.security.ZkAcls;
 import org.gridcache.zk.security.ZkClientTls;
 import org.junit.jupiter.api.AfterAll;

@@ -15,7 +15,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.gridcache.common.Json;
 import org.gridcache.zk.Zk;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

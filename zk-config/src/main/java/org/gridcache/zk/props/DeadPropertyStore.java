@@ -19,7 +19,7 @@ import org.gridcache.common.GridPath;
 import org.gridcache.common.Json;
 import org.gridcache.zk.WatchedJsonTree;
 import org.gridcache.zk.Zk;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

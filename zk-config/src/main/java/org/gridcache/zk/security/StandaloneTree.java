@@ -5,7 +5,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -7,7 +7,7 @@ import org.apache.curator.framework.api.ACLProvider;
 import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 
 /**
  * Who may do what to which znode of a secured cluster (ARCHITECTURE.md, "ZooKeeper layout"), as ZooKeeper ACLs:

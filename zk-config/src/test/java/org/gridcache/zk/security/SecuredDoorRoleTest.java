@@ -18,7 +18,7 @@ import org.gridcache.common.security.TestPki;
 import org.gridcache.zk.EmbeddedZooKeeper;
 import org.gridcache.zk.MacaroonSecrets;
 import org.gridcache.zk.Zk;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

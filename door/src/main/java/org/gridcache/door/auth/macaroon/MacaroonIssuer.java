@@ -11,7 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.zk.MacaroonSecrets;
 
 /**

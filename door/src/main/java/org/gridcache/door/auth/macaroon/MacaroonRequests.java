@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 import org.gridcache.common.Json;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.security.GridSubject;
-import org.gridcache.door.http.DoorException;
-import org.gridcache.door.http.RequestBodies;
+import org.gridcache.door.exchange.DoorException;
+import org.gridcache.door.exchange.RequestBodies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -21,7 +21,7 @@ import org.gridcache.common.authz.PathGrant;
 import org.gridcache.common.security.Authentication;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.BearerVerifier;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.gridcache.zk.MacaroonSecrets;
 
 /**

@@ -5,5 +5,6 @@
  * {@link org.gridcache.door.auth.macaroon.MacaroonVerifier} accepts one as a bearer token: the issuer's subject
  * ({@link org.gridcache.door.auth.macaroon.IssuerIdentity}) bounded by every caveat
  * ({@link org.gridcache.door.auth.macaroon.Caveat}).
+ * <p>Layer (DoorShapeTest): Above {@code auth}; beside {@code auth.token}, which it does not import.
  */
 package org.gridcache.door.auth.macaroon;

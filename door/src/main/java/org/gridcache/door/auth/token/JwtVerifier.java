@@ -34,7 +34,7 @@ import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.BearerChallenge;
 import org.gridcache.door.auth.BearerVerifier;
 import org.gridcache.door.auth.TokenVault;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -24,7 +24,7 @@ import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.TestPki;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

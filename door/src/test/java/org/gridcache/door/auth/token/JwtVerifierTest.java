@@ -26,7 +26,7 @@ import org.gridcache.common.authz.Activity;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;
-import org.gridcache.door.http.DoorException;
+import org.gridcache.door.exchange.DoorException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;

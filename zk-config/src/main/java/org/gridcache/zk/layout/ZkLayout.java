@@ -1,5 +1,7 @@
-package org.gridcache.zk;
+package org.gridcache.zk.layout;
 
+import org.gridcache.zk.WriteNotices;
+import org.gridcache.zk.MacaroonSecrets;
 /** The znodes of ARCHITECTURE.md, "ZooKeeper layout", relative to the chroot (Curator namespace, default {@code gridcache}). */
 public final class ZkLayout {
     public static final String DEFAULT_NAMESPACE = "gridcache";

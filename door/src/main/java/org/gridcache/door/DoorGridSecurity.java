@@ -1,5 +1,13 @@
-package org.gridcache.door.auth;
+package org.gridcache.door;
 
+import org.gridcache.door.auth.X509SubjectResolver;
+import org.gridcache.door.auth.TokenVault;
+import org.gridcache.door.auth.SubjectResolver;
+import org.gridcache.door.auth.ProxyChainCompletion;
+import org.gridcache.door.auth.BearerVerifier;
+import org.gridcache.door.auth.BearerSubjectResolver;
+import org.gridcache.door.auth.AuthzPolicyFile;
+import org.gridcache.door.auth.AuthzPolicy;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,7 +24,6 @@ import org.gridcache.common.TicketCodec;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
-import org.gridcache.door.DoorSecurity;
 import org.gridcache.door.auth.token.JwtVerifier;
 import org.gridcache.door.auth.token.TokenIssuers;
 import org.gridcache.door.auth.macaroon.MacaroonIssuer;

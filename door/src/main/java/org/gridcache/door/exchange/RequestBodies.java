@@ -1,4 +1,4 @@
-package org.gridcache.door.http;
+package org.gridcache.door.exchange;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.gridcache.door.http;
+package org.gridcache.door.exchange;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.gridcache.door.http;
+package org.gridcache.door.exchange;
 
 import java.util.Map;
 import org.gridcache.common.OriginEntry;
