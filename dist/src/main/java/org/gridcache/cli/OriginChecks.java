@@ -12,7 +12,7 @@ import org.gridcache.common.FileOriginRoots;
 import org.gridcache.common.Json;
 import org.gridcache.common.OriginEntry;
 import org.gridcache.door.DoorRecord;
-import org.gridcache.zk.ZkLayout;
+import org.gridcache.zk.layout.ZkLayout;
 
 /**
  * What {@code gridcache origins add} checks before it writes a mount, so that the admin learns now, not a user at read

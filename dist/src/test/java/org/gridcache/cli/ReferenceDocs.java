@@ -44,7 +44,7 @@ final class ReferenceDocs {
     }
 
     static String commandLine() {
-        CommandLine root = GridcacheCli.commandLine(new String[0]);
+        CommandLine root = GridcacheCli.commandLine(new String[0], null);
         StringBuilder out = new StringBuilder(HEADER).append("# Command line\n\n")
                 .append(wrap("Every command of `bin/gridcache` with its options, as `--help` prints them. Every "
                         + "option can also come from a properties file (`--config FILE`), keys named as the long "
