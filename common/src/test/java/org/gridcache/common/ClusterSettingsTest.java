@@ -99,7 +99,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(41, ClusterSettings.known().size());
+        assertEquals(40, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -123,12 +123,17 @@ class ClusterSettingsTest {
     }
 
     @Test
-    void fillWritersAreIdleOrNormal() {
-        assertEquals(FillWriters.IDLE, ClusterSettings.defaults().get(Keys.FILL_WRITERS));
-        assertEquals(FillWriters.NORMAL, ClusterSettings.of(Map.of(Keys.FILL_WRITERS.key(), "Normal")).get(Keys.FILL_WRITERS));
-        for (String bad : new String[] {"low", "0", ""}) {
-            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.FILL_WRITERS.key(), bad), bad);
-        }
+    void aRetiredKeyStillStoredIsIgnoredButCannotBeSetAgain() {
+        ClusterSettings s = ClusterSettings.of(Map.of("pool.fill-writers", "idle", Keys.TICKET_LIFETIME.key(), "30s"));
+        assertEquals(Duration.ofSeconds(30), s.get(Keys.TICKET_LIFETIME), "the other settings apply");
+        assertEquals(Map.of(Keys.TICKET_LIFETIME.key(), "30s"), s.explicitValues(), "the retired key is not in force");
+        assertTrue(ClusterSettings.retired("pool.fill-writers").contains("normal priority"));
+        assertEquals(null, ClusterSettings.retired(Keys.TICKET_LIFETIME.key()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate("pool.fill-writers", "normal"));
+        assertTrue(e.getMessage().contains("was removed"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.of(Map.of("pool.fill-writer", "idle")),
+                "a key never known is still refused");
     }
 
     @Test

@@ -92,12 +92,10 @@ public final class Download implements DownloadSink {
     /** This fill's part of {@link #retainedMemory}; guarded by {@code trimLock}. */
     private long retainedCounted;
     private final Object trimLock = new Object();
-    private final FillWriterThreads diskWriter;
+    private final WriteQueue diskWriter;
     private final AtomicBoolean writerActive = new AtomicBoolean();
     private final AtomicBoolean finishing = new AtomicBoolean();
     private volatile boolean completeRequested;
-    /** Someone waits for this fill's commit rather than for its bytes: its writes skip the idle-class writers. */
-    private volatile boolean expedited;
     private volatile DownloadSink.Verification verification;
     private volatile boolean verifying;
     /** Set once the origin's checksum agreed (or the verification passed): the clients' last byte goes out. */
@@ -151,7 +149,7 @@ public final class Download implements DownloadSink {
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, PartFile partFile,
-             WriteBehindBudget budget, RetainedMemory retainedMemory, long directWritesFrom, FillWriterThreads diskWriter,
+             WriteBehindBudget budget, RetainedMemory retainedMemory, long directWritesFrom, WriteQueue diskWriter,
              java.util.Set<ChecksumType> types) {
         this.owner = owner;
         this.retainedMemory = retainedMemory;
@@ -165,14 +163,6 @@ public final class Download implements DownloadSink {
         this.ticketSize = ticketSize;
         this.ticketMtime = ticketMtime;
         this.partFile = partFile;
-    }
-
-    /**
-     * A client waits for this fill to complete, not for its bytes (a third-party push of a miss sends the stored file):
-     * the copy into the store is then on that client's path, so its writes go to the normal disk writers from now on.
-     */
-    public void expedite() {
-        expedited = true;
     }
 
     /** The part file open for writing, opened now if it is not yet; fails once the fetch was abandoned. */
@@ -346,7 +336,7 @@ public final class Download implements DownloadSink {
     private void scheduleWriter() {
         if (writerActive.compareAndSet(false, true)) {
             try {
-                diskWriter.execute(this::drain, expedited);
+                diskWriter.execute(this::drain);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 writerActive.set(false);
                 fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
@@ -354,17 +344,21 @@ public final class Download implements DownloadSink {
         }
     }
 
-    /** On a disk-writer thread: writes the received bytes in order, then finishes a completed fetch. */
+    /**
+     * One turn on a disk writer: writes the received bytes in order, up to {@link WriteQueue#TURN_BYTES}, then
+     * finishes a completed fetch or queues the next turn behind the other fills' tasks.
+     */
     private void drain() {
         try {
+            long turnEnd = taken + WriteQueue.TURN_BYTES;
             for (ByteBuf next; taken < received && (next = window.slice(taken, received - taken)) != null; ) {
                 try {
                     write(taken, next);
                 } finally {
                     next.release();
                 }
-                if (diskWriter.handOver(expedited)) {
-                    break; // the rest is scheduled again below, on the normal writers
+                if (taken >= turnEnd) {
+                    break; // the rest is queued again below, behind the other fills
                 }
             }
             DirectPartWriter direct = directWriter;
@@ -615,7 +609,7 @@ public final class Download implements DownloadSink {
         completeRequested = true;
         if (taken == received && directWriter == null) {
             try {
-                diskWriter.execute(this::finish, expedited);
+                diskWriter.execute(this::finish);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 fail(new FetchException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
             }
