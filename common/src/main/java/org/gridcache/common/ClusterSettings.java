@@ -93,12 +93,6 @@ public final class ClusterSettings {
         public static final Setting<Long> WRITE_BEHIND = define("pool.write-behind", SettingTypes.BYTE_SIZE, "1G", LIVE,
                 "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
                 + "served at network speed while the disk catches up; above it, origin reads pause");
-        public static final Setting<Long> DIRECT_WRITES = define("pool.direct-writes", SettingTypes.SIZE_OR_OFF, "off", LIVE,
-                "fills of files at least this large (as the origin announces them) write to the store past the page "
-                + "cache (O_DIRECT where the file system allows it, else through it): such a miss makes no new page-cache "
-                + "pages and no writeback, its clients are sent its bytes from memory, and the page cache keeps what hits "
-                + "read; the file's first hit then reads it from the disk. off (the default): every fill through the "
-                + "page cache");
         public static final Setting<SelectionPolicy> SELECTION_POLICY = define("selection.policy", SettingTypes.SELECTION_POLICY,
                 "affinity", LIVE, "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
                 + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "
@@ -180,7 +174,8 @@ public final class ClusterSettings {
      * them as it does unknown keys.
      */
     private static final Map<String, String> RETIRED = Map.of(
-            "pool.fill-writers", "fills are written by the pool's disk writers at normal priority");
+            "pool.fill-writers", "fills are written by the pool's disk writers at normal priority",
+            "pool.direct-writes", "fills are written through the page cache");
 
     /** The explicit values, as stored. */
     private final Map<String, String> values;

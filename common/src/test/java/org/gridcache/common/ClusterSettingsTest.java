@@ -99,7 +99,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(40, ClusterSettings.known().size());
+        assertEquals(39, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -128,23 +128,13 @@ class ClusterSettingsTest {
         assertEquals(Duration.ofSeconds(30), s.get(Keys.TICKET_LIFETIME), "the other settings apply");
         assertEquals(Map.of(Keys.TICKET_LIFETIME.key(), "30s"), s.explicitValues(), "the retired key is not in force");
         assertTrue(ClusterSettings.retired("pool.fill-writers").contains("normal priority"));
+        assertTrue(ClusterSettings.of(Map.of("pool.direct-writes", "8M")).explicitValues().isEmpty());
         assertEquals(null, ClusterSettings.retired(Keys.TICKET_LIFETIME.key()));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterSettings.validate("pool.fill-writers", "normal"));
         assertTrue(e.getMessage().contains("was removed"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ClusterSettings.of(Map.of("pool.fill-writer", "idle")),
                 "a key never known is still refused");
-    }
-
-    @Test
-    void directWritesAreASizeOrOff() {
-        assertEquals(Long.MAX_VALUE, ClusterSettings.defaults().get(Keys.DIRECT_WRITES), "off by default");
-        assertEquals(64L << 20, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "64M")).get(Keys.DIRECT_WRITES));
-        assertEquals(0L, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "0")).get(Keys.DIRECT_WRITES), "every fill");
-        assertEquals(1L << 30, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "1G")).get(Keys.DIRECT_WRITES));
-        for (String bad : new String[] {"on", "-1", "many"}) {
-            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.DIRECT_WRITES.key(), bad), bad);
-        }
     }
 
     @Test

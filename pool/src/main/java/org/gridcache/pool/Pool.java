@@ -151,7 +151,7 @@ public final class Pool implements Closeable {
         Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().get(Keys.PEER_TIMEOUT),
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
         downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
-                () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.DIRECT_WRITES));
+                () -> config.current().get(Keys.POOL_CHECKSUMS));
         blocks = new BlockFetches(store, () -> Math.toIntExact(config.current().get(Keys.BLOCK_SIZE)),
                 () -> config.current().get(Keys.SPARSE_MIN_SIZE), () -> config.current().get(Keys.BLOCK_PREFETCH));
         OriginAccess access = credentials == null ? null

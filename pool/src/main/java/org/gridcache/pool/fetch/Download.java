@@ -22,9 +22,7 @@ import org.slf4j.LoggerFactory;
  * are held in a {@link MemoryWindow} and written to the store's part file behind the clients by a disk-writer
  * thread (write-behind), so the clients of a miss are served at network speed even where the page cache is slow to
  * fill; listeners (the movers of waiting clients) hear of every change and send what has arrived so far, from
- * memory or from the part file (cut-through). A fill of a large file ({@code pool.direct-writes}) is written past the
- * page cache ({@link DirectPartWriter}), and its window then keeps the written bytes its slowest reader has yet to
- * send. Becomes a hit only when the whole file is on disk, fsync'ed, with the size the origin announced and the
+ * memory or from the part file (cut-through). Becomes a hit only when the whole file is on disk, fsync'ed, with the size the origin announced and the
  * ticket expected.
  *
  * <p>One fetcher thread calls the {@link DownloadSink} methods, one disk-writer task at a time drains the window;
@@ -40,14 +38,6 @@ public final class Download implements DownloadSink {
     /** Told of every change of state or progress; must not block (it runs on the fetcher's thread). */
     public interface Listener {
         void changed(Download download);
-
-        /**
-         * The first file position this listener still has to send from the fetch's memory, Long.MAX_VALUE when none:
-         * a fill written past the page cache keeps its written bytes in memory for the slowest such reader.
-         */
-        default long readingFrom() {
-            return Long.MAX_VALUE;
-        }
     }
 
     private final Downloads owner;
@@ -63,9 +53,6 @@ public final class Download implements DownloadSink {
      */
     interface PartFile {
         FileChannel open() throws IOException;
-
-        /** The same file opened for writes past the page cache (O_DIRECT); null where the file system has none. */
-        FileChannel openDirect() throws IOException;
     }
 
     private final PartFile partFile;
@@ -78,20 +65,8 @@ public final class Download implements DownloadSink {
     private final WriteBehindBudget budget;
     /** Bytes taken from the budget and not given back yet: received, not yet on disk (until the fetch ends). */
     private final java.util.concurrent.atomic.AtomicLong owed = new java.util.concurrent.atomic.AtomicLong();
-    /** Written bytes the window keeps for readers behind the disk, pool-wide (see {@link #trimWindow}). */
-    private final RetainedMemory retainedMemory;
-    /** The smallest file written past the page cache ({@code pool.direct-writes} when the fill began). */
-    private final long directWritesFrom;
-    /** The writer past the page cache; null until the first write, and for fills through the page cache. */
-    private volatile DirectPartWriter directWriter;
-    private boolean directOpened;
-    /** Set once bytes went to disk past the page cache: its readers must be sent them from memory. */
-    private volatile boolean pastPageCache;
-    /** File position up to which the disk writer has taken the received bytes (written, or in its stage). */
+    /** File position up to which the disk writer has taken the received bytes. */
     private volatile long taken;
-    /** This fill's part of {@link #retainedMemory}; guarded by {@code trimLock}. */
-    private long retainedCounted;
-    private final Object trimLock = new Object();
     private final WriteQueue diskWriter;
     private final AtomicBoolean writerActive = new AtomicBoolean();
     private final AtomicBoolean finishing = new AtomicBoolean();
@@ -149,11 +124,9 @@ public final class Download implements DownloadSink {
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, PartFile partFile,
-             WriteBehindBudget budget, RetainedMemory retainedMemory, long directWritesFrom, WriteQueue diskWriter,
+             WriteBehindBudget budget, WriteQueue diskWriter,
              java.util.Set<ChecksumType> types) {
         this.owner = owner;
-        this.retainedMemory = retainedMemory;
-        this.directWritesFrom = directWritesFrom;
         this.types = java.util.Set.copyOf(types);
         this.budget = budget;
         this.diskWriter = diskWriter;
@@ -257,14 +230,6 @@ public final class Download implements DownloadSink {
 
     public void removeListener(Listener listener) {
         listeners.remove(listener);
-        trimWindow();
-    }
-
-    /** A reader sent what it held from memory: the bytes every reader has passed can go. */
-    public void readerMoved() {
-        if (pastPageCache) {
-            trimWindow();
-        }
     }
 
     // --- DownloadSink, for the fetcher ---
@@ -361,44 +326,27 @@ public final class Download implements DownloadSink {
                     break; // the rest is queued again below, behind the other fills
                 }
             }
-            DirectPartWriter direct = directWriter;
-            if (completeRequested && taken == received && direct != null) {
-                advance(direct.finish()); // the stage's last bytes, once the origin has sent them all
-            }
         } catch (IOException e) {
             fail(FetchException.storeWrite("write the file", e));
         } finally {
             writerActive.set(false);
         }
-        if (state != State.FAILED && (taken < received || (completeRequested && writtenBehind()))) {
+        if (state != State.FAILED && taken < received) {
             scheduleWriter(); // bytes added (or the fetch completed) after the loop's last look
         } else if (completeRequested) {
             finish();
         }
     }
 
-    /** Writes {@code buf}, the bytes at {@code position}, past the page cache where it can, else through it. */
+    /** Writes {@code buf}, the bytes at {@code position}, to the part file. */
     private void write(long position, ByteBuf buf) throws IOException {
         int index = buf.readerIndex();
         int length = buf.readableBytes();
         plan();
-        ByteBuffer[] pieces = buf.nioBuffers(index, length);
-        for (ByteBuffer b : pieces) {
-            computation.update(b.duplicate()); // in file order: one writer at a time takes the bytes in order
+        for (ByteBuffer b : buf.nioBuffers(index, length)) {
+            computation.update(b); // in file order: one writer at a time takes the bytes in order
         }
-        DirectPartWriter direct = directWriter();
         taken = position + length;
-        if (direct != null) {
-            long onDisk = written;
-            for (ByteBuffer b : pieces) {
-                onDisk = direct.append(b);
-            }
-            pastPageCache = direct.pastPageCache();
-            if (onDisk > written) {
-                advance(onDisk);
-            }
-            return;
-        }
         int done = 0;
         FileChannel out = out();
         while (done < length) {
@@ -407,38 +355,12 @@ public final class Download implements DownloadSink {
         advance(position + length);
     }
 
-    /** The fill's writer past the page cache, opened at the first write; null where that is off or refused. */
-    private DirectPartWriter directWriter() throws IOException {
-        if (!directOpened) {
-            directOpened = true;
-            FileChannel direct = null;
-            long announced = size;
-            if (announced >= 0 && announced >= directWritesFrom) {
-                try {
-                    direct = partFile.openDirect();
-                } catch (IOException | UnsupportedOperationException e) {
-                    DirectPartWriter.logRefusal(e);
-                }
-            }
-            synchronized (this) {
-                if (closed) {
-                    if (direct != null) {
-                        direct.close();
-                    }
-                    throw new java.nio.channels.ClosedChannelException();
-                }
-                directWriter = direct == null ? null : new DirectPartWriter(direct, this::out);
-            }
-        }
-        return directWriter;
-    }
-
     /** The file's prefix up to {@code position} is on disk: its budget goes back; the window lets go what it may. */
     private void advance(long position) {
         long grown = position - written;
         written = position;
         giveBack(grown);
-        trimWindow();
+        window.trimBelow(position); // readers read the written bytes from the part file
         notifyListeners();
     }
 
@@ -452,34 +374,6 @@ public final class Download implements DownloadSink {
         } while (given > 0 && !owed.compareAndSet(cur, cur - given));
         if (given > 0) {
             budget.give(given);
-        }
-    }
-
-    /**
-     * Drops from the window the written bytes no reader needs any more. Through the page cache that is all of them
-     * (readers send them from the part file). Past the page cache the window keeps them from the slowest reader on,
-     * so that they are sent from memory rather than read back from the disk, while the pool's retained memory stays
-     * within its bound; beyond it, this fill's readers read from the disk.
-     */
-    private void trimWindow() {
-        synchronized (trimLock) {
-            long floor = written;
-            if (pastPageCache && state != State.FAILED) {
-                for (Listener l : listeners) {
-                    floor = Math.min(floor, l.readingFrom());
-                }
-            }
-            window.trimBelow(floor);
-            long mine = Math.max(0, written - window.start());
-            if (retainedMemory.add(mine - retainedCounted)) {
-                retainedCounted = mine;
-                return;
-            }
-            retainedCounted = mine;
-            window.trimBelow(written); // the pool holds too much: this fill's readers go to the disk
-            mine = Math.max(0, written - window.start());
-            retainedMemory.add(mine - retainedCounted);
-            retainedCounted = mine;
         }
     }
 
@@ -607,7 +501,7 @@ public final class Download implements DownloadSink {
     public void complete() {
         verifyOnReceipt();
         completeRequested = true;
-        if (taken == received && directWriter == null) {
+        if (taken == received) {
             try {
                 diskWriter.execute(this::finish);
             } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -651,14 +545,9 @@ public final class Download implements DownloadSink {
                 + offered.only(differ) + ", the pool received " + computed.only(differ) + " (file discarded)");
     }
 
-    /** True while bytes the disk writer took are still in its stage, not yet on disk. */
-    private boolean writtenBehind() {
-        return written < taken;
-    }
-
     /** Checks the size, fsyncs and commits; runs once, on the disk writer that saw the last byte reach the disk. */
     private void finish() {
-        if (state == State.FAILED || taken < received || writtenBehind() || writerActive.get()
+        if (state == State.FAILED || taken < received || writerActive.get()
                 || !finishing.compareAndSet(false, true)) {
             return;
         }
@@ -731,7 +620,6 @@ public final class Download implements DownloadSink {
         }
         LOG.debug("fetched {} bytes from {} in {} ms", total, OriginFetcher.describe(origin), (System.nanoTime() - startNanos) / 1_000_000);
         notifyListeners();
-        trimWindow(); // readers still sending from memory keep what they need
     }
 
     @Override
@@ -748,10 +636,6 @@ public final class Download implements DownloadSink {
             owner.checksumMismatch();
         }
         window.close();
-        synchronized (trimLock) {
-            retainedMemory.add(-retainedCounted);
-            retainedCounted = 0;
-        }
         giveBack(Long.MAX_VALUE);
         owner.abandon(this);
         notifyListeners();
@@ -764,14 +648,6 @@ public final class Download implements DownloadSink {
             closed = true;
             open = out;
             out = null;
-            if (directWriter != null) {
-                try {
-                    directWriter.close();
-                } catch (IOException e) {
-                    LOG.debug("closing part file of {}: {}", key, e.toString());
-                }
-                directWriter = null;
-            }
         }
         if (open == null) {
             return;
