@@ -132,16 +132,16 @@ public final class Pool implements Closeable {
         hostDn = security.tls() ? X509Authenticator.slashDn(security.hostCredential().getCertificate().getSubjectX500Principal()) : null;
         DelegatedCredentials credentials = security.tls()
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
+        ReceiveSlabs slabs = new ReceiveSlabs(() -> config.current().get(Keys.WRITE_BEHIND));
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
-                security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
+                security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT, slabs);
         stats.gridFtpConnections(gridftp.connections()::opened, gridftp.connections()::reused, gridftp.connections()::idle);
-        stats.receiveMemory(ReceiveSlabs.SHARED::allocatedBytes, ReceiveSlabs.SHARED::heldBytes, ReceiveSlabs.SHARED::waitingBytes);
-        ReceiveSlabs.SHARED.keep(() -> config.current().get(Keys.WRITE_BEHIND));
+        stats.receiveMemory(slabs::allocatedBytes, slabs::heldBytes, slabs::waitingBytes);
         // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
         // name no origin) or evict(path) -> origin URL -> store key
         mounts = new MountTable(zk).start(ZK_WAIT);
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security,
-                credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)));
+                credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)), slabs);
         origins = new Origins(List.of(http, new FileOriginFetcher(mounts::entries, settings.fileOriginRoots()), gridftp));
         directory = new PoolDirectory(zk).start(ZK_WAIT);
         ticketKeys = new PublishedTicketKeys(zk, directory).start(ZK_WAIT);
