@@ -76,10 +76,6 @@ public final class ClusterSettings {
         public static final Setting<Duration> POOL_SEND_TIMEOUT = define("pool.send-timeout", SettingTypes.POSITIVE_DURATION,
                 "60s", LIVE, "how long a response may make no progress (a client that stopped reading) before the pool "
                 + "closes the connection; for new connections");
-        public static final Setting<MappedReadClients> POOL_MAPPED_READS = define("pool.mapped-reads",
-                SettingTypes.MAPPED_READ_CLIENTS, "local", LIVE, "which clients get hot reads of 4 MiB or more over plain "
-                + "HTTP copied from a memory mapping of the file instead of sent with sendfile: local (on the pool's own "
-                + "host, where zero-copy saves nothing and the copy is faster), all, or none");
         public static final Setting<Duration> LISTING_CACHE_TTL = define("door.listing-cache-ttl", SettingTypes.DURATION, "10s", LIVE,
                 "how long the door caches an origin's listing and file metadata");
         public static final Setting<Long> LISTING_MAX_BYTES = define("door.listing-max-bytes", SettingTypes.BYTE_SIZE, "8M", LIVE,
@@ -175,7 +171,8 @@ public final class ClusterSettings {
      */
     private static final Map<String, String> RETIRED = Map.of(
             "pool.fill-writers", "fills are written by the pool's disk writers at normal priority",
-            "pool.direct-writes", "fills are written through the page cache");
+            "pool.direct-writes", "fills are written through the page cache",
+            "pool.mapped-reads", "hot reads are sent with sendfile");
 
     /** The explicit values, as stored. */
     private final Map<String, String> values;

@@ -52,16 +52,6 @@ class ClusterSettingsTest {
     }
 
     @Test
-    void mappedReadsGoToLocalClientsUnlessSetOtherwise() {
-        assertEquals(MappedReadClients.LOCAL, ClusterSettings.defaults().get(Keys.POOL_MAPPED_READS));
-        assertEquals(MappedReadClients.NONE,
-                ClusterSettings.of(Map.of(Keys.POOL_MAPPED_READS.key(), " None")).get(Keys.POOL_MAPPED_READS));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ClusterSettings.validate(Keys.POOL_MAPPED_READS.key(), "remote"));
-        assertTrue(e.getMessage().contains("expected local, all or none"), e.getMessage());
-    }
-
-    @Test
     void anEmptyOrOverlongDurationIsRefusedInOneLine() {
         // found by SettingValuesFuzzTest: "" threw StringIndexOutOfBoundsException, a huge count of hours ArithmeticException
         for (String bad : new String[] {"", "  ", "9223372036854775807h", "9223372036854775807m"}) {
@@ -99,7 +89,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(39, ClusterSettings.known().size());
+        assertEquals(38, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));

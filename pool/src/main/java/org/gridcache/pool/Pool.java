@@ -21,7 +21,6 @@ import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.mover.MappedReads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolMXBean;
 import org.gridcache.pool.ops.PoolOperations;
@@ -166,13 +165,10 @@ public final class Pool implements Closeable {
                 security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL),
                 () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
-        MappedReads mappedReads = new MappedReads(() -> config.current().get(Keys.POOL_MAPPED_READS));
-        store.whenGone(mappedReads::forget); // an evicted file's mapping must not hold its disk space
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
                         peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
-                        () -> config.current().get(Keys.POOL_SEND_TIMEOUT),
-                        mappedReads), uploads, copies::newHandler,
+                        () -> config.current().get(Keys.POOL_SEND_TIMEOUT)), uploads, copies::newHandler,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;
