@@ -246,7 +246,7 @@ class DownloadsTest {
         new java.util.Random(9).nextBytes(content);
         Seen[] beforeTheDisk = new Seen[1];
         List<Seen> seen = fill(new VerifyingOrigin(content, checksumsOf(content).toHex().get("adler32")), "early.bin", beforeTheDisk);
-        assertEquals(new Seen(false, Download.State.STREAMING), beforeTheDisk[0], "released with nothing on disk: " + seen);
+        assertEquals(new Seen(false, Download.State.RECEIVED), beforeTheDisk[0], "released with nothing on disk: " + seen);
         assertEquals(Download.State.COMPLETE, seen.get(seen.size() - 1).state(), seen.toString());
     }
 
