@@ -15,8 +15,6 @@
 #   curl's total, door redirect, permission check (MLST) and pool fetch included; the bytes go to /dev/null.
 # Needs root, gridenv's peers (../shared/gridenv/install-peers.sh) and the distribution (mvn -DskipTests package).
 # Env: ROUNDS=3 WARM_MISSES=1500 (untimed misses of 4 KiB first) WARMUP=8 (then untimed rounds: a miss and a hit per mode) MB=256 CHECKSUM=adler32 (none: no CKSM, the client does not wait for the verification);
-#   DIRECT_WRITES (pool.direct-writes for the run, e.g. 64M: fills past the page cache; unset: the pool's default, off);
-#   FILL_WRITERS (pool.fill-writers for the run: normal, fills written by threads scheduled as the pool's others; unset: the default, idle);
 #   POOL_JAVA_OPTS: JVM options of the pool alone (GRIDCACHE_JAVA_OPTS goes to zk, pool and door), e.g. a flight
 #   recording: POOL_JAVA_OPTS=-XX:StartFlightRecording=filename=/tmp/pool.jfr,settings=profile (JDK 17 has no %p);
 #   BENCH_RUN=/tmp/gridcache-gridftp-bench (files, PKI, logs) BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
@@ -75,8 +73,6 @@ P=$PKI/proxies/alice.pem
 # (door, pool; ~16 ms of CPU each with curl 7.88), a client cost globus-url-copy's runs do not have
 tls=(--capath "$PKI/certificates" --cacert "$PKI/ca/ca.pem" --cert "$P" --key "$P")
 gc config set gridftp.checksum "${CHECKSUM:-adler32}" --zk 127.0.0.1:$ZK >/dev/null
-[ -z "${DIRECT_WRITES:-}" ] || gc config set pool.direct-writes "$DIRECT_WRITES" --zk 127.0.0.1:$ZK >/dev/null
-[ -z "${FILL_WRITERS:-}" ] || gc config set pool.fill-writers "$FILL_WRITERS" --zk 127.0.0.1:$ZK >/dev/null
 # the client's leg alone, as nginx serves it: the same file over HTTPS, same host certificate (sendfile; TLS in nginx)
 start_nginx "$RUN/nginx" "127.0.0.1:$NGINX ssl" "$DATA/b" \
   "ssl_certificate $PKI/host/cert.pem;" "ssl_certificate_key $PKI/host/key.pem;"

@@ -65,8 +65,6 @@ stop_all; rm -rf "$CACHE" "${RUN:?}/home"
   --capacity 40G > $RUN/gridcache.out 2>&1 & echo $! > $RUN/gridcache.pid
 for i in $(seq 200); do grep -q 'is up' $RUN/gridcache.out && break; sleep 0.2; done
 grep -q 'is up' $RUN/gridcache.out || { cat $RUN/gridcache.out; exit 1; }
-# FILL_WRITERS=normal: fills written by threads scheduled as the pool's others (pool.fill-writers; unset: idle)
-[ -z "${FILL_WRITERS:-}" ] || "$DIST/bin/gridcache" config set pool.fill-writers "$FILL_WRITERS" --zk 127.0.0.1:$((GC + 1)) --home $RUN/home >/dev/null
 
 pre() { [ "$1" = xcache ] && echo "ip netns exec $NS" || true; }
 fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location the door redirects to

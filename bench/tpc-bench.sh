@@ -14,7 +14,7 @@
 #   bench/tpc-bench.sh [SIZE (1G)] [REPETITIONS (3)]
 # Env: GRIDCACHE (the gridcache command; default the built distribution's), GRIDCACHE_JAVA_OPTS (default none: the JVM's heap; under -Xmx256m a 1G miss fails, pool.write-behind exceeding the direct memory),
 #   WORK (a directory with room for six times SIZE; default a new one under /tmp, removed at the end), CHECKSUMS
-#   (pool.checksums, e.g. adler32; default all four), FILL_WRITERS (pool.fill-writers, e.g. normal; default idle), BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
+#   (pool.checksums, e.g. adler32; default all four), BENCH_RESULTS (a CSV for bench/run.sh, see bench/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1G}
@@ -87,7 +87,6 @@ await 60 "ZooKeeper" grep -q "is up" "$work/zk.out"
 "$gridcache" door "${common[@]}" --port "$dp" >"$work/door.out" 2>&1 & pids+=($!)
 for f in pool door; do await 60 "$f" grep -q "is up" "$work/$f.out"; done
 [ -z "${CHECKSUMS:-}" ] || "$gridcache" config set pool.checksums "$CHECKSUMS" --zk "127.0.0.1:$zp" >/dev/null
-[ -z "${FILL_WRITERS:-}" ] || "$gridcache" config set pool.fill-writers "$FILL_WRITERS" --zk "127.0.0.1:$zp" >/dev/null
 door=http://127.0.0.1:$dp
 await 60 "the door to see the pool" sh -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X COPY -H 'Source: $b/none' \
   '$door/up/probe')\" = 307 ]"

@@ -14,7 +14,9 @@ import org.gridcache.common.SettingTypes.Type;
 /**
  * The cluster-wide settings kept in ZooKeeper under {@code /config} (ARCHITECTURE.md, "Settings"): every key is one
  * declaration in {@link Keys}, and a {@code ClusterSettings} is an immutable snapshot whose values were parsed once,
- * when it was built, so readers on the request path only look them up. Unknown keys are refused so that typos show.
+ * when it was built, so readers on the request path only look them up. Unknown keys are refused so that typos show;
+ * a key that was once known and then removed ({@link #retired}) is ignored instead, so that a cluster whose ZooKeeper
+ * still holds it keeps its other settings.
  */
 public final class ClusterSettings {
     /** Whether a node applies a new value at once or only when it starts again. */
@@ -74,10 +76,6 @@ public final class ClusterSettings {
         public static final Setting<Duration> POOL_SEND_TIMEOUT = define("pool.send-timeout", SettingTypes.POSITIVE_DURATION,
                 "60s", LIVE, "how long a response may make no progress (a client that stopped reading) before the pool "
                 + "closes the connection; for new connections");
-        public static final Setting<MappedReadClients> POOL_MAPPED_READS = define("pool.mapped-reads",
-                SettingTypes.MAPPED_READ_CLIENTS, "local", LIVE, "which clients get hot reads of 4 MiB or more over plain "
-                + "HTTP copied from a memory mapping of the file instead of sent with sendfile: local (on the pool's own "
-                + "host, where zero-copy saves nothing and the copy is faster), all, or none");
         public static final Setting<Duration> LISTING_CACHE_TTL = define("door.listing-cache-ttl", SettingTypes.DURATION, "10s", LIVE,
                 "how long the door caches an origin's listing and file metadata");
         public static final Setting<Long> LISTING_MAX_BYTES = define("door.listing-max-bytes", SettingTypes.BYTE_SIZE, "8M", LIVE,
@@ -91,17 +89,6 @@ public final class ClusterSettings {
         public static final Setting<Long> WRITE_BEHIND = define("pool.write-behind", SettingTypes.BYTE_SIZE, "1G", LIVE,
                 "memory a pool may hold of received bytes not yet on disk, so that clients of a miss are "
                 + "served at network speed while the disk catches up; above it, origin reads pause");
-        public static final Setting<Long> DIRECT_WRITES = define("pool.direct-writes", SettingTypes.SIZE_OR_OFF, "off", LIVE,
-                "fills of files at least this large (as the origin announces them) write to the store past the page "
-                + "cache (O_DIRECT where the file system allows it, else through it): such a miss makes no new page-cache "
-                + "pages and no writeback, its clients are sent its bytes from memory, and the page cache keeps what hits "
-                + "read; the file's first hit then reads it from the disk. off (the default): every fill through the "
-                + "page cache");
-        public static final Setting<FillWriters> FILL_WRITERS = define("pool.fill-writers", SettingTypes.FILL_WRITERS, "idle",
-                LIVE, "which threads copy a miss's received bytes into the store and checksum them: idle (Linux's "
-                + "SCHED_IDLE class, running only on cores nothing else wants: the fetch and the clients' transfers go "
-                + "first, the bytes wait in pool.write-behind; once more than a quarter of it waits, writers at normal "
-                + "priority take over) or normal (as the pool's other threads)");
         public static final Setting<SelectionPolicy> SELECTION_POLICY = define("selection.policy", SettingTypes.SELECTION_POLICY,
                 "affinity", LIVE, "how the door chooses a pool: random (the seed design: a missing pool asks all peers and "
                 + "redirects to one that holds the file), least-loaded, or affinity (weighted rendezvous hashing of the path, "
@@ -178,6 +165,15 @@ public final class ClusterSettings {
         }
     }
 
+    /**
+     * Keys that were settings once, with what replaced them: a snapshot ignores them, and {@code config set} refuses
+     * them as it does unknown keys.
+     */
+    private static final Map<String, String> RETIRED = Map.of(
+            "pool.fill-writers", "fills are written by the pool's disk writers at normal priority",
+            "pool.direct-writes", "fills are written through the page cache",
+            "pool.mapped-reads", "hot reads are sent with sendfile");
+
     /** The explicit values, as stored. */
     private final Map<String, String> values;
     /** Every known key's value, explicit or default, parsed. */
@@ -194,11 +190,21 @@ public final class ClusterSettings {
         return new ClusterSettings(Map.of(), Map.of());
     }
 
-    /** A snapshot of {@code raw}; throws when any value is unknown or invalid, so callers can keep the last good one. */
+    /**
+     * A snapshot of {@code raw} without its {@linkplain #retired retired} keys; throws when any other value is unknown
+     * or invalid, so callers can keep the last good one.
+     */
     public static ClusterSettings of(Map<String, String> raw) {
+        Map<String, String> current = new HashMap<>(raw);
+        current.keySet().removeAll(RETIRED.keySet());
         Map<Setting<?>, Object> explicit = new HashMap<>();
-        raw.forEach((key, value) -> explicit.put(setting(key), setting(key).parse(value)));
-        return new ClusterSettings(Map.copyOf(raw), explicit);
+        current.forEach((key, value) -> explicit.put(setting(key), setting(key).parse(value)));
+        return new ClusterSettings(Map.copyOf(current), explicit);
+    }
+
+    /** What replaced {@code key} if it is a setting that was removed; null for any other key. */
+    public static String retired(String key) {
+        return RETIRED.get(key);
     }
 
     public static Map<String, Setting<?>> known() {
@@ -208,6 +214,9 @@ public final class ClusterSettings {
     /** The declaration of {@code key}; throws, listing the known keys, when there is none. */
     public static Setting<?> setting(String key) {
         Setting<?> setting = Keys.KNOWN.get(key);
+        if (setting == null && RETIRED.containsKey(key)) {
+            throw new IllegalArgumentException("setting '" + key + "' was removed: " + RETIRED.get(key));
+        }
         if (setting == null) {
             throw new IllegalArgumentException("unknown setting '" + key + "' (known: " + String.join(", ", Keys.KNOWN.keySet()) + ")");
         }

@@ -35,7 +35,6 @@ public final class SettingTypes {
     public static final Type<Double> NON_NEGATIVE = SettingTypes::nonNegative;
     public static final Type<Long> BYTE_SIZE = ByteSize::parse;
     /** A size, or "off": Long.MAX_VALUE (no file is that large). */
-    public static final Type<Long> SIZE_OR_OFF = v -> "off".equalsIgnoreCase(v.trim()) ? Long.MAX_VALUE : ByteSize.parse(v);
     /** A partial file's block: 128 KiB to 1 MiB, a multiple of 4 KiB (the page size, so blocks never share a page). */
     public static final Type<Long> BLOCK_SIZE = v -> {
         long n = ByteSize.parse(v);
@@ -65,8 +64,6 @@ public final class SettingTypes {
     };
     public static final Type<SelectionPolicy> SELECTION_POLICY = SelectionPolicy::parse;
     public static final Type<GridFtpProtection> GRIDFTP_PROTECTION = GridFtpProtection::parse;
-    public static final Type<MappedReadClients> MAPPED_READ_CLIENTS = MappedReadClients::parse;
-    public static final Type<FillWriters> FILL_WRITERS = FillWriters::parse;
     public static final Type<GridFtpChecksum> GRIDFTP_CHECKSUM = GridFtpChecksum::parse;
     /** Checksum types by RFC 3230 name, comma-separated; none is allowed (the pool then computes nothing). */
     public static final Type<java.util.Set<org.gridcache.common.checksum.ChecksumType>> CHECKSUM_TYPES = SettingTypes::checksumTypes;

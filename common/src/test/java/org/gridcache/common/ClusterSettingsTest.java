@@ -52,16 +52,6 @@ class ClusterSettingsTest {
     }
 
     @Test
-    void mappedReadsGoToLocalClientsUnlessSetOtherwise() {
-        assertEquals(MappedReadClients.LOCAL, ClusterSettings.defaults().get(Keys.POOL_MAPPED_READS));
-        assertEquals(MappedReadClients.NONE,
-                ClusterSettings.of(Map.of(Keys.POOL_MAPPED_READS.key(), " None")).get(Keys.POOL_MAPPED_READS));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ClusterSettings.validate(Keys.POOL_MAPPED_READS.key(), "remote"));
-        assertTrue(e.getMessage().contains("expected local, all or none"), e.getMessage());
-    }
-
-    @Test
     void anEmptyOrOverlongDurationIsRefusedInOneLine() {
         // found by SettingValuesFuzzTest: "" threw StringIndexOutOfBoundsException, a huge count of hours ArithmeticException
         for (String bad : new String[] {"", "  ", "9223372036854775807h", "9223372036854775807m"}) {
@@ -99,7 +89,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(41, ClusterSettings.known().size());
+        assertEquals(38, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -123,23 +113,18 @@ class ClusterSettingsTest {
     }
 
     @Test
-    void fillWritersAreIdleOrNormal() {
-        assertEquals(FillWriters.IDLE, ClusterSettings.defaults().get(Keys.FILL_WRITERS));
-        assertEquals(FillWriters.NORMAL, ClusterSettings.of(Map.of(Keys.FILL_WRITERS.key(), "Normal")).get(Keys.FILL_WRITERS));
-        for (String bad : new String[] {"low", "0", ""}) {
-            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.FILL_WRITERS.key(), bad), bad);
-        }
-    }
-
-    @Test
-    void directWritesAreASizeOrOff() {
-        assertEquals(Long.MAX_VALUE, ClusterSettings.defaults().get(Keys.DIRECT_WRITES), "off by default");
-        assertEquals(64L << 20, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "64M")).get(Keys.DIRECT_WRITES));
-        assertEquals(0L, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "0")).get(Keys.DIRECT_WRITES), "every fill");
-        assertEquals(1L << 30, ClusterSettings.of(Map.of(Keys.DIRECT_WRITES.key(), "1G")).get(Keys.DIRECT_WRITES));
-        for (String bad : new String[] {"on", "-1", "many"}) {
-            assertThrows(IllegalArgumentException.class, () -> ClusterSettings.validate(Keys.DIRECT_WRITES.key(), bad), bad);
-        }
+    void aRetiredKeyStillStoredIsIgnoredButCannotBeSetAgain() {
+        ClusterSettings s = ClusterSettings.of(Map.of("pool.fill-writers", "idle", Keys.TICKET_LIFETIME.key(), "30s"));
+        assertEquals(Duration.ofSeconds(30), s.get(Keys.TICKET_LIFETIME), "the other settings apply");
+        assertEquals(Map.of(Keys.TICKET_LIFETIME.key(), "30s"), s.explicitValues(), "the retired key is not in force");
+        assertTrue(ClusterSettings.retired("pool.fill-writers").contains("normal priority"));
+        assertTrue(ClusterSettings.of(Map.of("pool.direct-writes", "8M")).explicitValues().isEmpty());
+        assertEquals(null, ClusterSettings.retired(Keys.TICKET_LIFETIME.key()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate("pool.fill-writers", "normal"));
+        assertTrue(e.getMessage().contains("was removed"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.of(Map.of("pool.fill-writer", "idle")),
+                "a key never known is still refused");
     }
 
     @Test

@@ -21,7 +21,6 @@ import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.mover.MappedReads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolMXBean;
 import org.gridcache.pool.ops.PoolOperations;
@@ -132,16 +131,16 @@ public final class Pool implements Closeable {
         hostDn = security.tls() ? X509Authenticator.slashDn(security.hostCredential().getCertificate().getSubjectX500Principal()) : null;
         DelegatedCredentials credentials = security.tls()
                 ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
+        ReceiveSlabs slabs = new ReceiveSlabs(() -> config.current().get(Keys.WRITE_BEHIND));
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
-                security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT);
+                security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT, slabs);
         stats.gridFtpConnections(gridftp.connections()::opened, gridftp.connections()::reused, gridftp.connections()::idle);
-        stats.receiveMemory(ReceiveSlabs.SHARED::allocatedBytes, ReceiveSlabs.SHARED::heldBytes, ReceiveSlabs.SHARED::waitingBytes);
-        ReceiveSlabs.SHARED.keep(() -> config.current().get(Keys.WRITE_BEHIND));
+        stats.receiveMemory(slabs::allocatedBytes, slabs::heldBytes, slabs::waitingBytes);
         // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
         // name no origin) or evict(path) -> origin URL -> store key
         mounts = new MountTable(zk).start(ZK_WAIT);
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security,
-                credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)));
+                credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)), slabs);
         origins = new Origins(List.of(http, new FileOriginFetcher(mounts::entries, settings.fileOriginRoots()), gridftp));
         directory = new PoolDirectory(zk).start(ZK_WAIT);
         ticketKeys = new PublishedTicketKeys(zk, directory).start(ZK_WAIT);
@@ -151,9 +150,7 @@ public final class Pool implements Closeable {
         Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().get(Keys.PEER_TIMEOUT),
                 security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
         downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
-                () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.DIRECT_WRITES),
-                () -> config.current().get(Keys.FILL_WRITERS));
-        stats.fillHandOvers(downloads::fillHandOvers);
+                () -> config.current().get(Keys.POOL_CHECKSUMS));
         blocks = new BlockFetches(store, () -> Math.toIntExact(config.current().get(Keys.BLOCK_SIZE)),
                 () -> config.current().get(Keys.SPARSE_MIN_SIZE), () -> config.current().get(Keys.BLOCK_PREFETCH));
         OriginAccess access = credentials == null ? null
@@ -168,13 +165,10 @@ public final class Pool implements Closeable {
                 security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL),
                 () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
-        MappedReads mappedReads = new MappedReads(() -> config.current().get(Keys.POOL_MAPPED_READS));
-        store.whenGone(mappedReads::forget); // an evicted file's mapping must not hold its disk space
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
                         peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
-                        () -> config.current().get(Keys.POOL_SEND_TIMEOUT),
-                        mappedReads), uploads, copies,
+                        () -> config.current().get(Keys.POOL_SEND_TIMEOUT)), uploads, copies,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()
                 : (security.tls() ? "https://" : "http://") + settings.bindHost() + ":" + port;

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Cluster settings in {@code /config} (one JSON object of key → value), watched live. A node that reads an invalid
- * value keeps its last good settings and logs an error. The static methods are {@code gridcache config set|get|list}.
+ * value keeps its last good settings and logs an error; a retired key (a setting since removed) is ignored, said
+ * once per node at INFO. The static methods are {@code gridcache config set|get|list}.
  */
 public final class ClusterConfig implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterConfig.class);
@@ -32,6 +33,8 @@ public final class ClusterConfig implements Closeable {
     private final CopyOnWriteArrayList<Consumer<ClusterSettings>> listeners = new CopyOnWriteArrayList<>();
     private volatile ClusterSettings current = ClusterSettings.defaults();
     private volatile String lastError;
+    /** Retired keys this node has said it ignores; guarded by this ({@link #apply}). */
+    private final java.util.Set<String> retiredSeen = new java.util.HashSet<>();
 
     public ClusterConfig(CuratorFramework client) {
         this.client = client;
@@ -80,10 +83,21 @@ public final class ClusterConfig implements Closeable {
         listeners.forEach(l -> l.accept(next));
     }
 
-    /** Valid values of {@code raw}; for an invalid one, the last good value of that key (logged as an error). */
-    private static Map<String, String> goodValues(Map<String, String> raw, Map<String, String> lastGood, List<String> errors) {
+    /**
+     * Valid values of {@code raw}; for an invalid one, the last good value of that key (logged as an error); retired
+     * keys left out (logged once).
+     */
+    private Map<String, String> goodValues(Map<String, String> raw, Map<String, String> lastGood, List<String> errors) {
         Map<String, String> good = new TreeMap<>();
         raw.forEach((key, value) -> {
+            String retired = ClusterSettings.retired(key);
+            if (retired != null) {
+                if (retiredSeen.add(key)) {
+                    LOG.info("ignoring {}={} in the cluster settings: that setting was removed ({}); "
+                            + "'gridcache config unset {}' drops it", key, value, retired, key);
+                }
+                return;
+            }
             try {
                 ClusterSettings.validate(key, value);
                 good.put(key, value);

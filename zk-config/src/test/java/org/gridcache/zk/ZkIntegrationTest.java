@@ -138,6 +138,19 @@ class ZkIntegrationTest {
         assertTrue(!server.isRegistered(name), "unregistered with the last config");
     }
 
+    @Test
+    void aRetiredSettingStillInZooKeeperIsANoOpNotAnError() throws Exception {
+        client.create().creatingParentsIfNeeded().forPath(ZkLayout.CONFIG,
+                "{\"pool.fill-writers\":\"idle\",\"ticket.lifetime\":\"7s\"}".getBytes());
+        ClusterConfig config = new ClusterConfig(client).start(WAIT);
+        assertEquals(7, config.current().get(Keys.TICKET_LIFETIME).getSeconds(), "the other settings apply");
+        assertEquals(null, config.lastError(), "a retired key is no error");
+        assertEquals(java.util.Map.of("ticket.lifetime", "7s"), config.current().explicitValues());
+        assertThrows(IllegalArgumentException.class, () -> ClusterConfig.set(client, "pool.fill-writers", "normal"));
+        assertTrue(ClusterConfig.unset(client, "pool.fill-writers"), "an admin can drop it");
+        config.close();
+    }
+
     /** Awaits a settings change, delivered to {@code changes} by the config's watch, that satisfies {@code p}. */
     private static void awaitChange(String what, BlockingQueue<ClusterSettings> changes, Predicate<ClusterSettings> p) {
         await("a settings change with " + what).atMost(WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))

@@ -1,7 +1,6 @@
 package org.gridcache.pool.fetch;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -11,10 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
-import org.gridcache.common.FillWriters;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
@@ -57,24 +53,13 @@ public final class Downloads implements AutoCloseable {
     }
 
     private final Store store;
-    /**
-     * How each fill opens its part file: the store's ({@link #storePartFile}). Tests stand in for a file system that
-     * refuses to open it past the page cache, which neither ext4 nor tmpfs does.
-     */
-    java.util.function.Function<StoreKey, Download.PartFile> partFiles = this::storePartFile;
     private final List<OriginFetcher> fetchers;
     private final PeerFetcher peers;
     private final java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes;
     private final Map<StoreKey, Download> inFlight = new HashMap<>(); // guarded by store
     private final WriteBehindBudget budget;
-    /** Written bytes fills keep in memory for their readers, bounded as the write-behind memory is. */
-    private final RetainedMemory retained;
-    /** {@code pool.direct-writes}: the smallest file a fill writes past the page cache, read per fill. */
-    private final LongSupplier directWritesFrom;
-    /** Blocking disk writes, off the event loops; two threads keep one slow file from holding up the others. */
-    private final ExecutorService diskWriters = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-disk-writer", true));
-    /** Where fills' writes run: idle-class threads first, these when the disk falls behind ({@code pool.fill-writers}). */
-    private final FillWriterThreads fillWriters;
+    /** Blocking disk writes of fills and uploads, off the event loops. */
+    private final WriteQueue diskWriters = new WriteQueue();
     /** Checksums clients ask for that a fill did not compute ({@code pool.checksums} lacks them). */
     private final ChecksumsOnDemand checksumsOnDemand;
 
@@ -91,30 +76,11 @@ public final class Downloads implements AutoCloseable {
     /** {@code checksumTypes}: what a fetch computes while it fills ({@code pool.checksums}, read per fetch). */
     public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes) {
-        this(store, fetchers, writeBehindBytes, peers, checksumTypes, () -> Long.MAX_VALUE);
-    }
-
-    /**
-     * {@code directWritesFrom}: the smallest file a fill writes past the page cache ({@code pool.direct-writes});
-     * Long.MAX_VALUE (off, as by default) for none.
-     */
-    public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
-                     java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes, LongSupplier directWritesFrom) {
-        this(store, fetchers, writeBehindBytes, peers, checksumTypes, directWritesFrom, () -> FillWriters.NORMAL);
-    }
-
-    /** {@code fillWriters}: which threads write fills ({@code pool.fill-writers}), read per write task. */
-    public Downloads(Store store, List<OriginFetcher> fetchers, LongSupplier writeBehindBytes, PeerFetcher peers,
-                     java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes, LongSupplier directWritesFrom,
-                     java.util.function.Supplier<FillWriters> fillWriters) {
         this.checksumTypes = checksumTypes;
-        this.directWritesFrom = directWritesFrom;
         this.store = store;
         this.fetchers = fetchers;
         this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
-        this.fillWriters = new FillWriterThreads(diskWriters, fillWriters, budget);
-        this.retained = new RetainedMemory(writeBehindBytes, budget::used);
         this.checksumsOnDemand = new ChecksumsOnDemand(store, Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
     }
 
@@ -124,8 +90,8 @@ public final class Downloads implements AutoCloseable {
     }
 
     /**
-     * The threads that write and checksum an upload's copy, off the event loops (its checksums too, which at a few
-     * hundred MB/s would hold every connection of a loop), and fills' part files when {@link FillWriterThreads} says so.
+     * The threads that write and checksum fills' part files and an upload's copy, off the event loops (its checksums
+     * too, which at a few hundred MB/s would hold every connection of a loop).
      */
     public java.util.concurrent.Executor diskWriters() {
         return diskWriters;
@@ -297,25 +263,10 @@ public final class Downloads implements AutoCloseable {
         }
     }
 
-    /** The store's part file of {@code key}, as a fill opens it: through the page cache, or past it. */
-    private Download.PartFile storePartFile(StoreKey key) {
-        return new Download.PartFile() {
-            @Override
-            public FileChannel open() throws IOException {
-                return store.openPart(key);
-            }
-
-            @Override
-            public FileChannel openDirect() throws IOException {
-                return store.openPartDirect(key);
-            }
-        };
-    }
-
     /** A fetch of the file whose part file was just created, {@code reserve} bytes reserved for it; under the store's monitor. */
     private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), partFiles.apply(key),
-                budget, retained, directWritesFrom.getAsLong(), fillWriters, checksumTypes.get());
+        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), () -> store.openPart(key),
+                budget, diskWriters, checksumTypes.get());
         d.reserved = reserve;
         inFlight.put(key, d);
         return d;
@@ -396,7 +347,6 @@ public final class Downloads implements AutoCloseable {
         for (Download d : all) {
             d.fail(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
         }
-        fillWriters.shutdown();
         diskWriters.shutdown();
         checksumsOnDemand.close();
     }
@@ -404,15 +354,5 @@ public final class Downloads implements AutoCloseable {
     /** Received bytes held in memory, not yet on disk, over all fetches. */
     long writeBehindBytes() {
         return budget.used();
-    }
-
-    /** How many times an idle-class writer handed its fill over to the normal disk writers. */
-    public long fillHandOvers() {
-        return fillWriters.handOvers();
-    }
-
-    /** Written bytes fills keep in memory for their readers, over all fetches. */
-    long retainedBytes() {
-        return retained.held();
     }
 }

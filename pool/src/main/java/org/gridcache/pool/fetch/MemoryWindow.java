@@ -5,9 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The bytes of one fetch received and not yet written to disk, and (written past the page cache) those its
- * readers have yet to send, in order and contiguous: the disk writer and the movers read slices anywhere inside, and
- * the fetch trims the head once nobody needs it. The window holds one reference to each buffer;
+ * The bytes of one fetch received and not yet written to disk, in order and contiguous: the disk writer and the
+ * movers read slices anywhere inside, and the fetch trims the head once it is written. The window holds one reference to each buffer;
  * every slice handed out holds its own, so releasing the window never pulls bytes from under a write in flight.
  * Chunks are found by position in O(log n): the window holds up to {@code pool.write-behind} (1 GiB, 16,384 chunks of
  * 64 KiB) when the disk writer is behind, and a scan from the head for every slice cost a cut-through client up to a

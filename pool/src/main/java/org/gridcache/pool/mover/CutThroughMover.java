@@ -18,7 +18,7 @@ import org.gridcache.pool.store.StoreEntry;
 /**
  * Sends a file while its fetch is still filling it (cut-through): the head goes out as soon as the origin's
  * status and size are known, then the bytes as they arrive: straight from the fetch's memory window while it holds
- * them (not yet on disk, or written past the page cache and kept for this client), else zero-copy from the part
+ * them (not yet on disk), else zero-copy from the part
  * file. One batch is in flight at a time, so a slow client holds back only itself and nothing piles up in memory
  * beyond the pool's write-behind budget. If the origin fails after the head went out, the connection is closed:
  * the client sees fewer bytes than Content-Length promised, never a short response that looks complete.
@@ -49,8 +49,6 @@ public final class CutThroughMover extends Mover implements Download.Listener {
     private boolean headSent;
     private boolean writing;
     private long position;
-    /** What {@link #readingFrom} tells the fetch: the position once the head went out, until the end; 0 before. */
-    private volatile long readingFrom;
     private long end;
     /** Several ranges: their layout, and the part being sent; null for one range or the whole file. */
     private MultipartBody parts;
@@ -123,7 +121,7 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         }
         long onDisk = Math.min(download.written(), sendable);
         if (position < Math.min(download.received(), sendable) && sendFromMemory(sendable)) {
-            return; // in memory: not written yet, or written past the page cache and kept for this client
+            return; // in memory: not written yet
         } else if (position < onDisk) {
             sendRegion(onDisk == sendable ? onDisk - position : Math.min(onDisk - position, MAX_REGION));
         } else if (state == Download.State.FAILED) {
@@ -168,15 +166,8 @@ public final class CutThroughMover extends Mover implements Download.Listener {
             return;
         }
         position += count;
-        readingFrom = position;
-        download.readerMoved();
         sent(count);
         pump();
-    }
-
-    @Override
-    public long readingFrom() {
-        return readingFrom;
     }
 
     private void sendHead(Download.State state) {
@@ -213,7 +204,6 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         status(head.status());
         headSent = true;
         position = range.start();
-        readingFrom = position;
         end = ex.head ? position : range.end() + 1;
         ex.ctx.write(head);
         if (parts != null && !ex.head) {
@@ -254,7 +244,6 @@ public final class CutThroughMover extends Mover implements Download.Listener {
 
     @Override
     protected void released() {
-        readingFrom = Long.MAX_VALUE;
         download.removeListener(this);
     }
 }

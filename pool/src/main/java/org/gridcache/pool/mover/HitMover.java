@@ -11,29 +11,23 @@ import org.gridcache.pool.serve.Responses;
 import org.gridcache.pool.store.ChecksumsOnDemand;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Sends a complete stored file: one zero-copy region for the whole file or the range asked for (from the file's
- * mapping instead to a client on this host: {@link MappedReads}), or, for several
+ * Sends a complete stored file: one zero-copy region for the whole file or the range asked for, or, for several
  * ranges (a vector read), a multipart/byteranges body of one zero-copy region per range (RFC 9110 §14.6). A digest
  * the client asks for comes from the file's sidecar, or is computed first when the sidecar lacks it
  * ({@link ChecksumsOnDemand}: the head waits for it).
  */
 public final class HitMover extends Mover {
-    private static final Logger LOG = LoggerFactory.getLogger(HitMover.class);
     private final Downloads.Hit hit;
     private final Store store;
-    private final MappedReads mappedReads;
     private final ChecksumsOnDemand checksumsOnDemand;
 
-    public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, MappedReads mappedReads,
-                    ChecksumsOnDemand checksumsOnDemand, Done done) {
+    public HitMover(Exchange ex, Downloads.Hit hit, Store store, Movers movers, ChecksumsOnDemand checksumsOnDemand,
+                    Done done) {
         super(ex, hit, store, movers, done);
         this.hit = hit;
         this.store = store;
-        this.mappedReads = mappedReads;
         this.checksumsOnDemand = checksumsOnDemand;
     }
 
@@ -74,22 +68,6 @@ public final class HitMover extends Mover {
         status(head.status());
         ex.ctx.write(head);
         long length = range.length();
-        if (!ex.head && mappedReads.suits(ex.ctx, length)) {
-            MappedSend.send(ex.ctx, mappedReads, entry, hit.file(), range.start(), length, this::progressed)
-                    .addListener((ChannelFutureListener) f -> {
-                        if (f.isSuccess()) {
-                            finishWith(length);
-                        } else { // the head has gone: the client must see the body cut short, never a complete one
-                            if (ex.ctx.channel().isActive()) { // else the client went away: the mover's line says so
-                                LOG.info("{} {}: sending from the file's mapping failed: {}", ex.method, ex.path,
-                                        f.cause().toString());
-                            }
-                            ex.ctx.close();
-                            finish(false);
-                        }
-                    });
-            return;
-        }
         if (!ex.head && length > 0) {
             // SharedFileRegion: the mover, not the region, closes the file (also when the client aborts)
             ex.ctx.write(new SharedFileRegion(hit.file(), range.start(), length), counting(ex.ctx));

@@ -30,7 +30,6 @@ public final class PoolStats {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private volatile List<LongSupplier> gridFtpConnectionCounts = List.of();
     private volatile List<LongSupplier> receiveMemoryCounts = List.of();
-    private volatile LongSupplier fillHandOverCount = () -> 0;
 
     public PoolStats(String poolName) {
         registry.config().commonTags(Tags.of("pool", poolName));
@@ -79,18 +78,6 @@ public final class PoolStats {
                 .description("direct memory held for the bytes fetches receive: in use, or kept for reuse").register(registry);
         Gauge.builder("gridcache.pool.receive.memory.waiting", waiting, LongSupplier::getAsLong).baseUnit("bytes")
                 .description("direct memory kept for the bytes the next fetches receive").register(registry);
-    }
-
-    /**
-     * Times an idle-class fill writer ({@code pool.fill-writers idle}) handed its fill to the normal disk writers: the
-     * disk was a quarter of {@code pool.write-behind} behind, or a client waits for the fill whole. A count that grows
-     * fast says the pool's cores are seldom idle: its fills are then written at normal priority after all.
-     */
-    public void fillHandOvers(LongSupplier count) {
-        fillHandOverCount = count; // held strongly: see gridFtpConnections
-        FunctionCounter.builder("gridcache.pool.fill.handovers", count, LongSupplier::getAsLong)
-                .description("fills an idle-class writer handed to the normal disk writers (the disk far behind, or a client waiting)")
-                .register(registry);
     }
 
     PrometheusMeterRegistry registry() {

@@ -44,15 +44,16 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpOriginFetcher.class);
     private final GridFtpSessions sessions;
     private final GsiConnectionPool connections = new GsiConnectionPool();
-    /** The process's slabs, shared with HTTP: kept for reuse up to `pool.write-behind`, what misses hold while the disk catches up. */
-    private final ReceiveSlabs slabs = ReceiveSlabs.SHARED;
+    /** The pool's slabs, shared with HTTP: kept for reuse up to `pool.write-behind`, what misses hold while the disk catches up. */
+    private final ReceiveSlabs slabs;
     private final Duration replyTimeout;
     private final RangedReads rangedReads;
     private final PermissionCheck permissionCheck;
 
     /** {@code credentials} and {@code host} null: a pool without TLS, which cannot read GridFTP origins. */
     public GridFtpOriginFetcher(DelegatedCredentials credentials, X509Credential host, Path caDir, Supplier<ClusterSettings> settings,
-                                Duration replyTimeout) {
+                                Duration replyTimeout, ReceiveSlabs slabs) {
+        this.slabs = slabs;
         this.sessions = new GridFtpSessions(credentials, host, caDir, settings);
         this.replyTimeout = replyTimeout;
         this.rangedReads = new GridFtpRangedReads(sessions, connections);

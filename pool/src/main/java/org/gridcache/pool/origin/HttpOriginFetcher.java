@@ -76,13 +76,24 @@ public final class HttpOriginFetcher implements OriginFetcher {
     private final Supplier<SslContext> serviceSsl;
     private final DelegatedCredentials credentials;
     private final RedirectPolicy redirects;
+    private final ReceiveSlabs slabs;
     private final PermissionCheck permissionCheck = new HttpPermissionCheck(this);
     private final RangedReads blockReads = new HttpRangedReads(this);
 
-    /** {@code credentials} null: no user credentials (a plain pool). {@code redirects}: which redirects are followed. */
+    /** As below, with receive memory of its own. */
     public HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout, PoolSecurity security,
                       DelegatedCredentials credentials, RedirectPolicy redirects) throws SSLException {
+        this(group, channelType, readTimeout, security, credentials, redirects, new ReceiveSlabs(256));
+    }
+
+    /**
+     * {@code credentials} null: no user credentials (a plain pool). {@code redirects}: which redirects are followed.
+     * {@code slabs}: the pool's receive memory.
+     */
+    public HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout, PoolSecurity security,
+                      DelegatedCredentials credentials, RedirectPolicy redirects, ReceiveSlabs slabs) throws SSLException {
         this.group = group;
+        this.slabs = slabs;
         this.redirects = redirects;
         this.channelType = channelType;
         this.readTimeout = readTimeout;
@@ -256,7 +267,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        SlabReads.install(ch, READS, ReceiveSlabs.SHARED);
+                        SlabReads.install(ch, READS, slabs);
                         ChannelPipeline p = ch.pipeline();
                         if (https) {
                             p.addLast("tls", unresumableTls(verifyingEngine(ch, tls, origin.getHost(), port)));

@@ -25,11 +25,6 @@ import java.util.function.LongSupplier;
  */
 public final class ReceiveSlabs {
     static final int SLAB = 1 << 20;
-    /**
-     * The process's receive memory, shared by the HTTP and GridFTP fetchers as Netty's default allocator is; it keeps
-     * 256 MiB until the pool sets its write-behind budget ({@link #keep}).
-     */
-    public static final ReceiveSlabs SHARED = new ReceiveSlabs(256);
     /** A read that would find less room than this in the current slab starts a new one. */
     private static final int MIN_READ = 16 << 10;
     private static final int ALIGNMENT = 64;
@@ -38,16 +33,20 @@ public final class ReceiveSlabs {
     /** Slabs allocated and not yet left to the garbage collector: in use, or waiting. */
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicLong allocated = new AtomicLong();
-    private volatile LongSupplier keepBytes;
+    /** Read at each slab's return, so a live setting applies at once. */
+    private final LongSupplier keepBytes;
 
     /** A store that keeps up to {@code slabs} slabs for reuse. */
     ReceiveSlabs(int slabs) {
         this.keepBytes = () -> (long) slabs * SLAB;
     }
 
-    /** Keeps up to {@code bytes} (read at each slab's return, so a live setting applies at once) for reuse. */
-    public void keep(LongSupplier bytes) {
-        this.keepBytes = bytes;
+    /**
+     * One pool's receive memory, shared by its HTTP and GridFTP fetchers; keeps up to {@code keepBytes} for reuse (the
+     * pool's {@code pool.write-behind}, read live).
+     */
+    public ReceiveSlabs(LongSupplier keepBytes) {
+        this.keepBytes = keepBytes;
     }
 
     /** Slabs waiting for reuse. */

@@ -20,7 +20,6 @@ import org.gridcache.common.TicketCodec;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.mover.MappedReads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolOperations;
 import org.gridcache.pool.ops.PoolStats;
@@ -53,13 +52,12 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
     /**
      * What the handlers need of the pool. {@code mounts}: where a ticket's path is read from. {@code access} null: no
      * TLS; {@code peers} null: a pool on its own. {@code headerTimeout} and {@code sendTimeout}: the slow-client bounds
-     * ({@code pool.header-timeout}, {@code pool.send-timeout}), read for each new connection. {@code mappedReads}: how
-     * hot reads reach clients on this host ({@code pool.mapped-reads}).
+     * ({@code pool.header-timeout}, {@code pool.send-timeout}), read for each new connection.
      */
     public record Parts(String poolName, TicketCodec tickets, MountTable mounts, Downloads downloads, Store store, Movers movers,
                         PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
                         Duration originReadTimeout, BlockFetches blocks, Supplier<Duration> headerTimeout,
-                        Supplier<Duration> sendTimeout, MappedReads mappedReads) {
+                        Supplier<Duration> sendTimeout) {
     }
 
     /**
@@ -134,6 +132,6 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast("peer-questions", peerQuestions);                     // "do you hold it?", random policy's 302
         p.addLast("user-credential", userCredentialCheck);              // as the user: credential, permission
         p.addLast("transfer", new TransferHandler(parts.downloads(), parts.store(), parts.movers(), parts.origins(),
-                parts.originReadTimeout(), parts.blocks(), parts.mappedReads()));             // a mover sends the file
+                parts.originReadTimeout(), parts.blocks()));             // a mover sends the file
     }
 }

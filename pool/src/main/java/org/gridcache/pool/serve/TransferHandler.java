@@ -14,7 +14,6 @@ import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.mover.ByteRange;
 import org.gridcache.pool.mover.CutThroughMover;
 import org.gridcache.pool.mover.HitMover;
-import org.gridcache.pool.mover.MappedReads;
 import org.gridcache.pool.mover.Mover;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.mover.PartialTransfer;
@@ -44,12 +43,10 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     private PartialTransfer partial;
     private final BlockFetches blocks;
     private SparseTransfer sparse;
-    private final MappedReads mappedReads;
 
     TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout,
-                    BlockFetches blocks, MappedReads mappedReads) {
+                    BlockFetches blocks) {
         this.blocks = blocks;
-        this.mappedReads = mappedReads;
         this.downloads = downloads;
         this.store = store;
         this.movers = movers;
@@ -79,7 +76,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             return;
         }
         if (source instanceof Downloads.Hit hit) {
-            current = new HitMover(ex, hit, store, movers, mappedReads, downloads.checksumsOnDemand(), this);
+            current = new HitMover(ex, hit, store, movers, downloads.checksumsOnDemand(), this);
         } else {
             current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, downloads.checksumsOnDemand(), this);
         }

@@ -569,11 +569,6 @@ public final class Store {
         return FileChannel.open(partFile(key), StandardOpenOption.WRITE, StandardOpenOption.READ);
     }
 
-    /** Opens the part file {@link #createPart} made for writes past the page cache (O_DIRECT). */
-    public FileChannel openPartDirect(StoreKey key) throws IOException {
-        return FileChannel.open(partFile(key), StandardOpenOption.WRITE, com.sun.nio.file.ExtendedOpenOption.DIRECT);
-    }
-
     private FileChannel create(Path part) throws IOException {
         FileChannel channel;
         try { // the directory is there for most (a miss makes it before the monitor): one system call, not three

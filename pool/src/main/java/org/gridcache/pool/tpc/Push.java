@@ -106,7 +106,6 @@ final class Push implements Copy {
                 done.complete(null);
             }
         };
-        download.expedite(); // the push sends the stored file: the copy into the store is on its path
         download.addListener(listener);
         filling = done;
         try {

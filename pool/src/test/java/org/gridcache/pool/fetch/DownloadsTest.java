@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.Unpooled;
 import java.net.URI;
 import java.util.Map;
+import java.nio.channels.FileChannel;
+import org.gridcache.pool.store.StoreKey;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -160,18 +162,7 @@ class DownloadsTest {
         try (Downloads downloads = new Downloads(store, List.of(origin), () -> 64 << 20)) {
             CountDownLatch release = new CountDownLatch(1);
             if (beforeTheDisk != null) {
-                CountDownLatch busy = new CountDownLatch(2);
-                for (int i = 0; i < 2; i++) {
-                    downloads.diskWriters().execute(() -> {
-                        busy.countDown();
-                        try {
-                            release.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
-                }
-                assertTrue(busy.await(30, TimeUnit.SECONDS), "both disk writers held");
+                holdDiskWriters(downloads, release, release);
             }
             Ticket ticket = ticket(name, origin.content.length, -1);
             Downloads.Joined joined = (Downloads.Joined) downloads.open(ticket);
@@ -246,7 +237,7 @@ class DownloadsTest {
         new java.util.Random(9).nextBytes(content);
         Seen[] beforeTheDisk = new Seen[1];
         List<Seen> seen = fill(new VerifyingOrigin(content, checksumsOf(content).toHex().get("adler32")), "early.bin", beforeTheDisk);
-        assertEquals(new Seen(false, Download.State.STREAMING), beforeTheDisk[0], "released with nothing on disk: " + seen);
+        assertEquals(new Seen(false, Download.State.RECEIVED), beforeTheDisk[0], "released with nothing on disk: " + seen);
         assertEquals(Download.State.COMPLETE, seen.get(seen.size() - 1).state(), seen.toString());
     }
 
@@ -440,6 +431,96 @@ class DownloadsTest {
     }
 
     /** An anonymous read ticket for {@code http://o/NAME}. */
+    /** Sends its file in pieces of 1 MiB on the caller's thread, then completes. */
+    private static final class PiecesOrigin extends AnyOrigin {
+        final Map<String, byte[]> files;
+
+        PiecesOrigin(Map<String, byte[]> files) {
+            this.files = files;
+        }
+
+        @Override
+        public void fetch(URI origin, DownloadSink sink) {
+            byte[] content = files.get(origin.getPath());
+            try {
+                sink.begin(content.length, 1, null);
+                for (int at = 0; at < content.length; at += 1 << 20) {
+                    sink.write(Unpooled.wrappedBuffer(content, at, Math.min(1 << 20, content.length - at)), () -> { });
+                }
+                sink.complete();
+            } catch (FetchException e) {
+                sink.fail(e);
+            }
+        }
+    }
+
+    /**
+     * Fills take turns on the write queue: with one disk writer free, a large fill queued first writes one turn
+     * ({@link WriteQueue#TURN_BYTES}) and queues again behind a small fill, which is committed before the large one
+     * has written more; then the large one completes whole.
+     */
+    @Test
+    void aLargeFillWritesOneTurnThenLetsASmallFillCommit() throws Exception {
+        byte[] large = new byte[24 << 20];
+        new java.util.Random(11).nextBytes(large);
+        byte[] small = new byte[1000];
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        try (Downloads downloads = new Downloads(store, List.of(new PiecesOrigin(Map.of("/large.bin", large, "/small.bin", small))),
+                () -> 64 << 20)) {
+            CountDownLatch[] release = {new CountDownLatch(1), new CountDownLatch(1)};
+            holdDiskWriters(downloads, release);
+            Downloads.Joined largeJoined = (Downloads.Joined) downloads.open(ticket("large.bin", large.length, -1));
+            Downloads.Joined smallJoined = (Downloads.Joined) downloads.open(ticket("small.bin", small.length, -1));
+            largeJoined.file().close();
+            smallJoined.file().close();
+            Download largeFill = largeJoined.download();
+            Download smallFill = smallJoined.download();
+            long[] largeWrittenWhenSmallCommitted = {-1};
+            CountDownLatch smallDone = new CountDownLatch(1);
+            smallFill.addListener(d -> {
+                if (d.state() == Download.State.COMPLETE && smallDone.getCount() > 0) {
+                    largeWrittenWhenSmallCommitted[0] = largeFill.written();
+                    smallDone.countDown();
+                }
+            });
+            CountDownLatch largeDone = new CountDownLatch(1);
+            largeFill.addListener(d -> {
+                if (d.state() == Download.State.COMPLETE || d.state() == Download.State.FAILED) {
+                    largeDone.countDown();
+                }
+            });
+            release[0].countDown(); // one writer: the queue's order decides
+            assertTrue(smallDone.await(30, TimeUnit.SECONDS), "the small fill committed with one writer");
+            assertEquals(WriteQueue.TURN_BYTES, largeWrittenWhenSmallCommitted[0], "the large fill had written one turn");
+            release[1].countDown();
+            assertTrue(largeDone.await(30, TimeUnit.SECONDS));
+            assertEquals(Download.State.COMPLETE, largeFill.state(), () -> String.valueOf(largeFill.failure()));
+            try (FileChannel stored = store.openStored(StoreKey.ofOrigin("http://o/large.bin"))) {
+                java.nio.ByteBuffer back = java.nio.ByteBuffer.allocate(large.length);
+                while (back.hasRemaining() && stored.read(back) >= 0) {
+                    continue;
+                }
+                assertTrue(java.util.Arrays.equals(large, back.array()), "every byte of the large fill stored");
+            }
+        }
+    }
+
+    /** Holds one disk writer per latch busy until that latch opens; returns once they all are. */
+    private static void holdDiskWriters(Downloads downloads, CountDownLatch... releases) throws InterruptedException {
+        CountDownLatch busy = new CountDownLatch(releases.length);
+        for (CountDownLatch release : releases) {
+            downloads.diskWriters().execute(() -> {
+                busy.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        assertTrue(busy.await(30, TimeUnit.SECONDS), "the disk writers held");
+    }
+
     private static Ticket ticket(String name, long size, long mtime) {
         return new Ticket("/" + name, "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", "http://o/" + name, size, mtime);
     }

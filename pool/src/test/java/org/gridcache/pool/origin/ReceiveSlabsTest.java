@@ -129,9 +129,8 @@ class ReceiveSlabsTest {
 
     @Test
     void theKeptBytesFollowTheWriteBehindBudgetAsItIsNow() {
-        ReceiveSlabs slabs = new ReceiveSlabs(1);
         long[] budget = {3L * ReceiveSlabs.SLAB};
-        slabs.keep(() -> budget[0]);
+        ReceiveSlabs slabs = new ReceiveSlabs(() -> budget[0]);
         List<ByteBuf> inUse = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             try (ReceiveSlabs.Filler filler = slabs.filler()) {

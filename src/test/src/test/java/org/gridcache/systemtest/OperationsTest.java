@@ -232,8 +232,7 @@ class OperationsTest {
         String poolMetrics = Tools.curl("-f", poolUrl + "/.gridcache/metrics").assertOk().out();
         for (String name : List.of("gridcache_pool_hits_total{pool=\"pool1\"}", "gridcache_pool_misses_total{pool=\"pool1\"}",
                 "gridcache_pool_origin_bytes_total{pool=\"pool1\"}", evictions,
-                "gridcache_pool_free_bytes{pool=\"pool1\"}", "gridcache_pool_active_transfers{pool=\"pool1\"}",
-                "gridcache_pool_fill_handovers_total{pool=\"pool1\"}")) {
+                "gridcache_pool_free_bytes{pool=\"pool1\"}", "gridcache_pool_active_transfers{pool=\"pool1\"}")) {
             assertTrue(poolMetrics.contains(name), name + " in\n" + poolMetrics);
         }
         assertEquals(evictionsBefore + 1, sample(poolMetrics, evictions), "the eviction counted: " + poolMetrics);
