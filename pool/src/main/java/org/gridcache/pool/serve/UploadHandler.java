@@ -282,8 +282,8 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             try {
                 store.reserve(length);
                 reserved = length;
-                copy = store.createUpload(key);
-            } catch (FetchException | IOException e) {
+                copy = store.disk().createUpload(key);
+            } catch (IOException e) {
                 // the upload goes on without a copy: a full store is no reason to refuse a write to the origin
                 LOG.info("store: no copy of the upload of {} is kept: {}", path, e.getMessage());
                 release();
@@ -419,7 +419,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             } catch (IOException e) {
                 LOG.warn("store: the copy of an upload of {} is lost: {}", path, e.toString());
                 closeCopy();
-                store.deleteUpload(key);
+                store.disk().deleteUpload(key);
             }
         }
 
@@ -532,7 +532,7 @@ final class UploadHandler extends ChannelInboundHandlerAdapter {
             }
             closeCopy();
             if (key != null) {
-                store.deleteUpload(key);
+                store.disk().deleteUpload(key);
             }
             if (reserved > 0) {
                 store.release(reserved);

@@ -306,7 +306,7 @@ class DirectWritesTest {
             downloads.partFiles = key -> new Download.PartFile() {
                 @Override
                 public FileChannel open() throws IOException {
-                    return store.openPart(key);
+                    return store.disk().openPart(key);
                 }
 
                 @Override

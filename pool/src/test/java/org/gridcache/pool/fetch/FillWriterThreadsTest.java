@@ -175,7 +175,7 @@ class FillWriterThreadsTest {
                     } catch (InterruptedException e) {
                         throw new IOException(e);
                     }
-                    return store.openPart(key);
+                    return store.disk().openPart(key);
                 }
 
                 @Override
