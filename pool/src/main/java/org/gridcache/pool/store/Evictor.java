@@ -103,15 +103,25 @@ final class Evictor implements AutoCloseable {
         return bytes;
     }
 
+    /**
+     * Evicts {@code victims} unless pinned meanwhile; the bytes freed. For room on disk, the deletes are then made
+     * durable (one directory fsync): a journalling file system (ext4) gives deleted blocks back only when its
+     * transaction commits, and until then the free bytes the next reservation measures do not show them.
+     */
     private long evict(List<Eviction.Candidate> victims, boolean disk) {
         long freed = 0;
+        StoreKey last = null;
         for (Eviction.Candidate victim : victims) {
             long size = evictIfUnpinned(victim.key());
             if (size >= 0) {
                 store.counters().evicted(size);
                 freed += disk ? victim.bytes() : size;
+                last = victim.key();
                 LOG.info("store: evicted {} ({} bytes), {} of {} bytes used", victim.key(), size, store.used(), store.capacity());
             }
+        }
+        if (disk && last != null) {
+            StoreFiles.forceDirectory(store.disk().dataFile(last).getParent());
         }
         return freed;
     }
