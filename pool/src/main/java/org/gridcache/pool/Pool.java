@@ -262,6 +262,7 @@ public final class Pool implements Closeable {
             origins.close();
         }
         server.close();
+        store.close(); // its evictor thread; the files stay
         publisher.shutdownNow();
         if (operations != null) {
             operations.close();

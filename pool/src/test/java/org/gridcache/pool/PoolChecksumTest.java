@@ -82,13 +82,13 @@ class PoolChecksumTest extends PoolTestSupport {
         HttpResponse<byte[]> hit = fetch("/f", data, "Want-Digest", "MD5;q=0.5, ADLER32");
         assertEquals("HIT", cache(hit));
         assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data), digestOf(hit));
-        assertEquals(1, pool.store().checksumComputationsOnDemand(), "md5 once, for the miss");
+        assertEquals(1, pool.store().counters().checksumComputationsOnDemand(), "md5 once, for the miss");
         HttpResponse<byte[]> repr = fetch("/f", data, "Want-Repr-Digest", "sha-256=10, crc32c=1");
         assertEquals("sha-256=:" + Base64.getEncoder().encodeToString(digest("SHA-256", data)) + ":, crc32c=:"
                 + Base64.getEncoder().encodeToString(java.util.HexFormat.of().parseHex(crc32c(data))) + ":",
                 repr.headers().firstValue("Repr-Digest").orElse(null));
         assertEquals(null, digestOf(repr));
-        assertEquals(2, pool.store().checksumComputationsOnDemand(), "then sha-256, for this hit");
+        assertEquals(2, pool.store().counters().checksumComputationsOnDemand(), "then sha-256, for this hit");
         assertEquals(Map.of("adler32", adler32(data), "crc32c", crc32c(data),
                 "md5", java.util.HexFormat.of().formatHex(digest("MD5", data)),
                 "sha-256", java.util.HexFormat.of().formatHex(digest("SHA-256", data))), keptChecksums("/f"));
@@ -122,7 +122,7 @@ class PoolChecksumTest extends PoolTestSupport {
         HttpResponse<byte[]> held = head("/q", data, question);
         assertEquals(200, held.statusCode());
         assertEquals("adler32=" + adler32(data) + ",crc32c=" + crc32c(data), digestOf(held), "what the sidecar holds, nothing computed");
-        assertEquals(0, pool.store().checksumComputationsOnDemand());
+        assertEquals(0, pool.store().counters().checksumComputationsOnDemand());
         fetch("/q", data, "Want-Digest", "sha-256");
         assertEquals("adler32=" + adler32(data) + ",sha-256=" + Base64.getEncoder().encodeToString(digest("SHA-256", data))
                 + ",crc32c=" + crc32c(data), digestOf(head("/q", data, question)), "and what was computed since");
@@ -147,7 +147,7 @@ class PoolChecksumTest extends PoolTestSupport {
                     }, k -> k.containsKey("sha-256"));
             assertEquals(Map.of("md5", java.util.HexFormat.of().formatHex(digest("MD5", data)),
                     "sha-256", java.util.HexFormat.of().formatHex(digest("SHA-256", data))), kept);
-            assertEquals(0, pool.store().checksumComputationsOnDemand());
+            assertEquals(0, pool.store().counters().checksumComputationsOnDemand());
         } finally {
             org.gridcache.zk.ClusterConfig.unset(zk, "pool.checksums");
         }
@@ -168,7 +168,7 @@ class PoolChecksumTest extends PoolTestSupport {
         HttpResponse<byte[]> hit = fetch("/kept", data, "Want-Digest", "adler32, md5, crc32c");
         assertEquals("HIT", cache(hit));
         assertEquals("adler32=" + adler32(data) + ",md5=" + md5(data) + ",crc32c=" + crc32c(data), digestOf(hit));
-        assertEquals(0, pool.store().checksumComputationsOnDemand(), "all three from the sidecar");
+        assertEquals(0, pool.store().counters().checksumComputationsOnDemand(), "all three from the sidecar");
         assertEquals(1, origin.gets("/kept"));
     }
 
@@ -210,7 +210,7 @@ class PoolChecksumTest extends PoolTestSupport {
                 org.awaitility.Awaitility.await().atMost(WAIT).alias("the HEAD under way").until(() -> pool.activeMovers() == 1);
             } // gone before its head
             org.awaitility.Awaitility.await().atMost(WAIT).alias("the transfer ended").until(() -> pool.activeMovers() == 0);
-            assertEquals(0, pool.store().checksumComputationsOnDemand(), "not computed yet");
+            assertEquals(0, pool.store().counters().checksumComputationsOnDemand(), "not computed yet");
         } finally {
             release.countDown();
         }
@@ -218,7 +218,7 @@ class PoolChecksumTest extends PoolTestSupport {
         assertEquals(java.util.HexFormat.of().formatHex(digest("MD5", data)), keptChecksums("/gone").get("md5"));
         assertEquals("sha-256=" + Base64.getEncoder().encodeToString(digest("SHA-256", data)),
                 digestOf(head("/gone", data, "Want-Digest", "sha-256")), "the pool answers the next client from the sidecar");
-        assertEquals(1, pool.store().checksumComputationsOnDemand());
+        assertEquals(1, pool.store().counters().checksumComputationsOnDemand());
     }
 
     /** A file the pool has fetched and committed, with what its fill computed. */
@@ -243,7 +243,7 @@ class PoolChecksumTest extends PoolTestSupport {
         HttpResponse<byte[]> r = fetch("/ok", data, "Want-Digest", "md5");
         assertEquals(200, r.statusCode());
         assertEquals("md5=" + md5(data), digestOf(r));
-        assertEquals(0, pool.store().checksumMismatches());
+        assertEquals(0, pool.store().counters().checksumMismatches());
     }
 
     @Test
@@ -259,7 +259,7 @@ class PoolChecksumTest extends PoolTestSupport {
                 + ", the pool received md5=" + md5(data) + " (file discarded)", body(r).trim());
         assertFalse(pool.store().contains(StoreKey.ofOrigin(origin.url("/bad"))));
         assertEquals(0, filesUnder(dir.resolve("store"), ".part"));
-        assertEquals(1, pool.store().checksumMismatches());
+        assertEquals(1, pool.store().counters().checksumMismatches());
         assertTrue(body(get("/.gridcache/metrics", null)).contains("gridcache_pool_checksum_mismatches_total{pool=\"" + poolName + "\"} 1.0"));
 
         // a client that asked for nothing had its head already: its connection is cut, never a complete-looking answer
@@ -270,7 +270,7 @@ class PoolChecksumTest extends PoolTestSupport {
             // the usual outcome: the connection closed before Content-Length bytes
         }
         assertFalse(pool.store().contains(StoreKey.ofOrigin(origin.url("/bad"))));
-        assertEquals(2, pool.store().checksumMismatches());
+        assertEquals(2, pool.store().counters().checksumMismatches());
     }
 
     private Path sidecarOf(String path) throws Exception {

@@ -115,9 +115,9 @@ class PoolPeersTest extends PoolTestSupport {
         assertEquals(1, origin.gets("/f"), "served by the peer, not the origin");
         await().atMost(WAIT).alias("the pulled copy to be committed").until(() -> second.store().contains(StoreKey.ofOrigin(origin.url("/f"))));
         assertEquals("HIT", cache(getFrom(second, "/f", data, List.of(poolName))));
-        assertEquals(data.length, second.store().peerBytes(), "counted as peer bytes (JMX PeerBytes, gridcache_pool_peer_bytes)");
-        assertEquals(0, second.store().originBytes());
-        assertEquals(data.length, pool.store().originBytes());
+        assertEquals(data.length, second.store().counters().peerBytes(), "counted as peer bytes (JMX PeerBytes, gridcache_pool_peer_bytes)");
+        assertEquals(0, second.store().counters().originBytes());
+        assertEquals(data.length, pool.store().counters().originBytes());
     }
 
     @Test

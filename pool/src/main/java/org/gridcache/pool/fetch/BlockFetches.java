@@ -17,7 +17,10 @@ import org.gridcache.common.Ticket;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.BlockBitmap;
 import org.gridcache.pool.store.PartialFile;
+import org.gridcache.pool.store.PartialFiles;
+import org.gridcache.pool.store.ReplicaState;
 import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreException;
 import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * The sparse block cache: a Range on a large cold file fetches just the blocks ({@code pool.block-size}) it touches
  * into a {@link PartialFile} and keeps them, as XCache's block cache does. Requests for a block being fetched join
  * that fetch (one origin read per block); the missing blocks of one request that lie side by side are one ranged
- * read. A block counts (is served, survives a restart) only once {@link Store#prove} has put its bytes and then its
+ * read. A block counts (is served, survives a restart) only once {@link PartialFiles#prove} has put its bytes and then its
  * bit on disk; a failed read stores nothing for its blocks and fails every request waiting on them.
  */
 public final class BlockFetches implements AutoCloseable {
@@ -59,25 +62,29 @@ public final class BlockFetches implements AutoCloseable {
         if (size <= 0 || requestedBytes > size / MAX_FRACTION_DENOMINATOR) {
             return null;
         }
-        synchronized (store) {
-            if (store.contains(key)) {
-                return null;
-            }
-            PartialFile p = store.partial(key);
+        if (store.contains(key)) {
+            return null;
+        }
+        for (int attempt = 0; attempt < 3; attempt++) {
+            PartialFile p = store.blocks().partial(key);
             if (p != null && p.isStaleFor(size, ticket.mtime())) {
                 LOG.info("store: blocks of {} are of another version (size {} mtime {}); dropping them", ticket.path(), p.size(), p.mtime());
-                store.dropPartial(key);
+                store.blocks().drop(p);
                 p = null;
             }
             if (p == null) {
                 if (size < minSize.getAsLong()) {
                     return null;
                 }
-                p = store.createPartial(key, ticket.originUrl(), size, ticket.mtime(), blockSize.getAsInt());
+                p = store.blocks().create(key, ticket.originUrl(), size, ticket.mtime(), blockSize.getAsInt());
             }
-            store.pin(key);
-            return p;
+            store.pin(key); // then the state: eviction drops no pinned partial file
+            if (p.state() == ReplicaState.PARTIAL) {
+                return p;
+            }
+            store.unpin(key); // dropped or evicted meanwhile: decide again
         }
+        return null; // dropped again and again: served as no block read
     }
 
     /** What a request waits for: every block of its ranges proven; {@code fetched} when some had to come from the origin. */
@@ -93,7 +100,7 @@ public final class BlockFetches implements AutoCloseable {
         List<CompletableFuture<Void>> waits = new ArrayList<>();
         List<int[]> runs = new ArrayList<>();
         int lastBlock;
-        synchronized (store) {
+        synchronized (p) { // the file's bitmap and blocks in flight: no system call under it
             BlockBitmap bitmap = p.bitmap();
             for (long[] r : ranges) {
                 plan(p, bitmap.blockOf(r[0]), bitmap.blockOf(r[1]), waits, runs);
@@ -111,7 +118,7 @@ public final class BlockFetches implements AutoCloseable {
         return new Plan(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), fetched);
     }
 
-    /** Caller holds the store: notes the futures of blocks {@code [first, last]} and the runs of them to start. */
+    /** Caller holds {@code p}'s monitor: notes the futures of blocks {@code [first, last]} and the runs of them to start. */
     private static void plan(PartialFile p, int first, int last, List<CompletableFuture<Void>> waits, List<int[]> runs) {
         int runStart = -1;
         for (int b = first; b <= last + 1; b++) {
@@ -142,8 +149,8 @@ public final class BlockFetches implements AutoCloseable {
         long length = bitmap.startOf(toExclusive - 1) + bitmap.lengthOf(toExclusive - 1) - offset;
         try {
             store.reserve(length);
-        } catch (FetchException e) {
-            settle(p, first, toExclusive, e);
+        } catch (StoreException e) {
+            settle(p, first, toExclusive, FetchException.fromStore(e));
             return;
         }
         LOG.debug("{}: blocks {}-{} ({} bytes from {}) from the origin", ticket.path(), first, toExclusive - 1, length, offset);
@@ -191,11 +198,11 @@ public final class BlockFetches implements AutoCloseable {
     }
 
     private void finish(PartialFile p, Ticket ticket, int first, int toExclusive, long length, long received, FetchException failure) {
-        store.countOriginBytes(received);
+        store.counters().countOriginBytes(received);
         FetchException why = failure;
         if (why == null) {
             try {
-                store.prove(p, first, toExclusive, length);
+                store.blocks().prove(p, first, toExclusive, length);
             } catch (IOException e) {
                 LOG.warn("store: blocks {}-{} of {} not kept: {}", first, toExclusive - 1, ticket.path(), e.toString());
                 store.release(length);
@@ -211,7 +218,7 @@ public final class BlockFetches implements AutoCloseable {
     /** Ends the futures of blocks {@code [first, toExclusive)}: proven (null) or failed. */
     private void settle(PartialFile p, int first, int toExclusive, FetchException failure) {
         List<CompletableFuture<Void>> ended = new ArrayList<>();
-        synchronized (store) {
+        synchronized (p) {
             for (int b = first; b < toExclusive; b++) {
                 CompletableFuture<Void> f = p.inFlight().remove(b);
                 if (f != null) {

@@ -87,7 +87,7 @@ public final class Download implements DownloadSink {
     private final AtomicReference<FetchException> failure = new AtomicReference<>();
     /** Where the bytes come from once chosen ("origin", "peer p1"); null while the pool still asks its peers. */
     private volatile String source;
-    /** Store space held for this fetch; guarded by the store's monitor. */
+    /** Store space held for this fetch; read and changed only inside {@link FetchesInFlight}'s per-key compute. */
     long reserved;
 
     Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, WriteBehind.PartFile partFile,

@@ -7,9 +7,12 @@ import java.net.URISyntaxException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
@@ -21,15 +24,17 @@ import org.gridcache.pool.store.ChecksumsOnDemand;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
+import org.gridcache.pool.store.StoreException;
 import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Decides, per request, between a hit and a fetch, and coalesces fetches: however many clients miss the same file
- * at once, one {@link Download} runs and they all join it. The decision, the in-flight map and the commit of a
- * finished fetch all happen under the store's monitor, so a client either finds the file in the index or joins the
- * fetch that will put it there; never neither.
+ * at once, one {@link Download} runs and they all join it. No shared lock: a hit is the store's lock-free
+ * {@link Store#pinAndOpen}; a miss puts its fetch in the in-flight map by {@code putIfAbsent} (the one that wins
+ * starts it, the others join), and a fetch leaves the map only after its copy is published, so a client either
+ * finds the file in the store or joins the fetch that will put it there; never neither.
  */
 public final class Downloads implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Downloads.class);
@@ -56,7 +61,7 @@ public final class Downloads implements AutoCloseable {
     private final List<OriginFetcher> fetchers;
     private final PeerFetcher peers;
     private final java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes;
-    private final Map<StoreKey, Download> inFlight = new HashMap<>(); // guarded by store
+    private final FetchesInFlight inFlight;
     private final WriteBehindBudget budget;
     /** Blocking disk writes of fills and uploads, off the event loops. */
     private final WriteQueue diskWriters = new WriteQueue();
@@ -78,6 +83,8 @@ public final class Downloads implements AutoCloseable {
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes) {
         this.checksumTypes = checksumTypes;
         this.store = store;
+        this.inFlight = new FetchesInFlight(store);
+        store.reservationsWritten(() -> inFlight.started().stream().mapToLong(Download::written).sum());
         this.fetchers = fetchers;
         this.peers = peers;
         this.budget = new WriteBehindBudget(writeBehindBytes);
@@ -107,41 +114,77 @@ public final class Downloads implements AutoCloseable {
         URI origin = parseOrigin(ticket.originUrl());
         OriginFetcher fetcher = fetchers.stream().filter(f -> f.supports(origin)).findFirst()
                 .orElseThrow(() -> FetchException.badGateway("pool cannot fetch from " + origin.getScheme() + " origins"));
-        // a new directory costs a journalled mkdir (0.1-0.7 ms in a VM): made here, no other loop's hit waits for it
-        store.makeDirectoryFor(key);
-        Download started = null;
-        Source source;
-        synchronized (store) {
-            Hit hit = hitLocked(key, ticket); // stored meanwhile
-            if (hit != null) {
-                return hit;
-            }
-            Download download = inFlight.get(key);
-            FileChannel reader;
-            if (download == null) {
-                long reserve = Math.max(0, ticket.size());
-                store.reserve(reserve);
-                try {
-                    reader = store.createPart(key); // there for the clients' readers at once; written when bytes come
-                } catch (IOException e) {
-                    store.release(reserve);
-                    throw e;
+        // a new directory costs a journalled mkdir (0.1-0.7 ms in a VM): made by the miss, never by a hit
+        store.disk().makeDirectoryFor(key);
+        while (true) {
+            FetchesInFlight.Fill fill = inFlight.get(key);
+            if (fill == null) {
+                Hit hit = hit(key, ticket); // committed meanwhile: a commit publishes before it leaves the map
+                if (hit != null) {
+                    return hit;
                 }
-                download = start(key, ticket, origin, reserve);
-                started = download;
-            } else {
-                reader = FileChannel.open(store.partFile(key), StandardOpenOption.READ);
+                FetchesInFlight.Fill mine = new FetchesInFlight.Fill();
+                fill = inFlight.putIfAbsent(key, mine);
+                if (fill == null) {
+                    return start(key, ticket, origin, fetcher, mine);
+                }
+            }
+            Download download = fill.await();
+            if (download == null) {
+                continue; // its start failed, and it left the map: try again
             }
             store.pin(key);
-            source = new Joined(key, download, reader, started == null && download.receivedAll());
-        }
-        if (started != null) {
-            if (peers != null && !ticket.peers().isEmpty() && !ticket.asksAllPeers()) {
-                peers.fetch(ticket, origin, started, fetcher);
-            } else {
-                started.from("origin");
-                fetcher.fetch(origin, started, ticket); // the ticket says which credential to present
+            try {
+                FileChannel reader = FileChannel.open(store.disk().partFile(key), StandardOpenOption.READ);
+                return new Joined(key, download, reader, download.receivedAll());
+            } catch (java.nio.file.NoSuchFileException e) {
+                store.unpin(key); // committed or abandoned since: decide again once it has left the map
+                Thread.onSpinWait();
+            } catch (IOException | RuntimeException e) {
+                store.unpin(key);
+                throw e;
             }
+        }
+    }
+
+    /**
+     * Starts the fetch {@code fill} stands for, which this request put in the in-flight map: room reserved and the
+     * part file created (there for the clients' readers at once, written when bytes come) before anyone joins it;
+     * when that fails, the fill leaves the map and joiners decide again.
+     */
+    private Source start(StoreKey key, Ticket ticket, URI origin, OriginFetcher fetcher, FetchesInFlight.Fill fill)
+            throws FetchException, IOException {
+        long reserve = Math.max(0, ticket.size());
+        FileChannel reader;
+        Download started;
+        try {
+            try {
+                store.reserve(reserve);
+            } catch (StoreException e) {
+                throw FetchException.fromStore(e);
+            }
+            try {
+                reader = store.disk().createPart(key);
+            } catch (IOException e) {
+                store.release(reserve);
+                throw e;
+            }
+            started = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(),
+                    () -> store.disk().openPart(key), budget, diskWriters, checksumTypes.get());
+            started.reserved = reserve;
+        } catch (FetchException | IOException | RuntimeException e) {
+            inFlight.remove(key, fill);
+            fill.started.complete(null);
+            throw e;
+        }
+        store.pin(key);
+        fill.started.complete(started);
+        Source source = new Joined(key, started, reader, false);
+        if (peers != null && !ticket.peers().isEmpty() && !ticket.asksAllPeers()) {
+            peers.fetch(ticket, origin, started, fetcher);
+        } else {
+            started.from("origin");
+            fetcher.fetch(origin, started, ticket); // the ticket says which credential to present
         }
         return source;
     }
@@ -153,27 +196,23 @@ public final class Downloads implements AutoCloseable {
      */
     public String peek(Ticket ticket) {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
-        synchronized (store) {
-            StoreEntry entry = store.lookup(key);
-            if (entry != null && !entry.isStaleFor(ticket.size(), ticket.mtime())) {
-                return Peers.HIT;
-            }
-            Download d = inFlight.get(key);
-            if (d != null && d.source() != null && d.state() != Download.State.FAILED) {
-                return Peers.IN_FLIGHT;
-            }
-            return null;
+        StoreEntry entry = store.lookup(key);
+        if (entry != null && !entry.isStaleFor(ticket.size(), ticket.mtime())) {
+            return Peers.HIT;
         }
+        Download d = inFlight.running(key);
+        if (d != null && d.source() != null && d.state() != Download.State.FAILED) {
+            return Peers.IN_FLIGHT;
+        }
+        return null;
     }
 
     /** The checksums kept with the ticket's file when a current copy is stored; none otherwise. */
     public Checksums storedChecksums(Ticket ticket) {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
-        synchronized (store) {
-            StoreEntry entry = store.lookup(key);
-            if (entry == null || entry.isStaleFor(ticket.size(), ticket.mtime())) {
-                return Checksums.NONE;
-            }
+        StoreEntry entry = store.lookup(key);
+        if (entry == null || entry.isStaleFor(ticket.size(), ticket.mtime())) {
+            return Checksums.NONE;
         }
         return store.checksums(key); // a concurrent eviction at worst makes this NONE
     }
@@ -181,78 +220,32 @@ public final class Downloads implements AutoCloseable {
     /** Whether the file the ticket names is in the store (and fresh) or being fetched now. */
     public boolean holds(Ticket ticket) {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
-        synchronized (store) {
-            if (inFlight.containsKey(key)) {
-                return true;
-            }
-            StoreEntry entry = store.lookup(key);
-            return entry != null && !entry.isStaleFor(ticket.size(), ticket.mtime());
+        if (inFlight.containsKey(key)) {
+            return true;
         }
+        StoreEntry entry = store.lookup(key);
+        return entry != null && !entry.isStaleFor(ticket.size(), ticket.mtime());
     }
 
     /**
      * A hit, pinned and opened; null when no current copy is stored. Every request of every event loop passes here,
-     * so the open (a system call, tens of µs in a VM) is made outside the store's monitor: the copy is found and
-     * pinned under it, which keeps eviction off the file, and after the open it is checked, under it again, that the
-     * copy is still the key's (a commit replacing it renames a new file in place and updates the index under the
-     * monitor, so the file opened is the entry's exactly when the index still holds the entry). Held with the open
-     * inside, the monitor serialized the event loops and parked them (futex) on every small-file hit. A copy replaced
-     * or vanished meanwhile is decided again as before, under the monitor throughout.
+     * and takes no shared lock: a map read, a pin, an open ({@link Store#pinAndOpen}). A stale copy is dropped.
      */
     private Hit hit(StoreKey key, Ticket ticket) throws IOException {
-        StoreEntry entry;
-        synchronized (store) {
-            entry = current(key, ticket);
-            if (entry == null) {
-                return null;
-            }
-            store.pin(key);
+        Store.Opened opened = store.pinAndOpen(key);
+        if (opened == null) {
+            return null;
         }
-        FileChannel file = null;
-        boolean served = false;
-        try {
-            file = store.openStored(key);
-            served = file != null && store.holds(key, entry);
-            if (served) {
-                return new Hit(key, entry, file);
-            }
-        } finally {
-            if (!served) { // not served, for whatever reason (a failed open too): neither file nor pin is kept
-                if (file != null) {
-                    closeQuietly(file);
-                }
-                store.unpin(key);
-            }
-        }
-        synchronized (store) {
-            return hitLocked(key, ticket);
-        }
-    }
-
-    /** The key's stored copy if it is current for the ticket; a stale one is dropped. Caller holds the store's monitor. */
-    private StoreEntry current(StoreKey key, Ticket ticket) {
-        StoreEntry entry = store.lookup(key);
-        if (entry != null && entry.isStaleFor(ticket.size(), ticket.mtime())) {
+        StoreEntry entry = opened.entry();
+        if (entry.isStaleFor(ticket.size(), ticket.mtime())) {
+            closeQuietly(opened.file());
+            store.unpin(key);
             LOG.info("store: copy of {} is stale (size {} mtime {}, ticket says size {} mtime {}); fetching anew",
                     ticket.path(), entry.size, entry.mtime, ticket.size(), ticket.mtime());
             store.drop(key);
             return null;
         }
-        return entry;
-    }
-
-    /** A hit, pinned and opened under the store's monitor, which the caller holds. */
-    private Hit hitLocked(StoreKey key, Ticket ticket) throws IOException {
-        StoreEntry entry = current(key, ticket);
-        if (entry == null) {
-            return null;
-        }
-        FileChannel file = store.openData(key);
-        if (file == null) {
-            return null;
-        }
-        store.pin(key);
-        return new Hit(key, entry, file);
+        return new Hit(key, entry, opened.file());
     }
 
     private static void closeQuietly(FileChannel file) {
@@ -261,15 +254,6 @@ public final class Downloads implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("closing a stored file: {}", e.toString());
         }
-    }
-
-    /** A fetch of the file whose part file was just created, {@code reserve} bytes reserved for it; under the store's monitor. */
-    private Download start(StoreKey key, Ticket ticket, URI origin, long reserve) {
-        Download d = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(), () -> store.openPart(key),
-                budget, diskWriters, checksumTypes.get());
-        d.reserved = reserve;
-        inFlight.put(key, d);
-        return d;
     }
 
     private static URI parseOrigin(String url) throws FetchException {
@@ -286,65 +270,34 @@ public final class Downloads implements AutoCloseable {
 
     // --- for Download ---
 
-    /** Grows the download's reservation to {@code total} bytes (507 when the store has no room). */
     void reserve(Download d, long total) throws FetchException {
-        synchronized (store) {
-            if (total > d.reserved) {
-                store.reserve(total - d.reserved);
-                d.reserved = total;
-            }
-        }
+        inFlight.reserve(d, total);
     }
 
     long reservedOf(Download d) {
-        synchronized (store) {
-            return d.reserved;
-        }
+        return inFlight.reservedOf(d);
     }
 
-    /** Writes the sidecar, then makes the file a hit; throws if the fetch was abandoned meanwhile. */
     void commit(Download d, Sidecar sidecar) throws IOException {
-        store.writeSidecar(d.key(), sidecar); // safe unlocked: only this fetch writes this key's files now
-        synchronized (store) {
-            if (inFlight.get(d.key()) != d) {
-                throw new IOException("fetch was abandoned");
-            }
-            store.commit(d.key(), new StoreEntry(sidecar.size(), sidecar.mtime(), sidecar.etag()), d.reserved, d.fromPeer());
-            d.reserved = 0;
-            inFlight.remove(d.key());
-        }
+        inFlight.commit(d, sidecar);
     }
 
     void checksumMismatch() {
-        store.checksumMismatch();
+        store.counters().checksumMismatch();
     }
 
-    /** Forgets a failed fetch: closes and deletes its part file, returns its reservation. */
     void abandon(Download d) {
-        synchronized (store) {
-            d.closeQuietly();
-            if (inFlight.remove(d.key(), d)) {
-                store.deletePart(d.key());
-                store.release(d.reserved);
-                d.reserved = 0;
-            }
-        }
+        inFlight.abandon(d);
     }
 
     int inFlight() {
-        synchronized (store) {
-            return inFlight.size();
-        }
+        return inFlight.size();
     }
 
     /** Fails every fetch in flight, so that waiting clients are disconnected rather than left hanging. */
     @Override
     public void close() {
-        List<Download> all;
-        synchronized (store) {
-            all = new ArrayList<>(inFlight.values());
-        }
-        for (Download d : all) {
+        for (Download d : inFlight.started()) {
             d.fail(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
         }
         diskWriters.shutdown();

@@ -54,6 +54,17 @@ public final class FetchException extends Exception {
     }
 
     /**
+     * A storage-level failure of the store, as clients hear it: no space is 507 with the store's reason; a replica
+     * gone meanwhile is 503 (try again).
+     */
+    public static FetchException fromStore(org.gridcache.pool.store.StoreException e) {
+        return switch (e.reason()) {
+            case NO_SPACE -> storeFull(e.getMessage());
+            case GONE -> new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool could not keep the blocks read; try again");
+        };
+    }
+
+    /**
      * The store's disk refused a write ({@code what}: "write the file"): 507 when the file system is full (ENOSPC,
      * EDQUOT: the store's accounting did not know, e.g. something else filled the disk), else 500.
      */
@@ -62,14 +73,8 @@ public final class FetchException extends Exception {
                 : new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot " + what + ": " + e.getMessage());
     }
 
-    /** Whether an I/O error is the file system's "no space" (the JDK gives only strerror's text for ENOSPC and EDQUOT). */
+    /** Whether an I/O error is the file system's "no space" (ENOSPC, EDQUOT). */
     public static boolean isNoSpace(java.io.IOException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            String m = t.getMessage();
-            if (m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
-                return true;
-            }
-        }
-        return false;
+        return org.gridcache.pool.store.StoreException.isNoSpace(e);
     }
 }

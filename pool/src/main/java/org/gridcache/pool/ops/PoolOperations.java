@@ -62,24 +62,24 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
                 "files found at start-up whose sidecars are not yet read (proven before they are served)");
         gauge(registry, "gridcache.pool.store.rebuild", "seconds", store, s -> s.rebuildMillis() / 1000.0,
                 "how long the start-up's index rebuild took");
-        gauge(registry, "gridcache.pool.partial.files", null, store, s -> s.partialFiles(),
+        gauge(registry, "gridcache.pool.partial.files", null, store, s -> s.blocks().size(),
                 "partial files in the store (some blocks of a file, from block reads)");
         gauge(registry, "gridcache.pool.active.transfers", null, movers, m -> m.active(), "client transfers in progress");
         gauge(registry, "gridcache.pool.draining", null, this, p -> p.draining ? 1 : 0, "1 while the pool is drained");
         gauge(registry, "gridcache.pool.readonly", null, this, p -> p.readOnly ? 1 : 0, "1 while the pool fetches nothing new");
         gauge(registry, "gridcache.pool.netty.direct", "bytes", org.gridcache.pool.serve.AlignedBuffers.ALLOCATOR.metric(),
                 m -> m.usedDirectMemory(), "direct memory held by Netty's buffer pool: requests, fills and responses in flight");
-        FunctionCounter.builder("gridcache.pool.peer.bytes", store, Store::peerBytes).baseUnit("bytes")
+        FunctionCounter.builder("gridcache.pool.peer.bytes", store.counters(), org.gridcache.pool.store.StoreCounters::peerBytes).baseUnit("bytes")
                 .description("bytes of stored files pulled from other pools").register(stats.registry());
-        FunctionCounter.builder("gridcache.pool.origin.bytes", store, Store::originBytes).baseUnit("bytes")
+        FunctionCounter.builder("gridcache.pool.origin.bytes", store.counters(), org.gridcache.pool.store.StoreCounters::originBytes).baseUnit("bytes")
                 .description("bytes read from origins, each fetch counted once").register(registry);
-        FunctionCounter.builder("gridcache.pool.evictions", store, Store::evictions)
+        FunctionCounter.builder("gridcache.pool.evictions", store.counters(), org.gridcache.pool.store.StoreCounters::evictions)
                 .description("files evicted (watermarks or admin)").register(registry);
-        FunctionCounter.builder("gridcache.pool.evicted.bytes", store, Store::evictedBytes).baseUnit("bytes")
+        FunctionCounter.builder("gridcache.pool.evicted.bytes", store.counters(), org.gridcache.pool.store.StoreCounters::evictedBytes).baseUnit("bytes")
                 .description("bytes evicted").register(registry);
-        FunctionCounter.builder("gridcache.pool.checksum.mismatches", store, Store::checksumMismatches)
+        FunctionCounter.builder("gridcache.pool.checksum.mismatches", store.counters(), org.gridcache.pool.store.StoreCounters::checksumMismatches)
                 .description("fetches discarded: the bytes did not have the origin's checksum").register(registry);
-        FunctionCounter.builder("gridcache.pool.checksums.on.demand", store, Store::checksumComputationsOnDemand)
+        FunctionCounter.builder("gridcache.pool.checksums.on.demand", store.counters(), org.gridcache.pool.store.StoreCounters::checksumComputationsOnDemand)
                 .description("stored files read to compute a checksum a client asked for that their fill had not computed")
                 .register(registry);
     }
@@ -179,12 +179,12 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
 
     @Override
     public long getOriginBytes() {
-        return store.originBytes();
+        return store.counters().originBytes();
     }
 
     @Override
     public long getPeerBytes() {
-        return store.peerBytes();
+        return store.counters().peerBytes();
     }
 
     @Override
@@ -194,12 +194,12 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
 
     @Override
     public long getEvictions() {
-        return store.evictions();
+        return store.counters().evictions();
     }
 
     @Override
     public long getEvictedBytes() {
-        return store.evictedBytes();
+        return store.counters().evictedBytes();
     }
 
     @Override

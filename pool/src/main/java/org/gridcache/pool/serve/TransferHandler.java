@@ -107,7 +107,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             if (file == null) {
                 return false;
             }
-            reader = store.openPartial(file.key());
+            reader = store.blocks().open(file.key());
             if (reader == null) {
                 blocks.release(file);
                 return false;

@@ -104,7 +104,7 @@ public final class ChecksumsOnDemand implements AutoCloseable {
     }
 
     private Checksums computeAndKeep(StoreKey key, Computation c) throws IOException {
-        Store.StoredCopy stored = store.openCopy(key, c.copy());
+        CompleteSidecars.StoredCopy stored = store.sidecars().open(key, c.copy());
         if (stored == null) {
             return Checksums.NONE;
         }
@@ -116,14 +116,14 @@ public final class ChecksumsOnDemand implements AutoCloseable {
             return known;
         }
         long start = System.nanoTime();
-        store.checksumsComputedOnDemand();
+        store.counters().checksumsComputedOnDemand();
         Checksums computed;
         try (FileChannel data = stored.data()) {
             computed = digest(data, c.copy().size, missing);
         }
         String kept;
         try {
-            kept = store.keepChecksums(key, c.copy(), stored.sidecar(), computed) ? "" : "; not kept: the copy changed meanwhile";
+            kept = store.sidecars().keep(key, c.copy(), stored.sidecar(), computed) ? "" : "; not kept: the copy changed meanwhile";
         } catch (IOException e) { // e.g. a full disk: the answer stands, the next request computes them again
             kept = "; not kept: " + e;
         }

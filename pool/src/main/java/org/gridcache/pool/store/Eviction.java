@@ -38,43 +38,42 @@ public final class Eviction {
         return Math.max(0, total - (long) (low * capacity));
     }
 
-    /** A partial file as eviction sees it: the bytes it holds and how long ago it was last read. */
+    /** A replica as eviction sees it: the bytes it holds (or takes on disk) and how long ago it was last read. */
     record Candidate(StoreKey key, long bytes, long ageNanos) {
     }
 
-    /** The oldest unpinned files, least recently used first, whose sizes add up to at least {@code needed}. */
-    static List<StoreKey> victims(Cache<StoreKey, StoreEntry> index, Predicate<StoreKey> pinned, long needed) {
-        return victims(index, pinned, needed, List.of());
-    }
-
     /**
-     * As {@link #victims(Cache, Predicate, long)}, with partial files in the same LRU order: each goes before the
-     * first complete file used more recently than it, so blocks nobody reads do not outlive complete files that are.
+     * The least recently used unpinned files, complete and partial, whose bytes add up to at least {@code needed}
+     * (or all there are): each partial file goes before the first complete file used more recently than it, so
+     * blocks nobody reads do not outlive complete files that are. {@code disk}: count each complete file by its
+     * footprint on disk ({@link SpaceAllocator#footprint}), not its length.
      */
-    static List<StoreKey> victims(Cache<StoreKey, StoreEntry> index, Predicate<StoreKey> pinned, long needed,
-                                  List<Candidate> partials) {
+    static List<Candidate> victims(Cache<StoreKey, StoreEntry> index, Predicate<StoreKey> pinned, long needed,
+                                   List<Candidate> partials, boolean disk) {
         List<Candidate> older = new ArrayList<>(partials);
         older.removeIf(c -> pinned.test(c.key()));
         older.sort(java.util.Comparator.comparingLong(Candidate::ageNanos).reversed());
         var policy = index.policy().expireAfterAccess().orElseThrow();
         return policy.oldest(stream -> {
-            List<StoreKey> out = new ArrayList<>();
+            List<Candidate> out = new ArrayList<>();
             long freed = 0;
             int next = 0;
             for (Iterator<CacheEntry<StoreKey, StoreEntry>> it = stream.iterator(); it.hasNext() && freed < needed; ) {
                 CacheEntry<StoreKey, StoreEntry> e = it.next();
                 long age = policy.ageOf(e.getKey(), java.util.concurrent.TimeUnit.NANOSECONDS).orElse(0);
                 while (next < older.size() && older.get(next).ageNanos() >= age && freed < needed) {
-                    out.add(older.get(next).key());
+                    out.add(older.get(next));
                     freed += older.get(next++).bytes();
                 }
-                if (freed < needed && !pinned.test(e.getKey())) {
-                    out.add(e.getKey());
-                    freed += e.getValue().size;
+                if (freed < needed && !pinned.test(e.getKey()) && e.getValue().state() == ReplicaState.COMPLETE) {
+                    long size = e.getValue().size;
+                    long bytes = disk ? SpaceAllocator.footprint(size) : size;
+                    out.add(new Candidate(e.getKey(), bytes, age));
+                    freed += bytes;
                 }
             }
             while (next < older.size() && freed < needed) {
-                out.add(older.get(next).key());
+                out.add(older.get(next));
                 freed += older.get(next++).bytes();
             }
             return out;

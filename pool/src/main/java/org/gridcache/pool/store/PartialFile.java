@@ -9,22 +9,28 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A file of which the store holds some blocks ({@code <hex>.blocks}, as long as the origin's file, holes where no
  * block is proven): its {@link BlockBitmap}, the channel block fetches write through, and the blocks being fetched
- * now, so that a second request for a block joins the first one's fetch (one origin read per block). The bitmap and
- * the in-flight map are guarded by the {@link Store}'s monitor; proving a run of blocks is serialised on this object
- * (see {@link Store#prove}).
+ * now, so that a second request for a block joins the first one's fetch (one origin read per block). Its state is
+ * {@link ReplicaState#PARTIAL} while the store holds it, REMOVED once dropped or evicted.
+ *
+ * <p>Locks: this object's monitor guards the bitmap and the in-flight map (no system call under it: requests of
+ * this file take it); {@link #proving} serialises the proofs of runs of blocks (fsync, sidecar), and only block
+ * fetches take it. Order: {@code proving}, then this object.
  */
-public final class PartialFile {
+public final class PartialFile extends Replica {
     private final StoreKey key;
     private final String originUrl;
     private final long mtime;
     private final BlockBitmap bitmap;
     private final FileChannel writer;
-    /** Blocks being fetched, each completed when proven or failed; guarded by the store. */
-    final Map<Integer, CompletableFuture<Void>> inFlight = new HashMap<>();
-    /** System.nanoTime of the last read, for LRU eviction beside complete files; guarded by the store. */
-    long lastUse = System.nanoTime();
+    /** Blocks being fetched, each completed when proven or failed; guarded by this object. */
+    private final Map<Integer, CompletableFuture<Void>> inFlight = new HashMap<>();
+    /** Serialises proofs: one sidecar write at a time, each with every bit proven before it. */
+    final Object proving = new Object();
+    /** System.nanoTime of the last read, for LRU eviction beside complete files. */
+    volatile long lastUse = System.nanoTime();
 
     PartialFile(StoreKey key, String originUrl, long mtime, BlockBitmap bitmap, FileChannel writer) {
+        super(ReplicaState.NEW);
         this.key = key;
         this.originUrl = originUrl;
         this.mtime = mtime;
@@ -49,12 +55,12 @@ public final class PartialFile {
         return mtime;
     }
 
-    /** The bitmap; read or change it only while holding the store's monitor. */
+    /** The bitmap; read or change it only while holding this object's monitor (its geometry is immutable). */
     public BlockBitmap bitmap() {
         return bitmap;
     }
 
-    /** The blocks being fetched now; use only while holding the store's monitor. */
+    /** The blocks being fetched now; use only while holding this object's monitor. */
     public Map<Integer, CompletableFuture<Void>> inFlight() {
         return inFlight;
     }

@@ -9,8 +9,12 @@ import java.nio.charset.StandardCharsets;
  * <p>After a restart a file enters the index {@link #unverified}: its size from the file system, its sidecar not yet
  * read. The store proves it (sidecar read, URL and size checked) before anyone sees it ({@link Store#lookup}); the
  * state costs no field: an unverified entry's ETag is one shared marker array.
+ *
+ * <p>A new entry is {@link ReplicaState#FILLING}: its bytes are written, and the store's commit makes it
+ * {@link ReplicaState#COMPLETE} as it enters the index; eviction, a drop or a newer copy make it
+ * {@link ReplicaState#REMOVED}.
  */
-public final class StoreEntry {
+public final class StoreEntry extends Replica {
     private static final byte[] UNVERIFIED = new byte[0];
     public final long size;
     /** Origin modification time, epoch seconds; -1 when unknown. */
@@ -18,12 +22,14 @@ public final class StoreEntry {
     private final byte[] etag;
 
     public StoreEntry(long size, long mtime, String etag) {
+        super(ReplicaState.FILLING);
         this.size = size;
         this.mtime = mtime;
         this.etag = etag == null ? null : etag.getBytes(StandardCharsets.US_ASCII);
     }
 
     private StoreEntry(long size) {
+        super(ReplicaState.COMPLETE); // complete on disk: proven before it is served
         this.size = size;
         this.mtime = -1;
         this.etag = UNVERIFIED;

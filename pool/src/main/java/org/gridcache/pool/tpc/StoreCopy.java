@@ -3,7 +3,6 @@ package org.gridcache.pool.tpc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
@@ -36,8 +35,8 @@ public final class StoreCopy {
         try {
             store.reserve(length);
             copy.reserved = length;
-            copy.file = store.createUpload(key);
-        } catch (FetchException | IOException e) {
+            copy.file = store.disk().createUpload(key);
+        } catch (IOException e) {
             LOG.info("store: no copy of {} is kept: {}", path, e.getMessage());
             copy.discard();
         }
@@ -81,7 +80,7 @@ public final class StoreCopy {
     /** Nothing of it stays: the file deleted, the room returned. */
     public void discard() {
         closeFile();
-        store.deleteUpload(key);
+        store.disk().deleteUpload(key);
         if (reserved > 0) {
             store.release(reserved);
             reserved = 0;

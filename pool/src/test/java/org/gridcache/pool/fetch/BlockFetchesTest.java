@@ -106,7 +106,7 @@ class BlockFetchesTest {
         BlockFetches.Plan third = fetches.ensure(p, ticket(SIZE), origin, range(0, BLOCK - 1));
         assertTrue(third.ready().isDone() && !third.fetched(), "a proven block is a hit");
         assertEquals(1, reads.size());
-        try (FileChannel in = store.openPartial(p.key())) {
+        try (FileChannel in = store.blocks().open(p.key())) {
             ByteBuffer b = ByteBuffer.allocate(10);
             in.read(b, 500);
             assertEquals((byte) (500 % 251), b.get(0));
@@ -198,7 +198,7 @@ class BlockFetchesTest {
     void smallFilesAndLargeShareOfAFileAreNoBlockReads() throws Exception {
         assertNull(fetches.open(ticket(8L * BLOCK), 100), "below pool.sparse-min-size");
         assertNull(fetches.open(ticket(SIZE), SIZE / 4 + 1), "more than a quarter: a whole-file fetch");
-        assertEquals(0, store.partialFiles());
+        assertEquals(0, store.blocks().size());
     }
 
     @Test
@@ -216,6 +216,6 @@ class BlockFetchesTest {
             assertFalse(fresh.bitmap().has(0));
         }
         assertEquals(0, store.used());
-        assertSame(fresh, store.partial(StoreKey.ofOrigin(URL)));
+        assertSame(fresh, store.blocks().partial(StoreKey.ofOrigin(URL)));
     }
 }

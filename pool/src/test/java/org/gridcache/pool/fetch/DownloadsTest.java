@@ -412,7 +412,7 @@ class DownloadsTest {
         Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
         try (Downloads downloads = new Downloads(store, List.of(new WholeOrigin(content)), () -> 1 << 20)) {
             Ticket ticket = ticket("blocked.bin", content.length, 1);
-            Path part = store.partFile(org.gridcache.pool.store.StoreKey.ofOrigin(ticket.originUrl()));
+            Path part = store.disk().partFile(org.gridcache.pool.store.StoreKey.ofOrigin(ticket.originUrl()));
             Files.createDirectories(part.getParent().getParent());
             Files.write(part.getParent(), new byte[0]); // the key's directory cannot be made
             assertThrows(java.nio.file.FileSystemException.class, () -> downloads.open(ticket));

@@ -56,7 +56,7 @@ class ChecksumsOnDemandTest {
     private StoreKey put(String url, byte[] data) throws Exception {
         StoreKey key = StoreKey.ofOrigin(url);
         store.reserve(data.length);
-        try (FileChannel out = store.createPart(key)) {
+        try (FileChannel out = store.disk().createPart(key)) {
             out.write(ByteBuffer.wrap(data));
         }
         store.writeSidecar(key, new Sidecar(url, data.length, 7, "\"e\"", 0, all(data).only(CHEAP).toHex()));
@@ -77,7 +77,7 @@ class ChecksumsOnDemandTest {
     }
 
     private Sidecar sidecar(StoreKey key) throws Exception {
-        return Json.read(Files.readAllBytes(store.sidecarFile(key)), Sidecar.class);
+        return Json.read(Files.readAllBytes(store.disk().sidecarFile(key)), Sidecar.class);
     }
 
     @Test
@@ -98,7 +98,7 @@ class ChecksumsOnDemandTest {
         CompletableFuture<Checksums> again = onDemand.of(key, store.lookup(key), EnumSet.of(ChecksumType.MD5));
         readers.runAll();
         assertEquals(asked.get().toHex(), again.get().toHex());
-        assertEquals(1, store.checksumComputationsOnDemand(), "the second answer came from the sidecar");
+        assertEquals(1, store.counters().checksumComputationsOnDemand(), "the second answer came from the sidecar");
         assertFalse(Files.exists(dir.resolve("data")) && Files.walk(dir.resolve("data"))
                 .anyMatch(p -> p.toString().endsWith(".tmp")), "no temporary file left");
     }
@@ -117,7 +117,7 @@ class ChecksumsOnDemandTest {
                 asked.get(0).get().toHex());
         assertEquals(asked.get(0).get().toHex(), asked.get(1).get().toHex());
         assertEquals(all(data).toHex(), asked.get(2).get().toHex());
-        assertEquals(2, store.checksumComputationsOnDemand(), "md5 once for the first two, then sha-256 for the third");
+        assertEquals(2, store.counters().checksumComputationsOnDemand(), "md5 once for the first two, then sha-256 for the third");
         assertEquals(all(data).toHex(), sidecar(key).checksums());
     }
 
@@ -126,34 +126,34 @@ class ChecksumsOnDemandTest {
         byte[] old = random(100_000, 3);
         StoreKey key = put("http://o/replaced", old);
         StoreEntry copy = store.lookup(key);
-        Store.StoredCopy opened = store.openCopy(key, copy);
+        CompleteSidecars.StoredCopy opened = store.sidecars().open(key, copy);
         opened.data().close();
 
         byte[] data = random(50_000, 4); // an upload's copy replaces it meanwhile
-        try (FileChannel out = FileChannel.open(store.uploadFile(key), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        try (FileChannel out = FileChannel.open(store.disk().uploadFile(key), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             out.write(ByteBuffer.wrap(data));
         }
         Sidecar replacing = new Sidecar("http://o/replaced", data.length, 8, null, 1, all(data).only(CHEAP).toHex());
         store.writeSidecar(key, replacing);
-        assertFalse(store.keepChecksums(key, copy, opened.sidecar(), all(old)),
+        assertFalse(store.sidecars().keep(key, copy, opened.sidecar(), all(old)),
                 "its sidecar changed: the old copy's checksums are not written over it");
         assertEquals(replacing, sidecar(key));
         store.reserve(data.length);
         store.commitUpload(key, new StoreEntry(data.length, 8, null), data.length);
-        assertFalse(store.keepChecksums(key, copy, replacing, all(old)), "another copy is stored now");
+        assertFalse(store.sidecars().keep(key, copy, replacing, all(old)), "another copy is stored now");
         assertEquals(replacing, sidecar(key));
 
         CompletableFuture<Checksums> forOld = onDemand.of(key, copy, EnumSet.of(ChecksumType.MD5));
         readers.runAll();
         assertTrue(forOld.get().isEmpty(), "nothing for a copy no longer stored (the sidecar is another copy's)");
-        assertEquals(0, store.checksumComputationsOnDemand());
+        assertEquals(0, store.counters().checksumComputationsOnDemand());
     }
 
     @Test
     void aStoredFileShorterThanItsSidecarSaysFailsTheRequestAndKeepsNothing() throws Exception {
         byte[] data = random(100_000, 5);
         StoreKey key = put("http://o/short", data);
-        try (FileChannel f = FileChannel.open(store.dataFile(key), StandardOpenOption.WRITE)) {
+        try (FileChannel f = FileChannel.open(store.disk().dataFile(key), StandardOpenOption.WRITE)) {
             f.truncate(60_000); // behind the pool's back
         }
         CompletableFuture<Checksums> asked = onDemand.of(key, store.lookup(key), EnumSet.of(ChecksumType.SHA256));
@@ -168,7 +168,7 @@ class ChecksumsOnDemandTest {
     void checksumsThatCannotBeKeptAreStillAnswered() throws Exception {
         byte[] data = random(70_000, 6);
         StoreKey key = put("http://o/unkept", data);
-        Path sidecar = store.sidecarFile(key);
+        Path sidecar = store.disk().sidecarFile(key);
         Path blocker = sidecar.resolveSibling(sidecar.getFileName() + ".checksums.tmp");
         Files.createDirectory(blocker); // the new sidecar cannot be written, as on a full disk
         CompletableFuture<Checksums> asked = onDemand.of(key, store.lookup(key), EnumSet.of(ChecksumType.MD5));
@@ -180,7 +180,7 @@ class ChecksumsOnDemandTest {
         CompletableFuture<Checksums> again = onDemand.of(key, store.lookup(key), EnumSet.of(ChecksumType.MD5));
         readers.runAll();
         assertEquals(asked.get().toHex(), again.get().toHex());
-        assertEquals(2, store.checksumComputationsOnDemand(), "computed again, and kept this time");
+        assertEquals(2, store.counters().checksumComputationsOnDemand(), "computed again, and kept this time");
         assertEquals(asked.get().toHex(), sidecar(key).checksums());
     }
 

@@ -32,13 +32,13 @@ class PartialFilesTest {
     private static final String BIG = "http://o/big";
 
     private static PartialFile big(Store store, long blocks) throws IOException {
-        return store.createPartial(StoreKey.ofOrigin(BIG), BIG, blocks * BLOCK, 7, BLOCK);
+        return store.blocks().create(StoreKey.ofOrigin(BIG), BIG, blocks * BLOCK, 7, BLOCK);
     }
 
     private static void write(Store store, PartialFile p, int block, int fill) throws Exception {
         store.reserve(BLOCK);
         p.write(ByteBuffer.wrap(block(fill)), (long) block * BLOCK);
-        store.prove(p, block, block + 1, BLOCK);
+        store.blocks().prove(p, block, block + 1, BLOCK);
     }
 
     @Test
@@ -52,13 +52,13 @@ class PartialFilesTest {
         assertEquals(2L * BLOCK, store.used());
 
         Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
-        PartialFile back = again.partial(key);
+        PartialFile back = again.blocks().partial(key);
         assertNotNull(back);
         assertTrue(back.bitmap().has(3) && back.bitmap().has(7));
         assertFalse(back.bitmap().has(5), "written but unproven: not a block after the restart");
         assertEquals(7, back.mtime());
         assertEquals(2L * BLOCK, again.used());
-        try (FileChannel in = again.openPartial(key)) {
+        try (FileChannel in = again.blocks().open(key)) {
             ByteBuffer b = ByteBuffer.allocate(BLOCK);
             in.read(b, 7L * BLOCK);
             assertTrue(Arrays.equals(block(7), b.array()));
@@ -72,12 +72,12 @@ class PartialFilesTest {
         PartialFile p = big(store, 10);
         StoreKey key = p.key();
         write(store, p, 0, 1);
-        Files.writeString(store.blocksSidecarFile(key), "{\"originUrl\":\"http://o/other\",\"size\":1310720,\"blockSize\":131072,\"blocks\":\"AQ==\"}");
+        Files.writeString(store.disk().blocksSidecarFile(key), "{\"originUrl\":\"http://o/other\",\"size\":1310720,\"blockSize\":131072,\"blocks\":\"AQ==\"}");
         Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
-        assertNull(again.partial(key));
+        assertNull(again.blocks().partial(key));
         assertEquals(0, again.used());
-        assertFalse(Files.exists(store.blocksFile(key)));
-        assertFalse(Files.exists(store.blocksSidecarFile(key)));
+        assertFalse(Files.exists(store.disk().blocksFile(key)));
+        assertFalse(Files.exists(store.disk().blocksSidecarFile(key)));
     }
 
     @Test
@@ -86,10 +86,10 @@ class PartialFilesTest {
         PartialFile p = big(store, 10);
         StoreKey key = p.key();
         write(store, p, 0, 1);
-        try (FileChannel ch = FileChannel.open(store.blocksFile(key), java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(store.disk().blocksFile(key), java.nio.file.StandardOpenOption.WRITE)) {
             ch.truncate(BLOCK);
         }
-        assertNull(Store.open(dir, 100L * BLOCK, ClusterSettings::defaults).partial(key));
+        assertNull(Store.open(dir, 100L * BLOCK, ClusterSettings::defaults).blocks().partial(key));
     }
 
     @Test
@@ -97,18 +97,18 @@ class PartialFilesTest {
         Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
         String url = "http://o/big";
         StoreKey key = StoreKey.ofOrigin(url);
-        PartialFile p = store.createPartial(key, url, 2L * BLOCK, 7, BLOCK);
+        PartialFile p = store.blocks().create(key, url, 2L * BLOCK, 7, BLOCK);
         write(store, p, 0, 1);
         store.reserve(2L * BLOCK);
-        try (FileChannel out = store.createPart(key)) {
+        try (FileChannel out = store.disk().createPart(key)) {
             out.write(ByteBuffer.allocate(2 * BLOCK));
         }
         store.writeSidecar(key, new Sidecar(url, 2L * BLOCK, 7, null, 0));
         store.commit(key, new StoreEntry(2L * BLOCK, 7, null), 2L * BLOCK, false);
-        assertNull(store.partial(key));
-        assertFalse(Files.exists(store.blocksFile(key)));
+        assertNull(store.blocks().partial(key));
+        assertFalse(Files.exists(store.disk().blocksFile(key)));
         assertEquals(2L * BLOCK, store.used());
-        String sidecar = Files.readString(store.sidecarFile(key));
+        String sidecar = Files.readString(store.disk().sidecarFile(key));
         assertFalse(sidecar.contains("blocks") || sidecar.contains("blockSize"), sidecar);
     }
 
@@ -116,13 +116,13 @@ class PartialFilesTest {
     void partialFilesAreEvictedInLruOrderWithCompleteOnes() throws Exception {
         Store store = Store.open(dir, 10L * BLOCK, ClusterSettings::defaults);
         StoreKey old = StoreKey.ofOrigin("http://o/old");
-        PartialFile p = store.createPartial(old, "http://o/old", 100L * BLOCK, 7, BLOCK);
+        PartialFile p = store.blocks().create(old, "http://o/old", 100L * BLOCK, 7, BLOCK);
         for (int b = 0; b < 4; b++) {
             write(store, p, b, b);
         }
         StoreKey complete = StoreKey.ofOrigin("http://o/c");
         store.reserve(4L * BLOCK);
-        try (FileChannel out = store.createPart(complete)) {
+        try (FileChannel out = store.disk().createPart(complete)) {
             out.write(ByteBuffer.allocate(4 * BLOCK));
         }
         store.writeSidecar(complete, new Sidecar("http://o/c", 4L * BLOCK, 1, null, 0));
@@ -130,8 +130,8 @@ class PartialFilesTest {
         assertEquals(8L * BLOCK, store.used());
 
         store.reserve(3L * BLOCK); // 11 blocks > 10: the partial file, used least recently, goes
-        assertNull(store.partial(old));
-        assertFalse(Files.exists(store.blocksFile(old)));
+        assertNull(store.blocks().partial(old));
+        assertFalse(Files.exists(store.disk().blocksFile(old)));
         assertNotNull(store.lookup(complete));
         assertEquals(7L * BLOCK, store.used());
     }
@@ -144,11 +144,11 @@ class PartialFilesTest {
         write(store, p, 0, 0);
         write(store, p, 1, 1);
         store.pin(key);
-        assertThrows(org.gridcache.pool.fetch.FetchException.class, () -> store.reserve(3L * BLOCK));
-        assertNotNull(store.partial(key));
+        assertThrows(StoreException.class, () -> store.reserve(3L * BLOCK));
+        assertNotNull(store.blocks().partial(key));
         store.unpin(key);
         assertEquals(2L * BLOCK, store.evict(key));
-        assertThrows(IOException.class, () -> store.prove(p, 2, 3, 0));
+        assertThrows(IOException.class, () -> store.blocks().prove(p, 2, 3, 0));
         assertEquals(0, store.used());
     }
 }

@@ -40,7 +40,7 @@ class StoreRecoveryTest {
         StoreKey good = put(store, "http://o/good", 100);
         StoreKey other = put(store, "http://o/other", 100);
         // a sidecar that names another URL (a copy from elsewhere, a bug): the data is not what the name says
-        Files.write(store.sidecarFile(other), Json.bytes(new Sidecar("http://o/somewhere-else", 100, 7, null, 0)));
+        Files.write(store.disk().sidecarFile(other), Json.bytes(new Sidecar("http://o/somewhere-else", 100, 7, null, 0)));
 
         Store reopened = reopen();
         StoreEntry entry = reopened.lookup(good);
@@ -48,8 +48,8 @@ class StoreRecoveryTest {
         assertEquals(7, entry.mtime, "the first use read the sidecar");
         assertEquals("\"e\"", entry.etag());
         assertNull(reopened.lookup(other), "never served");
-        assertFalse(Files.exists(reopened.dataFile(other)));
-        assertFalse(Files.exists(reopened.sidecarFile(other)));
+        assertFalse(Files.exists(reopened.disk().dataFile(other)));
+        assertFalse(Files.exists(reopened.disk().sidecarFile(other)));
         assertTrue(reopened.awaitVerified(Duration.ofSeconds(30)));
         assertEquals(1, reopened.files());
         assertEquals(100, reopened.used());
@@ -63,18 +63,18 @@ class StoreRecoveryTest {
             put(store, "http://o/f" + i, 10);
         }
         StoreKey truncated = StoreKey.ofOrigin("http://o/f7");
-        try (FileChannel ch = FileChannel.open(store.dataFile(truncated), java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(store.disk().dataFile(truncated), java.nio.file.StandardOpenOption.WRITE)) {
             ch.truncate(5);
         }
         StoreKey badJson = StoreKey.ofOrigin("http://o/f8");
-        Files.writeString(store.sidecarFile(badJson), "{not json");
+        Files.writeString(store.disk().sidecarFile(badJson), "{not json");
 
         Store reopened = reopen();
         assertTrue(reopened.awaitVerified(Duration.ofSeconds(30)));
         assertEquals(298, reopened.files());
         assertEquals(2980, reopened.used());
-        assertFalse(Files.exists(reopened.dataFile(truncated)));
-        assertFalse(Files.exists(reopened.dataFile(badJson)));
+        assertFalse(Files.exists(reopened.disk().dataFile(truncated)));
+        assertFalse(Files.exists(reopened.disk().dataFile(badJson)));
         assertEquals(7, reopened.lookup(StoreKey.ofOrigin("http://o/f9")).mtime);
     }
 
@@ -86,7 +86,7 @@ class StoreRecoveryTest {
 
         Store reopened = reopen();
         reopened.evict(a); // an operator's eviction, before or after the verifier reached it
-        try (FileChannel out = reopened.createPart(b)) { // b fetched anew (stale, say), committed over the old copy
+        try (FileChannel out = reopened.disk().createPart(b)) { // b fetched anew (stale, say), committed over the old copy
             out.write(ByteBuffer.allocate(200));
         }
         reopened.writeSidecar(b, new Sidecar("http://o/b", 200, 8, null, 0));
@@ -103,25 +103,25 @@ class StoreRecoveryTest {
         Store store = reopen();
         StoreKey kept = put(store, "http://o/kept", 10);
         StoreKey fetching = StoreKey.ofOrigin("http://o/fetching");
-        Files.createDirectories(store.partFile(fetching).getParent());
-        Files.write(store.partFile(fetching), new byte[3]);
-        Files.write(store.uploadFile(fetching), new byte[3]);
-        Path tmp = store.sidecarFile(fetching).resolveSibling(store.sidecarFile(fetching).getFileName() + ".tmp");
+        Files.createDirectories(store.disk().partFile(fetching).getParent());
+        Files.write(store.disk().partFile(fetching), new byte[3]);
+        Files.write(store.disk().uploadFile(fetching), new byte[3]);
+        Path tmp = store.disk().sidecarFile(fetching).resolveSibling(store.disk().sidecarFile(fetching).getFileName() + ".tmp");
         Files.writeString(tmp, "{}");
         StoreKey orphan = StoreKey.ofOrigin("http://o/orphan");
-        Files.createDirectories(store.sidecarFile(orphan).getParent());
-        Files.write(store.sidecarFile(orphan), Json.bytes(new Sidecar("http://o/orphan", 1, 1, null, 0)));
+        Files.createDirectories(store.disk().sidecarFile(orphan).getParent());
+        Files.write(store.disk().sidecarFile(orphan), Json.bytes(new Sidecar("http://o/orphan", 1, 1, null, 0)));
         StoreKey noSidecar = StoreKey.ofOrigin("http://o/no-sidecar");
-        Files.createDirectories(store.dataFile(noSidecar).getParent());
-        Files.write(store.dataFile(noSidecar), new byte[4]);
+        Files.createDirectories(store.disk().dataFile(noSidecar).getParent());
+        Files.write(store.disk().dataFile(noSidecar), new byte[4]);
         Path misplaced = dir.resolve("data").resolve(kept.hex()); // the right name in the wrong directory
         Files.write(misplaced, new byte[10]);
         Path stray = Files.createDirectories(dir.resolve("data/zz/stray")).resolve("file");
         Files.write(stray, new byte[1]);
 
         Store reopened = reopen();
-        for (Path p : List.of(reopened.partFile(fetching), reopened.uploadFile(fetching), tmp, reopened.sidecarFile(orphan),
-                reopened.dataFile(noSidecar), misplaced, stray)) {
+        for (Path p : List.of(reopened.disk().partFile(fetching), reopened.disk().uploadFile(fetching), tmp, reopened.disk().sidecarFile(orphan),
+                reopened.disk().dataFile(noSidecar), misplaced, stray)) {
             assertFalse(Files.exists(p), p + " was dropped");
         }
         assertEquals(1, reopened.files());
@@ -133,8 +133,8 @@ class StoreRecoveryTest {
         Store store = Store.open(dir, 1000, ClusterSettings::defaults);
         StoreKey newer = put(store, "http://o/newer", 300);
         StoreKey older = put(store, "http://o/older", 300);
-        Files.setLastModifiedTime(store.dataFile(older), FileTime.fromMillis(1_000_000));
-        Files.setLastModifiedTime(store.dataFile(newer), FileTime.fromMillis(2_000_000));
+        Files.setLastModifiedTime(store.disk().dataFile(older), FileTime.fromMillis(1_000_000));
+        Files.setLastModifiedTime(store.disk().dataFile(newer), FileTime.fromMillis(2_000_000));
 
         Store reopened = Store.open(dir, 1000, ClusterSettings::defaults);
         assertTrue(reopened.awaitVerified(Duration.ofSeconds(30)));
@@ -147,15 +147,15 @@ class StoreRecoveryTest {
     void provenBlocksOfAPartialFileSurviveTheRewrittenWalk() throws Exception {
         Store store = reopen();
         StoreKey key = StoreKey.ofOrigin("http://o/sparse");
-        PartialFile p = store.createPartial(key, "http://o/sparse", 4 * 1024, 7, 1024);
+        PartialFile p = store.blocks().create(key, "http://o/sparse", 4 * 1024, 7, 1024);
         store.reserve(1024);
         p.writer().write(ByteBuffer.allocate(1024), 0);
-        store.prove(p, 0, 1, 1024);
+        store.blocks().prove(p, 0, 1, 1024);
         p.closeQuietly();
 
         Store reopened = reopen();
-        assertEquals(1, reopened.partialFiles());
+        assertEquals(1, reopened.blocks().size());
         assertEquals(1024, reopened.used());
-        assertTrue(reopened.partial(key).bitmap().has(0));
+        assertTrue(reopened.blocks().partial(key).bitmap().has(0));
     }
 }

@@ -15,7 +15,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.gridcache.common.ClusterSettings;
-import org.gridcache.pool.fetch.FetchException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +31,7 @@ class StoreTest {
     static StoreKey put(Store store, String url, int size, long mtime, String etag) throws Exception {
         StoreKey key = StoreKey.ofOrigin(url);
         store.reserve(size);
-        try (FileChannel out = store.createPart(key)) {
+        try (FileChannel out = store.disk().createPart(key)) {
             out.write(ByteBuffer.allocate(size));
         }
         store.writeSidecar(key, new Sidecar(url, size, mtime, etag, 0));
@@ -52,8 +51,8 @@ class StoreTest {
         assertNotNull(store.lookup(a));
         assertNull(store.lookup(b)); // the oldest unpinned one went
         assertNotNull(store.lookup(c));
-        assertFalse(Files.exists(store.dataFile(b)));
-        assertTrue(Files.exists(store.dataFile(a)));
+        assertFalse(Files.exists(store.disk().dataFile(b)));
+        assertTrue(Files.exists(store.disk().dataFile(a)));
         assertEquals(900, store.used());
     }
 
@@ -85,8 +84,8 @@ class StoreTest {
         StoreKey b = put(store, "http://o/b", 400);
         store.pin(a);
         store.pin(b);
-        FetchException e = assertThrows(FetchException.class, () -> store.reserve(300));
-        assertEquals(507, e.status().code());
+        StoreException e = assertThrows(StoreException.class, () -> store.reserve(300));
+        assertEquals(StoreException.Reason.NO_SPACE, e.reason());
         assertEquals("store full of pinned data", e.getMessage());
         store.unpin(b);
         store.reserve(300);
@@ -97,7 +96,7 @@ class StoreTest {
     @Test
     void fileLargerThanTheStoreIsRefused() throws Exception {
         Store store = Store.open(dir, 1000, ClusterSettings::defaults);
-        assertEquals(507, assertThrows(FetchException.class, () -> store.reserve(1001)).status().code());
+        assertEquals(StoreException.Reason.NO_SPACE, assertThrows(StoreException.class, () -> store.reserve(1001)).reason());
     }
 
     @Test
@@ -105,17 +104,17 @@ class StoreTest {
         Store store = Store.open(dir, 10_000, ClusterSettings::defaults);
         StoreKey good = put(store, "http://o/good", 100);
         StoreKey shortened = put(store, "http://o/short", 100);
-        try (FileChannel ch = FileChannel.open(store.dataFile(shortened), java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(store.disk().dataFile(shortened), java.nio.file.StandardOpenOption.WRITE)) {
             ch.truncate(50); // e.g. a disk problem after the commit
         }
-        Path part = store.partFile(StoreKey.ofOrigin("http://o/partial"));
+        Path part = store.disk().partFile(StoreKey.ofOrigin("http://o/partial"));
         Files.createDirectories(part.getParent());
         Files.write(part, new byte[10]);
 
         Store reopened = Store.open(dir, 10_000, ClusterSettings::defaults);
         assertNotNull(reopened.lookup(good));
         assertNull(reopened.lookup(shortened));
-        assertFalse(Files.exists(store.dataFile(shortened)));
+        assertFalse(Files.exists(store.disk().dataFile(shortened)));
         assertFalse(Files.exists(part));
         assertEquals(100, reopened.used());
     }
@@ -125,7 +124,7 @@ class StoreTest {
     void whatTheStoreWritesIsReadableByThePoolAlone() throws Exception {
         Store store = Store.open(dir, 10_000, ClusterSettings::defaults);
         put(store, "http://o/private", 100);
-        store.createPart(StoreKey.ofOrigin("http://o/in-flight")).close();
+        store.disk().createPart(StoreKey.ofOrigin("http://o/in-flight")).close();
         assertModes(dir.resolve("data"), "rw-------", "rwx------");
     }
 

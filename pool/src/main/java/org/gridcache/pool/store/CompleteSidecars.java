@@ -1,0 +1,116 @@
+package org.gridcache.pool.store;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+import org.gridcache.common.checksum.Checksums;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sidecars of complete files: written by a commit, read for checksums, completed with checksums computed later.
+ * Lock: a sidecar is renamed into place inside the per-key bin of {@link #writes} (a system call under it, but only
+ * the writers of that key's sidecar take it, never a request reading the file), so that checksums kept late never
+ * put an older copy's sidecar in place of a newer one's. Order: a {@link #writes} bin, then (reads only) the index.
+ */
+final class CompleteSidecars {
+    private static final Logger LOG = LoggerFactory.getLogger(CompleteSidecars.class);
+
+    private final StoreFiles files;
+    private final Store store;
+    private final ConcurrentHashMap<StoreKey, Boolean> writes = new ConcurrentHashMap<>();
+
+    CompleteSidecars(StoreFiles files, Store store) {
+        this.files = files;
+        this.store = store;
+    }
+
+    /** Writes a complete file's sidecar atomically: temporary file, fsync, rename. */
+    void write(StoreKey key, Sidecar sidecar) throws IOException {
+        Path target = files.sidecarFile(key);
+        Path tmp = StoreFiles.sibling(target, StoreFiles.TMP);
+        files.writeTemporary(tmp, sidecar);
+        IOException[] failed = {null};
+        writes.compute(key, (k, v) -> {
+            try {
+                StoreFiles.move(tmp, target);
+            } catch (IOException e) {
+                failed[0] = e;
+            }
+            return null;
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    /** The checksums kept in a stored file's sidecar; none when the file is not stored or its sidecar predates them. */
+    Checksums checksums(StoreKey key) {
+        try {
+            return StoreFiles.readSidecar(files.sidecarFile(key)).knownChecksums();
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.debug("store: no checksums for {}: {}", key, e.toString());
+            return Checksums.NONE;
+        }
+    }
+
+    /**
+     * A stored copy, read for computing checksums: its sidecar and its data; null when {@code copy} is no longer the
+     * key's stored copy (dropped, evicted or replaced meanwhile: checked after both are read and opened).
+     */
+    StoredCopy open(StoreKey key, StoreEntry copy) throws IOException {
+        if (!store.holds(key, copy)) {
+            return null;
+        }
+        Sidecar sidecar = StoreFiles.readSidecar(files.sidecarFile(key));
+        FileChannel data = StoreFiles.openForReading(files.dataFile(key));
+        if (data != null && !store.holds(key, copy)) {
+            data.close();
+            return null;
+        }
+        return data == null ? null : new StoredCopy(sidecar, data);
+    }
+
+    /** What {@link #open} opened; the caller closes {@code data}. */
+    record StoredCopy(Sidecar sidecar, FileChannel data) {
+    }
+
+    /**
+     * Adds checksums computed after the fill to a stored copy's sidecar ({@code base}, as {@link #open} read it),
+     * if that copy is still the key's stored copy and its sidecar unchanged; false (nothing written) otherwise.
+     */
+    boolean keep(StoreKey key, StoreEntry copy, Sidecar base, Checksums more) throws IOException {
+        Path target = files.sidecarFile(key);
+        Path tmp = StoreFiles.sibling(target, StoreFiles.CHECKSUMS_TMP);
+        files.writeTemporary(tmp, base.withMoreChecksums(more)); // the fsync outside the lock
+        boolean[] kept = {false};
+        IOException[] failed = {null};
+        writes.compute(key, (k, v) -> {
+            boolean current = store.holds(key, copy);
+            if (current) {
+                try {
+                    current = base.equals(StoreFiles.readSidecar(target));
+                } catch (IOException | IllegalArgumentException e) {
+                    current = false;
+                }
+            }
+            if (current) {
+                try {
+                    StoreFiles.move(tmp, target);
+                    kept[0] = true;
+                } catch (IOException e) {
+                    failed[0] = e;
+                }
+            }
+            return null;
+        });
+        if (!kept[0]) {
+            StoreFiles.deleteQuietly(tmp);
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        return kept[0];
+    }
+}
