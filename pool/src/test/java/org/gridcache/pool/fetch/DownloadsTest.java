@@ -1,6 +1,7 @@
 package org.gridcache.pool.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -495,7 +496,11 @@ class DownloadsTest {
             release[1].countDown();
             assertTrue(largeDone.await(30, TimeUnit.SECONDS));
             assertEquals(Download.State.COMPLETE, largeFill.state(), () -> String.valueOf(largeFill.failure()));
-            try (FileChannel stored = store.openStored(StoreKey.ofOrigin("http://o/large.bin"))) {
+            StoreKey largeKey = StoreKey.ofOrigin("http://o/large.bin");
+            Store.Opened opened = store.pinAndOpen(largeKey);
+            assertNotNull(opened, "the large fill is stored");
+            store.unpin(largeKey);
+            try (FileChannel stored = opened.file()) {
                 java.nio.ByteBuffer back = java.nio.ByteBuffer.allocate(large.length);
                 while (back.hasRemaining() && stored.read(back) >= 0) {
                     continue;
