@@ -36,7 +36,7 @@ import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.serve.PoolChannelInitializer;
 import org.gridcache.pool.tpc.CopyService;
 import org.gridcache.pool.serve.PoolServer;
-import org.gridcache.pool.serve.PoolTls;
+import org.gridcache.pool.http.PoolTls;
 import org.gridcache.pool.store.Store;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.EphemeralRegistration;

@@ -28,7 +28,7 @@ import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.pool.fetch.FetchException;
-import org.gridcache.pool.serve.PoolTls;
+import org.gridcache.pool.http.PoolTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

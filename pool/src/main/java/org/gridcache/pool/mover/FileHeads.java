@@ -10,8 +10,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.Date;
-import org.gridcache.pool.serve.Exchange;
-import org.gridcache.pool.serve.Responses;
+import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.http.Responses;
 
 /** The heads of the responses movers send: a file whole or in part (200, 206), or its ranges as multipart/byteranges. */
 public final class FileHeads {

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.TransferLog;
 import org.gridcache.common.TransferRecord;
 import org.gridcache.pool.ops.PoolStats;
-import org.gridcache.pool.serve.Exchange;
+import org.gridcache.pool.http.Exchange;
 
 /**
  * Counts the pool's movers (client transfers in progress) and its outgoing bytes, and turns them into the load it

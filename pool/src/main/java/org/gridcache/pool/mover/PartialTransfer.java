@@ -12,8 +12,8 @@ import java.util.function.BiConsumer;
 import org.gridcache.common.Ticket;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.origin.RangedReads;
-import org.gridcache.pool.serve.Exchange;
-import org.gridcache.pool.serve.Responses;
+import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.http.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -67,7 +67,7 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
         gauge(registry, "gridcache.pool.active.transfers", null, movers, m -> m.active(), "client transfers in progress");
         gauge(registry, "gridcache.pool.draining", null, this, p -> p.draining ? 1 : 0, "1 while the pool is drained");
         gauge(registry, "gridcache.pool.readonly", null, this, p -> p.readOnly ? 1 : 0, "1 while the pool fetches nothing new");
-        gauge(registry, "gridcache.pool.netty.direct", "bytes", org.gridcache.pool.serve.AlignedBuffers.ALLOCATOR.metric(),
+        gauge(registry, "gridcache.pool.netty.direct", "bytes", org.gridcache.pool.http.AlignedBuffers.ALLOCATOR.metric(),
                 m -> m.usedDirectMemory(), "direct memory held by Netty's buffer pool: requests, fills and responses in flight");
         FunctionCounter.builder("gridcache.pool.peer.bytes", store.counters(), org.gridcache.pool.store.StoreCounters::peerBytes).baseUnit("bytes")
                 .description("bytes of stored files pulled from other pools").register(stats.registry());

@@ -43,7 +43,7 @@ import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.DownloadSink;
 import org.gridcache.pool.fetch.FetchException;
-import org.gridcache.pool.serve.PoolTls;
+import org.gridcache.pool.http.PoolTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -263,7 +263,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
                                   String name, ChannelHandler handler) {
         return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
-                .option(ChannelOption.ALLOCATOR, org.gridcache.pool.serve.AlignedBuffers.ALLOCATOR) // TLS's buffers
+                .option(ChannelOption.ALLOCATOR, org.gridcache.pool.http.AlignedBuffers.ALLOCATOR) // TLS's buffers
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {

@@ -19,7 +19,7 @@ import javax.net.ssl.SSLContext;
 import org.gridcache.common.PoolRecord;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.TicketCodec;
-import org.gridcache.pool.serve.Responses;
+import org.gridcache.pool.http.Responses;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -3,6 +3,7 @@ package org.gridcache.pool.serve;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Refusal;
 
 /**

@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import org.gridcache.common.Ticket;
 import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.http.Responses;
 import org.gridcache.pool.peer.Peers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

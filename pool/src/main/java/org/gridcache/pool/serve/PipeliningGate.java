@@ -9,6 +9,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.util.ArrayDeque;
+import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.http.Responses;
 import org.gridcache.pool.ops.PoolStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

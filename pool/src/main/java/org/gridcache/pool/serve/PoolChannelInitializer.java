@@ -20,6 +20,7 @@ import org.gridcache.common.TicketCodec;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolOperations;
 import org.gridcache.pool.ops.PoolStats;

@@ -15,6 +15,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import org.gridcache.pool.http.AlignedBuffers;
 
 /**
  * The pool's Netty transport: epoll where the native library loads, NIO elsewhere. The worker loops serve clients

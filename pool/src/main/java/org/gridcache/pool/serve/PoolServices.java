@@ -6,6 +6,8 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import org.gridcache.common.GridPath;
+import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.http.Responses;
 import org.gridcache.pool.ops.PoolOperations;
 
 /**

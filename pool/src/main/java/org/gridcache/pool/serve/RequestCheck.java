@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.gridcache.common.HttpMethods;
+import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Refusal;
+import org.gridcache.pool.http.Responses;
 
 /**
  * Refuses early what a pool never serves: a malformed request, an HTTP version but HTTP/1.0 and HTTP/1.1 as RFC 9112

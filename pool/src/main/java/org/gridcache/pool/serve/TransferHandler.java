@@ -11,6 +11,7 @@ import org.gridcache.common.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.mover.ByteRange;
 import org.gridcache.pool.mover.CutThroughMover;
 import org.gridcache.pool.mover.HitMover;

@@ -11,7 +11,9 @@ import org.gridcache.common.CredentialMode;
 import org.gridcache.common.Ticket;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
+import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Refusal;
+import org.gridcache.pool.http.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

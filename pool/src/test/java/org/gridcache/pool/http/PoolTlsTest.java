@@ -1,4 +1,4 @@
-package org.gridcache.pool.serve;
+package org.gridcache.pool.http;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package org.gridcache.pool.serve;
+package org.gridcache.pool.http;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;

@@ -1,4 +1,4 @@
-package org.gridcache.pool.serve;
+package org.gridcache.pool.http;
 
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import org.gridcache.common.Ticket;
 import org.gridcache.common.checksum.DigestRequest;
-import org.gridcache.pool.http.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.gridcache.pool.serve;
+package org.gridcache.pool.http;
 
 import eu.emi.security.authn.x509.X509Credential;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
