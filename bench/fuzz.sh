@@ -17,8 +17,8 @@ esac
 # module:fully.qualified.Class:method
 targets=(
   common:org.gridcache.common.GridPathFuzzTest:normalisedPathsAreCleanOrRefused
-  common:org.gridcache.common.TicketFuzzTest:anyTicketIsAdmittedOrRefusedWithAReason
-  common:org.gridcache.common.SettingValuesFuzzTest:everyValueIsParsedOrRefusedWithAReason
+  common:org.gridcache.common.ticket.TicketFuzzTest:anyTicketIsAdmittedOrRefusedWithAReason
+  common:org.gridcache.common.settings.SettingValuesFuzzTest:everyValueIsParsedOrRefusedWithAReason
   pool:org.gridcache.pool.mover.ByteRangeFuzzTest:rangesStayInsideTheFileAndNeverOverlap
   door:org.gridcache.door.webdav.PropfindBodyFuzzTest:anyBodyIsAcceptedOrA4xx
   door:org.gridcache.door.lock.LockBodyFuzzTest:anyLockRequestIsAcceptedOrA4xx

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.door.read.FileReads;
 import org.gridcache.door.select.AffinitySelector;
 import org.gridcache.door.select.LeastLoadedSelector;

@@ -1,6 +1,8 @@
 package org.gridcache.common;
 
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

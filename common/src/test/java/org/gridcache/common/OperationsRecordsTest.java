@@ -1,5 +1,7 @@
 package org.gridcache.common;
 
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.transfer.TransferRecord;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -6,7 +6,7 @@ import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.zk.Zk;
 import org.gridcache.zk.security.ZkClientCredential;
 import org.gridcache.zk.security.ZkClientTls;

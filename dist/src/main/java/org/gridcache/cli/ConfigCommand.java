@@ -2,7 +2,7 @@ package org.gridcache.cli;
 
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.zk.ClusterConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.gridcache.common.FileOriginRoots;
-import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.origin.FileOriginRoots;
+import org.gridcache.common.ticket.TicketSigningKey;
 import picocli.CommandLine.Option;
 
 /** What door and pool processes share: where to listen, how to be reached, and the node's own ticket key. */

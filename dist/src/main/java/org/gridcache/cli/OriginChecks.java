@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.gridcache.common.FileOriginRoots;
+import org.gridcache.common.origin.FileOriginRoots;
 import org.gridcache.common.Json;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.door.DoorRecord;
 import org.gridcache.zk.layout.ZkLayout;
 

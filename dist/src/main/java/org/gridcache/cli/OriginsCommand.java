@@ -1,7 +1,7 @@
 package org.gridcache.cli;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.zk.MountTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.zk.security.ZkClientTls;

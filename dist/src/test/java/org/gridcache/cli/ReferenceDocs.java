@@ -3,7 +3,7 @@ package org.gridcache.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import picocli.CommandLine;
 
 /**

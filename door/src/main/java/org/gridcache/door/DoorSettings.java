@@ -1,8 +1,8 @@
 package org.gridcache.door;
 
 import java.util.List;
-import org.gridcache.common.FileOriginRoots;
-import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.origin.FileOriginRoots;
+import org.gridcache.common.ticket.TicketSigningKey;
 
 /**
  * How one door starts: its id (the name of its {@code /doors/<id>} znode), where it listens ({@code port} 0 picks a

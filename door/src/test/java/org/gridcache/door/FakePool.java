@@ -12,11 +12,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.gridcache.common.Ticket;
-import org.gridcache.common.TicketCodec;
-import org.gridcache.common.TicketKeys;
-import org.gridcache.common.TicketSigningKey;
-import org.gridcache.common.TicketException;
+import org.gridcache.common.ticket.Ticket;
+import org.gridcache.common.ticket.TicketCodec;
+import org.gridcache.common.ticket.TicketKeys;
+import org.gridcache.common.ticket.TicketSigningKey;
+import org.gridcache.common.ticket.TicketException;
 
 /**
  * A pool's data server for proxy tests: checks the ticket like a real pool, serves bytes by namespace path, honours

@@ -1,7 +1,7 @@
 package org.gridcache.pool;
 
 import java.io.Closeable;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Json;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.TicketCodec;
-import org.gridcache.common.TicketKeys;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.TicketCodec;
+import org.gridcache.common.ticket.TicketKeys;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.pool.access.DelegatedCredentials;
@@ -206,7 +206,7 @@ public final class Pool implements Closeable {
         return directory.live();
     }
 
-    org.gridcache.common.ClusterSettings settings() {
+    org.gridcache.common.settings.ClusterSettings settings() {
         return config.current();
     }
 

@@ -2,10 +2,10 @@ package org.gridcache.pool;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import org.gridcache.common.FileOriginRoots;
-import org.gridcache.common.TicketCodec;
-import org.gridcache.common.TicketKeys;
-import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.origin.FileOriginRoots;
+import org.gridcache.common.ticket.TicketCodec;
+import org.gridcache.common.ticket.TicketKeys;
+import org.gridcache.common.ticket.TicketSigningKey;
 import org.gridcache.pool.store.StoreMode;
 
 /**

@@ -1,7 +1,7 @@
 package org.gridcache.pool;
 
 import static org.awaitility.Awaitility.await;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,11 +17,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.Json;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.Ticket;
-import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.Ticket;
+import org.gridcache.common.ticket.TicketSigningKey;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.store.StoreKey;

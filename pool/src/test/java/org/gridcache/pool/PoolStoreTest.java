@@ -1,7 +1,7 @@
 package org.gridcache.pool;
 
 import static org.awaitility.Awaitility.await;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.pool.store.Store;
 import org.gridcache.zk.ClusterConfig;
 import org.junit.jupiter.api.Test;

@@ -10,10 +10,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import org.gridcache.common.CredentialMode;
-import org.gridcache.common.Ticket;
-import org.gridcache.common.TicketCodec;
-import org.gridcache.common.TicketSigningKey;
+import org.gridcache.common.origin.CredentialMode;
+import org.gridcache.common.ticket.Ticket;
+import org.gridcache.common.ticket.TicketCodec;
+import org.gridcache.common.ticket.TicketSigningKey;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +66,7 @@ class PoolTicketTest extends PoolTestSupport {
         // what a compromised pool holds: its own key, published as a pool's
         TicketSigningKey poolKey = TicketSigningKey.generate();
         zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.layout.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                org.gridcache.zk.layout.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.cluster.PoolRecord(
                         "rogue", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
         try {
             String minted = new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC())
@@ -80,7 +80,7 @@ class PoolTicketTest extends PoolTestSupport {
     @Test
     void aPoolsTicketReadsAUsersFileOnlyWithTheDoorsGrantToThatPool() throws Exception {
         TicketCodec peer = publishPeer();
-        org.gridcache.zk.MountTable.put(zk, org.gridcache.common.OriginEntry.of("users", "/u", "https://127.0.0.1:9/u", "user"));
+        org.gridcache.zk.MountTable.put(zk, org.gridcache.common.origin.OriginEntry.of("users", "/u", "https://127.0.0.1:9/u", "user"));
         try {
             await().atMost(WAIT).until(() -> pool.mounts().resolve("/u/f").isPresent());
             long now = Instant.now().getEpochSecond();
@@ -155,7 +155,7 @@ class PoolTicketTest extends PoolTestSupport {
     private TicketCodec publishPeer() throws Exception {
         TicketSigningKey poolKey = TicketSigningKey.generate();
         zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.layout.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                org.gridcache.zk.layout.ZkLayout.pool("peer"), org.gridcache.common.Json.bytes(new org.gridcache.common.cluster.PoolRecord(
                         "peer", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
         await().atMost(WAIT).until(() -> pool.poolsSeen().stream().anyMatch(p -> p.id().equals("peer")));
         return new TicketCodec(poolKey, (issuer, kid) -> null, TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC());

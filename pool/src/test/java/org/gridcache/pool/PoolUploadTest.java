@@ -20,10 +20,10 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.stream.Stream;
-import org.gridcache.common.CredentialMode;
-import org.gridcache.common.FileOriginRoots;
-import org.gridcache.common.OriginEntry;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.origin.CredentialMode;
+import org.gridcache.common.origin.FileOriginRoots;
+import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.pool.store.StoreKey;
 import org.gridcache.zk.MountTable;
@@ -239,14 +239,14 @@ class PoolUploadTest extends PoolTestSupport {
 
     @Test
     void aPoolSignedWriteTicketIsRefused() throws Exception {
-        org.gridcache.common.TicketSigningKey poolKey = org.gridcache.common.TicketSigningKey.generate();
+        org.gridcache.common.ticket.TicketSigningKey poolKey = org.gridcache.common.ticket.TicketSigningKey.generate();
         zk.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(
-                org.gridcache.zk.layout.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.PoolRecord(
+                org.gridcache.zk.layout.ZkLayout.pool("rogue"), org.gridcache.common.Json.bytes(new org.gridcache.common.cluster.PoolRecord(
                         "rogue", "http://127.0.0.1:9", "test", 1, 1, 0, 0, 0, "v", 0, "enabled", 0, 0, null, poolKey.publicJwk())));
         try {
             long now = Instant.now().getEpochSecond();
-            String minted = new org.gridcache.common.TicketCodec(poolKey, (issuer, kid) -> null,
-                    org.gridcache.common.TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC())
+            String minted = new org.gridcache.common.ticket.TicketCodec(poolKey, (issuer, kid) -> null,
+                    org.gridcache.common.ticket.TicketCodec.DEFAULT_MAX_LIFETIME, java.time.Clock.systemUTC())
                     .sign(new Ticket("/up/d.bin", poolName, Ticket.WRITE, now, now + 60, "/CN=test", "pool:rogue", null, 3, -1,
                             null, List.of(), CredentialMode.NONE, null, List.of()));
             HttpResponse<String> r = await().atMost(WAIT).until(() -> put("/up/d.bin", minted, new byte[3]),

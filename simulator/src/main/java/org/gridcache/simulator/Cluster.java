@@ -1,6 +1,6 @@
 package org.gridcache.simulator;
 
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 
 /**
  * The simulated cluster: {@code pools} pools of {@code capacity} bytes each, {@code concurrency} reads under way at

@@ -1,10 +1,10 @@
 package org.gridcache.simulator;
 
-import org.gridcache.common.SelectionPolicy;
+import org.gridcache.common.settings.SelectionPolicy;
 import java.util.List;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import java.util.function.Supplier;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.door.select.PoolSelector;
 import org.gridcache.door.select.SelectionPolicies;
 

@@ -1,7 +1,7 @@
 package org.gridcache.simulator;
 
 import java.util.List;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import java.util.Locale;
 import java.util.StringJoiner;
 import org.gridcache.common.ByteSize;

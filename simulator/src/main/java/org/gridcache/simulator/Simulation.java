@@ -5,8 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.door.select.PoolSelector;
 import org.gridcache.door.select.PoolSelector.Choice;
 

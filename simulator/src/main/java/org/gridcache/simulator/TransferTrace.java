@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.gridcache.common.Json;
-import org.gridcache.common.TransferRecord;
+import org.gridcache.common.transfer.TransferRecord;
 
 /**
  * The reads a cluster really served, from a {@code transfers.jsonl} (one {@link TransferRecord} a line, docs/admin-guide.md,

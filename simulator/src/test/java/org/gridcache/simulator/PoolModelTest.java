@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.junit.jupiter.api.Test;
 
 /** The simulated store under the pool's real eviction (watermarks 0.95 and 0.90 by default). */

@@ -1,11 +1,11 @@
 package org.gridcache.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.junit.jupiter.api.Test;
 
 /** The seed paper's two workloads through the real policies, on the seed experiment's cluster: 3 pools, 20 jobs at once. */

@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
-import org.gridcache.common.ClusterSettings;
-import org.gridcache.common.TransferRecord;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.transfer.TransferRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

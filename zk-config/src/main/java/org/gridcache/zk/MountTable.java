@@ -13,7 +13,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.Json;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 
 /**
  * The namespace's mount table ({@code /origins}): which origin serves which path prefix. Watched live; a path

@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.Ticket;
-import org.gridcache.common.TicketKeys;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.Ticket;
+import org.gridcache.common.ticket.TicketKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

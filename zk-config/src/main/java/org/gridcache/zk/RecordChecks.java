@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.gridcache.common.Json;
-import org.gridcache.common.OriginEntry;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.TicketKeys;
+import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.TicketKeys;
 
 /**
  * What a node checks of every record it reads from ZooKeeper before using it: the mount table's entries and the pools'

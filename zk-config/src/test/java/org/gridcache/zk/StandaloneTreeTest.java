@@ -14,7 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.zk.security.StandaloneTree;
 import org.gridcache.zk.security.ZkDigestSecret;
 import org.junit.jupiter.api.Test;

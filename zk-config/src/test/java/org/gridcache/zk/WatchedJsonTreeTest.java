@@ -19,7 +19,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.gridcache.common.Json;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -139,12 +139,12 @@ class WatchedJsonTreeTest {
     @Test
     void clusterConfigReadsATypedSettingSetByItsDeclaration() throws Exception {
         try (ClusterConfig config = new ClusterConfig(client).start(WAIT)) {
-            ClusterConfig.set(client, org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY, "random");
-            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY)
-                    == org.gridcache.common.SelectionPolicy.RANDOM);
-            assertTrue(ClusterConfig.unset(client, org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY));
-            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.ClusterSettings.Keys.SELECTION_POLICY)
-                    == org.gridcache.common.SelectionPolicy.AFFINITY);
+            ClusterConfig.set(client, org.gridcache.common.settings.ClusterSettings.Keys.SELECTION_POLICY, "random");
+            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.settings.ClusterSettings.Keys.SELECTION_POLICY)
+                    == org.gridcache.common.settings.SelectionPolicy.RANDOM);
+            assertTrue(ClusterConfig.unset(client, org.gridcache.common.settings.ClusterSettings.Keys.SELECTION_POLICY));
+            await().atMost(WAIT).until(() -> config.current().get(org.gridcache.common.settings.ClusterSettings.Keys.SELECTION_POLICY)
+                    == org.gridcache.common.settings.SelectionPolicy.AFFINITY);
         }
     }
 }

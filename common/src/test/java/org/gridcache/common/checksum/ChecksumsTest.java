@@ -47,17 +47,17 @@ class ChecksumsTest {
 
     @Test
     void computesOnlyTheChosenTypesAsPoolChecksumsSays() {
-        org.gridcache.common.ClusterSettings chosen = org.gridcache.common.ClusterSettings.of(
+        org.gridcache.common.settings.ClusterSettings chosen = org.gridcache.common.settings.ClusterSettings.of(
                 Map.of("pool.checksums", "ADLER32, md5"));
-        ChecksumComputation c = new ChecksumComputation(chosen.get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS));
+        ChecksumComputation c = new ChecksumComputation(chosen.get(org.gridcache.common.settings.ClusterSettings.Keys.POOL_CHECKSUMS));
         c.update(ByteBuffer.wrap("123456789".getBytes(StandardCharsets.US_ASCII)));
         assertEquals(Map.of("adler32", "091e01de", "md5", "25f9e794323b453885f5181f1b624d0b"), c.finish().toHex());
-        assertEquals(java.util.EnumSet.of(ChecksumType.ADLER32, ChecksumType.CRC32C), org.gridcache.common.ClusterSettings.of(Map.of())
-                .get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS), "by default the cheap ones, as XRootD and dCache");
-        assertTrue(org.gridcache.common.ClusterSettings.of(Map.of("pool.checksums", ""))
-                .get(org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS).isEmpty());
+        assertEquals(java.util.EnumSet.of(ChecksumType.ADLER32, ChecksumType.CRC32C), org.gridcache.common.settings.ClusterSettings.of(Map.of())
+                .get(org.gridcache.common.settings.ClusterSettings.Keys.POOL_CHECKSUMS), "by default the cheap ones, as XRootD and dCache");
+        assertTrue(org.gridcache.common.settings.ClusterSettings.of(Map.of("pool.checksums", ""))
+                .get(org.gridcache.common.settings.ClusterSettings.Keys.POOL_CHECKSUMS).isEmpty());
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> org.gridcache.common.ClusterSettings.Keys.POOL_CHECKSUMS.parse("adler32, sha-512"));
+                () -> org.gridcache.common.settings.ClusterSettings.Keys.POOL_CHECKSUMS.parse("adler32, sha-512"));
         assertTrue(refused.getMessage().contains("sha-512"), refused.getMessage());
     }
 

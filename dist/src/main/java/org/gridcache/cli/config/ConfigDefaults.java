@@ -6,7 +6,7 @@ import java.util.TreeSet;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.gridcache.cli.config.ConfigFile.Entry;
 import org.gridcache.common.ByteSize;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;

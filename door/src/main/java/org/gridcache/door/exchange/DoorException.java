@@ -1,7 +1,7 @@
 package org.gridcache.door.exchange;
 
 import java.util.Map;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 
 /**

@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
 import org.gridcache.common.HttpMethods;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;
 import org.gridcache.door.auth.AuthzPolicy;

@@ -23,7 +23,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.io.Connection;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,7 +2,7 @@ package org.gridcache.door.liveness;
 
 import java.util.List;
 import java.util.function.Supplier;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

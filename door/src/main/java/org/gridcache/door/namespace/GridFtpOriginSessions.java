@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.IdleConnectionPool;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.exchange.DoorException;
 import org.gridcache.gridftp.GridFtp;

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.gridcache.common.GridPath;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.exchange.DoorException;
 import org.gridcache.zk.MountTable;

@@ -3,8 +3,8 @@ package org.gridcache.door.namespace;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.gridcache.common.CredentialMode;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.CredentialMode;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.exchange.DoorException;
 

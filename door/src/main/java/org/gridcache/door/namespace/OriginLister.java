@@ -1,7 +1,7 @@
 package org.gridcache.door.namespace;
 
 import java.util.List;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.exchange.DoorException;
 

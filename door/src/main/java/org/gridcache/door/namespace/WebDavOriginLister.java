@@ -21,7 +21,7 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.GridPath;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.CredentialRefusal;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.exchange.DoorException;

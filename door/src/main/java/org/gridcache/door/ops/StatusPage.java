@@ -1,14 +1,14 @@
 package org.gridcache.door.ops;
 
 import java.time.Instant;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.gridcache.common.ByteSize;
-import org.gridcache.common.ClusterSettings;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.door.webdav.HtmlListing;
 
 /**

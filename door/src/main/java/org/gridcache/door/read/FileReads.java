@@ -1,7 +1,7 @@
 package org.gridcache.door.read;
 
 import jakarta.servlet.http.HttpServletRequest;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import org.gridcache.common.ClusterSettings;
-import org.gridcache.common.CredentialMode;
-import org.gridcache.common.OriginEntry;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.origin.CredentialMode;
+import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.common.security.GridSubject;

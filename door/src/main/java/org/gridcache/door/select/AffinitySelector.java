@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.DoubleSupplier;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 
 /**
  * Policy {@code affinity} (the default): weighted rendezvous hashing (Thaler and Ravishankar, "Using name-based

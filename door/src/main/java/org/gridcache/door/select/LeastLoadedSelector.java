@@ -3,7 +3,7 @@ package org.gridcache.door.select;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 
 /**
  * Policy {@code least-loaded}: the pools with the lowest published load, ties broken at random so equal pools share

@@ -2,7 +2,7 @@ package org.gridcache.door.select;
 
 import java.util.List;
 import java.util.Optional;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 
 /**
  * One policy for choosing the pools that serve a read (ARCHITECTURE.md, "Choosing a pool"). Rival policies ({@link RandomSelector},

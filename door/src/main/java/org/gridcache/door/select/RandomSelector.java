@@ -3,8 +3,8 @@ package org.gridcache.door.select;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.Ticket;
 
 /**
  * Policy {@code random}, the seed design: any pool, uniformly at random. Its ticket says "ask all peers": a pool

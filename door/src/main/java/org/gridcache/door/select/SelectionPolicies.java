@@ -3,7 +3,7 @@ package org.gridcache.door.select;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
-import org.gridcache.common.SelectionPolicy;
+import org.gridcache.common.settings.SelectionPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -5,7 +5,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.net.Cidr;
 import org.gridcache.common.security.GridSubject;

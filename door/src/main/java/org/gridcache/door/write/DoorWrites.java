@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.UploadDigest;
 import org.gridcache.common.security.GridSubject;

@@ -1,7 +1,7 @@
 package org.gridcache.door.write;
 
 import java.io.InputStream;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.exchange.DoorException;
 import org.gridcache.door.namespace.OriginIdentity;

@@ -1,6 +1,6 @@
 package org.gridcache.door.write;
 
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 
 /** The writer of each kind of origin, chosen by the mount entry's protocol as the namespace chooses its lister. */
 public final class OriginWriters {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.AccessCheck;

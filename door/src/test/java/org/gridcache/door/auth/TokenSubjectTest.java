@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Set;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.authz.Activity;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.authz.Grants;

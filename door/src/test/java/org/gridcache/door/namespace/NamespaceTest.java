@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.GridPath;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.common.security.TestPki;

@@ -14,7 +14,7 @@ import java.util.Optional;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpHeader;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.security.GridSubject;
 import org.gridcache.door.auth.TokenVault;

@@ -1,7 +1,7 @@
 package org.gridcache.door.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import org.gridcache.common.SelectionPolicy;
+import org.gridcache.common.settings.SelectionPolicy;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,8 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.gridcache.common.PoolRecord;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.ticket.Ticket;
 import org.junit.jupiter.api.Test;
 
 class AffinitySelectorTest {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.gridcache.common.PoolRecord;
+import org.gridcache.common.cluster.PoolRecord;
 import org.junit.jupiter.api.Test;
 
 class LeastLoadedSelectorTest {

@@ -9,7 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.authz.BearerIdentity;
 import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.security.GridSubject;

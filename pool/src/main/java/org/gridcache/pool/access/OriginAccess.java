@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.origin.PermissionCheck;

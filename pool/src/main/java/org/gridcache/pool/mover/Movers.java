@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.gridcache.common.TransferLog;
-import org.gridcache.common.TransferRecord;
+import org.gridcache.common.transfer.TransferLog;
+import org.gridcache.common.transfer.TransferRecord;
 import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.http.Exchange;
 

@@ -9,7 +9,7 @@ import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.FetchException;
 import org.gridcache.pool.origin.RangedReads;

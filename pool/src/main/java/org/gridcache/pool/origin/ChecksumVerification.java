@@ -1,7 +1,7 @@
 package org.gridcache.pool.origin;
 
 import java.io.IOException;
-import org.gridcache.common.GridFtpChecksum;
+import org.gridcache.common.settings.GridFtpChecksum;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
 import java.net.URI;

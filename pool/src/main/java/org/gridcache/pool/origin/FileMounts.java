@@ -3,8 +3,8 @@ package org.gridcache.pool.origin;
 import java.net.URI;
 import java.util.Collection;
 import java.util.List;
-import org.gridcache.common.LocalOriginRoot;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.LocalOriginRoot;
+import org.gridcache.common.origin.OriginEntry;
 
 /** Which {@code file://} mount of the mount table holds a file URL: the deepest, as the door resolves paths. */
 final class FileMounts {

@@ -1,9 +1,9 @@
 package org.gridcache.pool.origin;
 
 import eu.emi.security.authn.x509.X509Credential;
-import org.gridcache.common.GridFtpChecksum;
+import org.gridcache.common.settings.GridFtpChecksum;
 import org.gridcache.common.checksum.Checksums;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
@@ -15,9 +15,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.gridcache.common.ClusterSettings;
-import org.gridcache.common.OriginEntry;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;

@@ -5,7 +5,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.gridftp.RemoteEntry;

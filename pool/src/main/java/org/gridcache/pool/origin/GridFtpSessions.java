@@ -1,7 +1,7 @@
 package org.gridcache.pool.origin;
 
 import eu.emi.security.authn.x509.X509Credential;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.nio.file.Path;
@@ -10,10 +10,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.gridcache.common.ClusterSettings;
-import org.gridcache.common.CredentialMode;
-import org.gridcache.common.OriginEntry;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.origin.CredentialMode;
+import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtp;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;

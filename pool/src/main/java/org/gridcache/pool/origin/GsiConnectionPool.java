@@ -12,7 +12,7 @@ import java.util.HexFormat;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.IdleConnectionPool;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;

@@ -36,7 +36,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.pool.PoolSecurity;
 import org.gridcache.pool.access.DelegatedCredentials;

@@ -26,7 +26,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

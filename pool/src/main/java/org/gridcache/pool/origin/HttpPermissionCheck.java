@@ -4,7 +4,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.fetch.FetchException;
 import org.slf4j.Logger;

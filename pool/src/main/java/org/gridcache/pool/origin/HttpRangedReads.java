@@ -18,7 +18,7 @@ import java.net.URI;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.security.CredentialRefusal;
 import org.gridcache.pool.fetch.FetchException;
 

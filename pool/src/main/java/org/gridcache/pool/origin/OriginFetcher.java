@@ -23,7 +23,7 @@ public interface OriginFetcher extends AutoCloseable {
      * As {@link #fetch(URI, DownloadSink)}, for the file {@code ticket} names: a fetcher that presents credentials
      * chooses them by the ticket (the user's delegated proxy, or the pool's host certificate).
      */
-    default void fetch(URI origin, DownloadSink sink, org.gridcache.common.Ticket ticket) {
+    default void fetch(URI origin, DownloadSink sink, org.gridcache.common.ticket.Ticket ticket) {
         fetch(origin, sink);
     }
 

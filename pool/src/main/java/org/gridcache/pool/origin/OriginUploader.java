@@ -3,7 +3,7 @@ package org.gridcache.pool.origin;
 import io.netty.buffer.ByteBuf;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 
 /**
  * An origin protocol's side of a PUT through a pool: the body streamed to the origin while it arrives, one chunk

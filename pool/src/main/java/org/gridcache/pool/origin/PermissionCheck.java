@@ -2,7 +2,7 @@ package org.gridcache.pool.origin;
 
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.access.DelegatedCredentials;
 
 /**

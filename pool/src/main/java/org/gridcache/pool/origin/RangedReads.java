@@ -3,7 +3,7 @@ package org.gridcache.pool.origin;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.net.URI;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.FetchException;
 
 /**

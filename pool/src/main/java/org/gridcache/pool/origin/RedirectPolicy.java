@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
-import org.gridcache.common.ClusterSettings.Keys;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.settings.ClusterSettings.Keys;
+import org.gridcache.common.origin.OriginEntry;
 
 /**
  * Which of an origin's redirects a pool follows. A pool re-presents the credential of the fetch (the user's

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.pool.fetch.StaleCopies;
 import org.gridcache.pool.origin.OriginUploader;
-import org.gridcache.common.TicketCodec;
+import org.gridcache.common.ticket.TicketCodec;
 import org.gridcache.pool.access.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;

@@ -7,7 +7,7 @@ import java.nio.channels.FileChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.fetch.FetchException;

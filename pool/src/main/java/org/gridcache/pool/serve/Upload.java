@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.checksum.DigestRequest;

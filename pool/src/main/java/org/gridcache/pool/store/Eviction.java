@@ -1,14 +1,14 @@
 package org.gridcache.pool.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import org.gridcache.common.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings.Keys;
 import com.github.benmanes.caffeine.cache.Policy.CacheEntry;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 
 /**
  * Least-recently-used eviction between two watermarks (ARCHITECTURE.md, "Disk layout"): nothing happens while the store plus the

@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.checksum.Checksums;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

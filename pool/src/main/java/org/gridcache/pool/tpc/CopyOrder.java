@@ -1,7 +1,7 @@
 package org.gridcache.pool.tpc;
 
 import java.util.Map;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 
 /**
  * A third-party copy as admitted: the door's ticket (with the origin URL the pool resolved), its signed form (shown

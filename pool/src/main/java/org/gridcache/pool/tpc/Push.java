@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.ContentResponse;
-import org.gridcache.common.Ticket;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.checksum.DigestRequest;

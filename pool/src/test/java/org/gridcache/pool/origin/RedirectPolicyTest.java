@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.net.URI;
 import java.util.List;
-import org.gridcache.common.ClusterSettings;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.origin.OriginEntry;
 import org.junit.jupiter.api.Test;
 
 class RedirectPolicyTest {

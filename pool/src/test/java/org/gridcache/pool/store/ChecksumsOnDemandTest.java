@@ -20,7 +20,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.gridcache.common.ClusterSettings;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.Json;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.ChecksumType;

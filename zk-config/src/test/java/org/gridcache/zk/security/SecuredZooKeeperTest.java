@@ -17,7 +17,7 @@ import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.gridcache.common.OriginEntry;
+import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.TestPki;

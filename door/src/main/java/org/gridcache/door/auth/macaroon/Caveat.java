@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.gridcache.common.GridPath;
-import org.gridcache.common.SiteMap;
+import org.gridcache.common.settings.SiteMap;
 import org.gridcache.common.authz.Activity;
 
 /**
