@@ -9,7 +9,7 @@ import org.gridcache.common.ByteSize;
 import org.gridcache.common.settings.SettingTypes;
 import org.gridcache.common.ticket.TicketKeys;
 import org.gridcache.pool.Pool;
-import org.gridcache.pool.PoolSecurity;
+import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.PoolSettings;
 import org.gridcache.pool.store.StoreMode;
 import org.gridcache.zk.security.ZkClientTls;

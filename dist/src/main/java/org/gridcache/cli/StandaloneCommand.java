@@ -13,7 +13,7 @@ import eu.emi.security.authn.x509.X509Credential;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.door.DoorSecurity;
-import org.gridcache.pool.PoolSecurity;
+import org.gridcache.pool.http.PoolSecurity;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.gridcache.common.ByteSize;

@@ -18,20 +18,21 @@ import org.gridcache.common.ticket.TicketKeys;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.pool.access.DelegatedCredentials;
-import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.http.PoolSecurity;
+import org.gridcache.pool.origin.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.ops.PoolMXBean;
 import org.gridcache.pool.ops.PoolOperations;
-import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.origin.FileOriginFetcher;
 import org.gridcache.pool.origin.GridFtpOriginFetcher;
 import org.gridcache.pool.origin.HttpOriginFetcher;
 import org.gridcache.pool.origin.Origins;
-import org.gridcache.pool.origin.ReceiveSlabs;
+import org.gridcache.pool.http.ReceiveSlabs;
 import org.gridcache.pool.origin.RedirectPolicy;
-import org.gridcache.pool.peer.PeerFetcher;
+import org.gridcache.pool.fetch.PeerFetcher;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.serve.PoolChannelInitializer;
 import org.gridcache.pool.tpc.CopyService;
@@ -155,7 +156,7 @@ public final class Pool implements Closeable {
                 () -> config.current().get(Keys.SPARSE_MIN_SIZE), () -> config.current().get(Keys.BLOCK_PREFETCH));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
-        operations = new PoolOperations(settings, this::url, store, movers, stats, mounts, this::publishSoon);
+        operations = new PoolOperations(settings.name(), settings.site(), this::url, store, movers, stats, mounts, this::publishSoon);
         StaleCopies staleCopies = new StaleCopies(store, path -> mounts.resolve(path).map(o -> o.urlOf(path)), Clock.systemUTC());
         writeNotices = WriteNotices.watch(zk, staleCopies::written, staleCopies::writtenUnknown).start(ZK_WAIT);
         PoolChannelInitializer.Uploads uploads = new PoolChannelInitializer.Uploads(List.of(new HttpOriginUploader(http),

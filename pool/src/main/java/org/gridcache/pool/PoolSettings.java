@@ -6,6 +6,7 @@ import org.gridcache.common.origin.FileOriginRoots;
 import org.gridcache.common.ticket.TicketCodec;
 import org.gridcache.common.ticket.TicketKeys;
 import org.gridcache.common.ticket.TicketSigningKey;
+import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.store.StoreMode;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The gridcache pool: a Netty HTTP data server in front of the grid's origins (ARCHITECTURE.md, "Parts" and
  * "Flows"). Its public surface is this package: {@link org.gridcache.pool.Pool} assembles the parts from
- * {@link org.gridcache.pool.PoolSettings} and {@link org.gridcache.pool.PoolSecurity}, and registers the pool in
+ * {@link org.gridcache.pool.PoolSettings} and {@link org.gridcache.pool.http.PoolSecurity}, and registers the pool in
  * ZooKeeper.
  *
  * <p>The parts, one package each: {@code serve} (the Netty pipeline and its handlers), {@code mover} (client

@@ -27,7 +27,7 @@ import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.GridTrust;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.http.PoolTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +106,7 @@ public final class DelegatedCredentials {
      * ({@code token}); never from the hand-off, which could outlive a destroyed delegation. Fails with a
      * {@link CompletionFailure} carrying the status to answer.
      */
-    CompletableFuture<OriginCredential> obtain(Ticket ticket, String token) {
+    public CompletableFuture<OriginCredential> obtain(Ticket ticket, String token) {
         String key = key(ticket);
         CompletableFuture<OriginCredential> mine = new CompletableFuture<>();
         CompletableFuture<OriginCredential> running = asking.putIfAbsent(key, mine);

@@ -14,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.gridcache.common.ticket.Ticket;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.BlockBitmap;
 import org.gridcache.pool.store.PartialFile;

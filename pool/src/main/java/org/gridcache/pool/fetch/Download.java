@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
+import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.DownloadSink;
 import org.gridcache.pool.origin.OriginFetcher;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.StoreKey;
@@ -258,10 +260,9 @@ public final class Download implements DownloadSink {
     }
 
     /**
-     * The origin sent everything: verifies what was computed on receipt (a verified fill's last byte then goes out
-     * while the disk may still be catching up; a mismatch fails the fill at once), then finishes once the disk writer
-     * has caught up, on a disk writer (the fetcher calls this on an event loop, which must not wait for an fsync or a
-     * checksum pass).
+     * The origin sent everything: verifies what was computed on receipt (a verified fill's last byte then goes out while the disk
+     * may still be catching up; a mismatch fails the fill at once), then finishes once the disk writer has caught up, on a disk
+     * writer (the fetcher calls this on an event loop, which must not wait for an fsync or a checksum pass).
      */
     @Override
     public void complete() {

@@ -9,6 +9,8 @@ import java.util.Set;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
+import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.DownloadSink;
 
 /**
  * A fill's checksums and its verification against the origin's. The types are split once, at the first byte

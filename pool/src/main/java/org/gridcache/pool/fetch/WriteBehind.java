@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.gridcache.pool.http.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.fetch.Download;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Responses;
 import org.gridcache.pool.store.ChecksumsOnDemand;

@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.gridcache.common.transfer.TransferLog;
 import org.gridcache.common.transfer.TransferRecord;
-import org.gridcache.pool.ops.PoolStats;
 import org.gridcache.pool.http.Exchange;
 
 /**

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Responses;

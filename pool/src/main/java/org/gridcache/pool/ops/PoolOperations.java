@@ -10,8 +10,8 @@ import org.gridcache.common.Mbeans;
 import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.ticket.Ticket;
-import org.gridcache.pool.PoolSettings;
 import org.gridcache.pool.mover.Movers;
+import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
 import org.gridcache.pool.store.StoreKey;
@@ -39,10 +39,10 @@ public final class PoolOperations implements PoolMXBean, AutoCloseable {
     private volatile boolean draining;
     private volatile boolean readOnly;
 
-    public PoolOperations(PoolSettings settings, Supplier<String> url, Store store, Movers movers, PoolStats stats, MountTable mounts,
+    public PoolOperations(String name, String site, Supplier<String> url, Store store, Movers movers, PoolStats stats, MountTable mounts,
                    Runnable publish) {
-        this.name = settings.name();
-        this.site = settings.site();
+        this.name = name;
+        this.site = site;
         this.url = url;
         this.store = store;
         this.movers = movers;

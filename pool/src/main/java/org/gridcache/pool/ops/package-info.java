@@ -1,4 +1,5 @@
 /**
- * Operations: the JMX bean (drain, read-only, evict), the Prometheus metrics and the pool's counters.
+ * Operations: the JMX bean (drain, read-only, evict), the Prometheus metrics (the counters they read,
+ * {@code mover.PoolStats}, sit below, where movers count).
  */
 package org.gridcache.pool.ops;

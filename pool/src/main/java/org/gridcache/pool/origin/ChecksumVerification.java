@@ -12,8 +12,7 @@ import java.util.Map;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
-import org.gridcache.pool.fetch.DownloadSink;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

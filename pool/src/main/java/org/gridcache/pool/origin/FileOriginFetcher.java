@@ -16,8 +16,7 @@ import java.util.function.Supplier;
 import org.gridcache.common.origin.FileOriginRoots;
 import org.gridcache.common.origin.LocalOriginRoot;
 import org.gridcache.common.origin.OriginEntry;
-import org.gridcache.pool.fetch.DownloadSink;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -18,7 +18,7 @@ import org.gridcache.common.origin.LocalOriginRoot;
 import org.gridcache.common.origin.LocalOriginWrites;
 import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.ticket.Ticket;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

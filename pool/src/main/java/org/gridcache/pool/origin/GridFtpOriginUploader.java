@@ -14,7 +14,7 @@ import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.RemoteEntry;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

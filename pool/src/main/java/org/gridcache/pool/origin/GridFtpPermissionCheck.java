@@ -10,7 +10,7 @@ import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.gridftp.RemoteEntry;
 import org.gridcache.pool.access.DelegatedCredentials;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -19,7 +19,7 @@ import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.pool.access.DelegatedCredentials;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 
 /**
  * What every GridFTP conversation of the pool shares — the fetch, the ranged read and the permission check: the

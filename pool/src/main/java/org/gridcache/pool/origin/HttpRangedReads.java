@@ -20,7 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.security.CredentialRefusal;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 
 /**
  * A ranged GET ({@code Range: bytes=a-b}) of an HTTP(S) origin, presenting what the ticket's origin needs and

@@ -2,7 +2,6 @@ package org.gridcache.pool.origin;
 
 import java.net.URI;
 import java.util.Optional;
-import org.gridcache.pool.fetch.DownloadSink;
 
 /**
  * An origin protocol: fetches one file from an origin into a {@link DownloadSink}, asynchronously. One

@@ -19,8 +19,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.common.security.CredentialRefusal;
-import org.gridcache.pool.fetch.DownloadSink;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 
 /**
  * Reads one origin response into a {@link DownloadSink}: a 200 streams into the part file, a redirect starts the

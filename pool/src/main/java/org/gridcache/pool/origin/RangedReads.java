@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.net.URI;
 import org.gridcache.common.ticket.Ticket;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 
 /**
  * An origin capability: reading just a range of a file for one client, not cached (GridFTP's ERET), so a client

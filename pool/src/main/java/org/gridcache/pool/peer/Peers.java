@@ -48,7 +48,7 @@ public final class Peers implements AutoCloseable {
     }
 
     /** What the peers said within the timeout: the first holder (or none), and every peer that answered at all. */
-    record Answers(Optional<Holder> holder, Set<String> answered) {
+    public record Answers(Optional<Holder> holder, Set<String> answered) {
     }
 
     private final String self;
@@ -115,7 +115,7 @@ public final class Peers implements AutoCloseable {
     }
 
     /** As {@link #ask}, also naming the peers that answered (yes or no) in time. */
-    CompletableFuture<Answers> askAll(Ticket ticket, List<PoolRecord> peers, boolean acceptInFlight) {
+    public CompletableFuture<Answers> askAll(Ticket ticket, List<PoolRecord> peers, boolean acceptInFlight) {
         CompletableFuture<Answers> answer = new CompletableFuture<>();
         Set<String> answered = ConcurrentHashMap.newKeySet();
         if (peers.isEmpty()) {

@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
 import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Refusal;
 import org.gridcache.pool.http.Responses;
-import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.tpc.CopyExchange;
 import org.gridcache.pool.tpc.CopyService;
 import org.slf4j.Logger;

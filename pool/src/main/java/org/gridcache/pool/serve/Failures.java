@@ -4,7 +4,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.util.concurrent.CompletionException;
 import org.gridcache.pool.access.DelegatedCredentials;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.http.Refusal;
 
 /**

@@ -11,7 +11,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import java.util.ArrayDeque;
 import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Responses;
-import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.mover.PoolStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

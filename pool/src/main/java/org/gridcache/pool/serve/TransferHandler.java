@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.mover.ByteRange;
 import org.gridcache.pool.mover.CutThroughMover;

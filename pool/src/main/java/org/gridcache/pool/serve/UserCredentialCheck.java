@@ -9,7 +9,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import org.gridcache.common.origin.CredentialMode;
 import org.gridcache.common.ticket.Ticket;
-import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.origin.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.Refusal;

@@ -19,13 +19,13 @@ import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.net.AllowedHosts;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.pool.access.DelegatedCredentials;
-import org.gridcache.pool.access.OriginAccess;
+import org.gridcache.pool.origin.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.fetch.StaleCopies;
 import org.gridcache.pool.http.Refusal;
 import org.gridcache.pool.mover.Movers;
-import org.gridcache.pool.ops.PoolStats;
+import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.origin.OriginUploader;
 import org.gridcache.pool.store.Store;
 

@@ -16,7 +16,7 @@ import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.pool.fetch.Download;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.ticket.Ticket;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.PartialFile;
 import org.gridcache.pool.store.Store;

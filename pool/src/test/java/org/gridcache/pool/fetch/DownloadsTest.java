@@ -10,6 +10,8 @@ import io.netty.buffer.Unpooled;
 import java.net.URI;
 import java.util.Map;
 import java.nio.channels.FileChannel;
+import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.DownloadSink;
 import org.gridcache.pool.store.StoreKey;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;

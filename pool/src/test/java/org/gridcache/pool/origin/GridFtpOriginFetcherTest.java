@@ -15,10 +15,9 @@ import org.gridcache.common.origin.CredentialMode;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
-import org.gridcache.pool.fetch.DownloadSink;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpException;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.http.FetchException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

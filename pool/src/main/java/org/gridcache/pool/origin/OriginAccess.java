@@ -1,4 +1,4 @@
-package org.gridcache.pool.access;
+package org.gridcache.pool.origin;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -8,9 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.gridcache.common.ticket.Ticket;
-import org.gridcache.pool.fetch.FetchException;
-import org.gridcache.pool.origin.Origins;
-import org.gridcache.pool.origin.PermissionCheck;
+import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.http.FetchException;
 
 /**
  * Whether a ticket's subject may have a file that the origin reads as the user (ARCHITECTURE.md, "Trust model"): the

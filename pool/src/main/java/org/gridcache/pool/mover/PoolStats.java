@@ -1,4 +1,4 @@
-package org.gridcache.pool.ops;
+package org.gridcache.pool.mover;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -80,7 +80,7 @@ public final class PoolStats {
                 .description("direct memory kept for the bytes the next fetches receive").register(registry);
     }
 
-    PrometheusMeterRegistry registry() {
+    public PrometheusMeterRegistry registry() {
         return registry;
     }
 
@@ -122,11 +122,11 @@ public final class PoolStats {
         return misses.sum();
     }
 
-    long hitBytes() {
+    public long hitBytes() {
         return hitBytes.sum();
     }
 
-    long missBytes() {
+    public long missBytes() {
         return missBytes.sum();
     }
 

@@ -1,4 +1,4 @@
-package org.gridcache.pool;
+package org.gridcache.pool.http;
 
 import eu.emi.security.authn.x509.X509Credential;
 import org.gridcache.common.security.GridTrust;

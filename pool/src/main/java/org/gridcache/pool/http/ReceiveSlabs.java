@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -37,7 +37,7 @@ public final class ReceiveSlabs {
     private final LongSupplier keepBytes;
 
     /** A store that keeps up to {@code slabs} slabs for reuse. */
-    ReceiveSlabs(int slabs) {
+    public ReceiveSlabs(int slabs) {
         this.keepBytes = () -> (long) slabs * SLAB;
     }
 
@@ -70,7 +70,7 @@ public final class ReceiveSlabs {
     }
 
     /** One transfer's filler; used by one thread at a time. */
-    Filler filler() {
+    public Filler filler() {
         return new Filler();
     }
 
@@ -97,14 +97,14 @@ public final class ReceiveSlabs {
     }
 
     /** Copies a transfer's bytes into slabs, in order. */
-    final class Filler implements AutoCloseable {
+    public final class Filler implements AutoCloseable {
         private Slab slab;
 
         /**
          * Copies up to {@code length} bytes from {@code data} at {@code offset} into the current slab, as many as it has
          * room for, and returns them as a slice the caller must release.
          */
-        ByteBuf copy(byte[] data, int offset, int length) {
+        public ByteBuf copy(byte[] data, int offset, int length) {
             if (slab == null || !slab.isWritable()) {
                 close();
                 slab = new Slab(take());

@@ -1,4 +1,4 @@
-package org.gridcache.pool.fetch;
+package org.gridcache.pool.http;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 

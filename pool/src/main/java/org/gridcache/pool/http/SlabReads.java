@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -14,7 +14,7 @@ import io.netty.util.UncheckedBooleanSupplier;
  * and faulted in again for the next MiBs: the zeroing alone took 0.27 CPU s per GiB fetched on a 2-core VM
  * (ARCHITECTURE.md, "Performance design").
  */
-final class SlabReads implements RecvByteBufAllocator {
+public final class SlabReads implements RecvByteBufAllocator {
     private final RecvByteBufAllocator sizes;
     /** Filled by the connection's event loop alone: reads and the close run there. */
     private final ReceiveSlabs.Filler filler;
@@ -25,7 +25,7 @@ final class SlabReads implements RecvByteBufAllocator {
     }
 
     /** Makes a new connection read into slabs; the slab it was filling goes back once it closes and is released. */
-    static void install(Channel channel, RecvByteBufAllocator sizes, ReceiveSlabs slabs) {
+    public static void install(Channel channel, RecvByteBufAllocator sizes, ReceiveSlabs slabs) {
         SlabReads reads = new SlabReads(sizes, slabs);
         channel.config().setRecvByteBufAllocator(reads);
         channel.closeFuture().addListener(f -> reads.filler.close());

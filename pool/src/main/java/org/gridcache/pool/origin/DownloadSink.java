@@ -1,11 +1,11 @@
-package org.gridcache.pool.fetch;
+package org.gridcache.pool.origin;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import org.gridcache.pool.origin.OriginFetcher;
+import org.gridcache.pool.http.FetchException;
 
-/** Where an {@link OriginFetcher} puts what it fetches (implemented by {@link Download}). */
+/** Where an {@link OriginFetcher} puts what it fetches (implemented by the fetch package's {@code Download}). */
 public interface DownloadSink {
 
     /**

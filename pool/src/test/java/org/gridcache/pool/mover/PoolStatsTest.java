@@ -1,4 +1,4 @@
-package org.gridcache.pool.ops;
+package org.gridcache.pool.mover;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package org.gridcache.pool.peer;
+package org.gridcache.pool.fetch;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Optional;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.ticket.Ticket;
-import org.gridcache.pool.fetch.Download;
-import org.gridcache.pool.fetch.DownloadSink;
-import org.gridcache.pool.fetch.FetchException;
+import org.gridcache.pool.origin.DownloadSink;
+import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.HttpOriginFetcher;
 import org.gridcache.pool.origin.OriginFetcher;
+import org.gridcache.pool.peer.Peers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

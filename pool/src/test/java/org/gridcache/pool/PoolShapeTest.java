@@ -1,0 +1,36 @@
+package org.gridcache.pool;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.gridcache.testing.ModuleShape;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool's packages, bottom to top (each package-info says why it sits where it does): the disk (store); the HTTP
+ * vocabulary, a failed fetch as clients hear it, TLS and receive memory (http); users' delegated credentials
+ * (access); the origins, their fetchers' sink and the permission cache (origin); asking other pools (peer); hit or
+ * fetch, from the origin or a peer (fetch); client transfers and their counters (mover); JMX and metrics (ops);
+ * third-party copies (tpc); the request path (serve); and the pool that assembles it all.
+ */
+class PoolShapeTest {
+    @Test
+    void packagesImportOnlyTheLayersBelowThem() {
+        ModuleShape.assertLayered("org.gridcache.pool",
+                "store",
+                "http",
+                "access",
+                "origin",
+                "peer",
+                "fetch",
+                "mover",
+                "ops",
+                "tpc",
+                "serve",
+                "");
+    }
+
+    @Test
+    void classesAndPackagesStaySmall() throws IOException {
+        ModuleShape.assertSized(Path.of("src/main/java"));
+    }
+}
