@@ -46,6 +46,7 @@ import org.gridcache.zk.PublishedTicketKeys;
 import org.gridcache.zk.PoolDirectory;
 import org.gridcache.zk.layout.ZkLayout;
 import org.gridcache.zk.WriteNotices;
+import org.gridcache.zk.ZooKeeperConnection;
 import org.gridcache.pool.fetch.StaleCopies;
 import org.gridcache.pool.origin.FileOriginUploader;
 import org.gridcache.pool.origin.HttpOriginUploader;
@@ -87,6 +88,7 @@ public final class Pool implements Closeable {
     /** The peers, as the doors see them: whom to ask on a miss. */
     private PoolDirectory directory;
     private PublishedTicketKeys ticketKeys;
+    private ZooKeeperConnection zooKeeper;
     private int port;
     private volatile String url;
 
@@ -137,6 +139,9 @@ public final class Pool implements Closeable {
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT, slabs);
         stats.gridFtpConnections(gridftp.connections()::opened, gridftp.connections()::reused, gridftp.connections()::idle);
         stats.receiveMemory(slabs::allocatedBytes, slabs::heldBytes, slabs::waitingBytes);
+        stats.watermarks(() -> config.current().get(Keys.WATERMARK_HIGH), () -> config.current().get(Keys.WATERMARK_LOW));
+        zooKeeper = ZooKeeperConnection.watch(zk);
+        stats.zooKeeper(zooKeeper);
         // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
         // name no origin) or evict(path) -> origin URL -> store key
         mounts = new MountTable(zk).start(ZK_WAIT);
@@ -279,6 +284,9 @@ public final class Pool implements Closeable {
         }
         if (directory != null) {
             directory.close();
+        }
+        if (zooKeeper != null) {
+            zooKeeper.close();
         }
         config.close();
         LOG.info("pool {} stopped", settings.name());

@@ -25,7 +25,9 @@ public final class ZooKeeperServer implements BeforeEachCallback, AfterEachCallb
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
         client.close();
-        server.close();
+        if (server != null) {
+            server.close();
+        }
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
@@ -33,6 +35,12 @@ public final class ZooKeeperServer implements BeforeEachCallback, AfterEachCallb
 
     public CuratorFramework client() {
         return client;
+    }
+
+    /** Stops the server while the client stays open, as an ensemble's outage would look to a node. */
+    public void stopServer() {
+        server.close();
+        server = null;
     }
 
     /** For a second client, as another node of the cluster would connect. */

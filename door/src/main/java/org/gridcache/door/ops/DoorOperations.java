@@ -17,6 +17,7 @@ import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.door.liveness.PoolLiveness;
 import org.gridcache.zk.ClusterConfig;
 import org.gridcache.zk.PoolDirectory;
+import org.gridcache.zk.ZooKeeperConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
     private final ClusterConfig config;
     private final CuratorFramework zk;
     private final DoorStats stats;
+    private final ZooKeeperConnection zooKeeper;
     private final List<AutoCloseable> registrations = new ArrayList<>();
     private volatile String url = "";
     private volatile IntSupplier openConnections = () -> 0;
@@ -60,6 +62,12 @@ public final class DoorOperations implements DoorMXBean, AutoCloseable {
                 .description("times a pool became suspect").register(stats.registry());
         FunctionCounter.builder("gridcache.door.pool.recoveries", liveness, PoolLiveness::recoveries)
                 .description("times a suspect pool answered again").register(stats.registry());
+        this.zooKeeper = ZooKeeperConnection.watch(zk);
+        registrations.add(zooKeeper);
+        for (ZooKeeperConnection.State state : ZooKeeperConnection.State.values()) {
+            Gauge.builder("gridcache.door.zookeeper.connection", zooKeeper, c -> c.is(state)).tag("state", state.label())
+                    .description("1 for the state of this door's ZooKeeper connection now").register(stats.registry());
+        }
         registrations.add(Mbeans.register("type=Door", DoorMXBean.class, this));
         // an MXBean object may be registered once only: the cluster view is an object of its own
         registrations.add(Mbeans.register("type=Cluster", ClusterMXBean.class, new ClusterView()));

@@ -62,14 +62,15 @@ class DoorOperationsTest {
     private final Map<String, EphemeralRegistration> registrations = new HashMap<>();
     private final TicketSigningKey key = TicketSigningKey.generate();
     private CuratorFramework zk;
+    private EmbeddedZooKeeper zkServer;
     private Door door;
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     @BeforeEach
     void start() throws Exception {
-        EmbeddedZooKeeper server = EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", 0);
-        closeables.add(server);
-        zk = Zk.connect(server.connectString());
+        zkServer = EmbeddedZooKeeper.start(tmp.resolve("zk"), "127.0.0.1", 0);
+        closeables.add(zkServer);
+        zk = Zk.connect(zkServer.connectString());
         closeables.add(zk);
         Path files = Files.createDirectories(tmp.resolve("files"));
         Files.write(files.resolve("f.bin"), new byte[1000]);
@@ -168,6 +169,21 @@ class DoorOperationsTest {
         ObjectName doorBean = new ObjectName("org.gridcache:type=Door");
         assertTrue((Long) JMX.getAttribute(doorBean, "Redirects") >= 1);
         assertTrue((Long) JMX.getAttribute(doorBean, "RequestsTotal") >= 2, "the redirect and the 404 at least");
+    }
+
+    @Test
+    void metricsSayWhetherZooKeeperIsConnected() throws Exception {
+        String series = "gridcache_door_zookeeper_connection{door=\"door-ops\",state=\"%s\"} ";
+        await().atMost(WAIT).until(() -> door.url() != null);
+        String connected = get("/.gridcache/metrics").body();
+        assertTrue(connected.contains(series.formatted("connected") + "1.0"), connected);
+        assertTrue(connected.contains(series.formatted("suspended") + "0.0"), connected);
+        zkServer.close();
+        await().atMost(WAIT).alias("suspended or lost").until(() -> {
+            String page = get("/.gridcache/metrics").body();
+            return page.contains(series.formatted("connected") + "0.0")
+                    && (page.contains(series.formatted("suspended") + "1.0") || page.contains(series.formatted("lost") + "1.0"));
+        });
     }
 
     @Test

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.gridcache.zk.ZooKeeperConnection;
 
 /**
  * The pool's transfer counters since it started, read by its MXBean, its {@code /pools} record and its Prometheus
@@ -30,6 +32,7 @@ public final class PoolStats {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private volatile List<LongSupplier> gridFtpConnectionCounts = List.of();
     private volatile List<LongSupplier> receiveMemoryCounts = List.of();
+    private volatile List<DoubleSupplier> watermarks = List.of();
 
     public PoolStats(String poolName) {
         registry.config().commonTags(Tags.of("pool", poolName));
@@ -78,6 +81,23 @@ public final class PoolStats {
                 .description("direct memory held for the bytes fetches receive: in use, or kept for reuse").register(registry);
         Gauge.builder("gridcache.pool.receive.memory.waiting", waiting, LongSupplier::getAsLong).baseUnit("bytes")
                 .description("direct memory kept for the bytes the next fetches receive").register(registry);
+    }
+
+    /** The eviction watermarks now, as fractions of the capacity: {@code used} past {@code high} starts an eviction. */
+    public void watermarks(DoubleSupplier high, DoubleSupplier low) {
+        watermarks = List.of(high, low); // held strongly: see gridFtpConnections
+        Gauge.builder("gridcache.pool.watermark.high", high, DoubleSupplier::getAsDouble).baseUnit("ratio")
+                .description("the fraction of the capacity past which eviction starts").register(registry);
+        Gauge.builder("gridcache.pool.watermark.low", low, DoubleSupplier::getAsDouble).baseUnit("ratio")
+                .description("the fraction of the capacity eviction brings the store back to").register(registry);
+    }
+
+    /** The pool's ZooKeeper connection: one gauge per state, 1 for the state now. */
+    public void zooKeeper(ZooKeeperConnection connection) {
+        for (ZooKeeperConnection.State state : ZooKeeperConnection.State.values()) {
+            Gauge.builder("gridcache.pool.zookeeper.connection", connection, c -> c.is(state)).tag("state", state.label())
+                    .description("1 for the state of this pool's ZooKeeper connection now").register(registry);
+        }
     }
 
     public PrometheusMeterRegistry registry() {

@@ -48,6 +48,9 @@ class PackagesTest {
             assertEquals("gridcache gridcache 750", run("stat", "-c", "%U %G %a", "/var/lib/gridcache").strip());
             assertEquals("gridcache gridcache 700", run("stat", "-c", "%U %G %a", "/etc/gridcache/keys").strip());
             assertTrue(run("dpkg-query", "-W", "-f=${Conffiles}", "gridcache").contains("/etc/gridcache/door.conf"));
+            for (String monitoring : List.of("gridcache-dashboard.json", "gridcache-alerts.yml")) {
+                assertTrue(Files.isRegularFile(Path.of("/usr/share/gridcache/monitoring", monitoring)), monitoring);
+            }
 
             Path data = Files.createDirectories(tmp.resolve("data"));
             byte[] file = Files.readAllBytes(Tools.randomFile(data.resolve("one.bin"), 1 << 20, 41));
@@ -114,7 +117,8 @@ class PackagesTest {
         for (String f : List.of("/usr/bin/gridcache", "/usr/share/gridcache/bin/gridcache", "/etc/gridcache/zk.conf",
                 "/etc/gridcache/door.conf", "/etc/gridcache/pool.conf", "/etc/logrotate.d/gridcache",
                 "/usr/lib/systemd/system/gridcache-zk.service", "/usr/lib/systemd/system/gridcache-door.service",
-                "/usr/lib/systemd/system/gridcache-pool@.service")) {
+                "/usr/lib/systemd/system/gridcache-pool@.service", "/usr/share/gridcache/monitoring/gridcache-dashboard.json",
+                "/usr/share/gridcache/monitoring/gridcache-alerts.yml")) {
             assertTrue(files.contains(f), f + " in " + files);
         }
         assertTrue(files.stream().anyMatch(f -> f.matches("/usr/share/gridcache/lib/gridcache-door-.*\\.jar")), files.toString());
