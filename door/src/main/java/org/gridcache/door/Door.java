@@ -24,6 +24,7 @@ import org.gridcache.door.http.DoorAccounting;
 import org.gridcache.door.http.DoorReadFilter;
 import org.gridcache.door.http.DoorServer;
 import org.gridcache.door.http.DoorServices;
+import org.gridcache.door.ops.StorageReport;
 import org.gridcache.door.lock.DoorLocks;
 import org.gridcache.door.liveness.Pings;
 import org.gridcache.door.liveness.PoolLiveness;
@@ -145,7 +146,8 @@ public final class Door implements Closeable {
                         () -> grid.delegations().credentialEndpoint()),
                 new CopyRedirects(namespace, grid.policy(), selectable, policies::selector, tickets, config::current, grid.delegations()));
         DoorReadFilter filter = new DoorReadFilter(namespace, files, grid.subjects(), grid.policy(), grid.delegationService(),
-                grid.credentialService(), new DoorServices(ops, pools, config::current), ops.stats(), writes,
+                grid.credentialService(), new DoorServices(ops, pools, config::current,
+                        new StorageReport(ops::getId, ops::getUrl, version(), mounts::entries)), ops.stats(), writes,
                 new PropPatch(namespace, grid.policy(), deadProperties, lockChecks),
                 new DoorLocks(lockTable, lockChecks, namespace, grid.policy(), writes::createEmpty), grid.macaroonRequests());
         MiltonDavServlet milton = MiltonDavServlet.over(namespace, (subject, path, entry) -> namespace.originOf(path)

@@ -400,6 +400,7 @@ class DoorTest {
         pool.files.put("/local/data.bin", data);
         HttpResponse<byte[]> whole = await().atMost(WAIT).alias("the proxied read").until(() -> getBytes("/local/data.bin", "cadaver/0.24 neon/0.32", null), x -> x.statusCode() == 200);
         assertArrayEquals(data, whole.body());
+        assertEquals("gridcache; hit", whole.headers().firstValue("Cache-Status").orElse(""), "the pool's, relayed");
 
         HttpResponse<byte[]> part = getBytes("/local/data.bin", "cadaver/0.24", "bytes=100-199");
         assertEquals(206, part.statusCode());

@@ -84,6 +84,7 @@ public final class FakePool implements AutoCloseable {
     private void serve(HttpExchange exchange, byte[] data) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
         exchange.getResponseHeaders().set("ETag", "\"pool\"");
+        exchange.getResponseHeaders().set("Cache-Status", "gridcache; hit");
         String range = exchange.getRequestHeaders().getFirst("Range");
         int from = 0;
         int to = data.length - 1;

@@ -259,6 +259,7 @@ class PoolMissTest extends PoolTestSupport {
         origin.serve("/changing", v2);
         HttpResponse<byte[]> fresh = fetch("/changing", v2); // the door now says 150 bytes
         assertEquals("MISS", cache(fresh));
+        assertEquals("gridcache; fwd=stale; stored", cacheStatus(fresh));
         assertArrayEquals(v2, fresh.body());
         assertEquals("HIT", cache(fetch("/changing", v2)));
         assertEquals(2, origin.gets("/changing"));

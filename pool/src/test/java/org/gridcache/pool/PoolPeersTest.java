@@ -112,6 +112,7 @@ class PoolPeersTest extends PoolTestSupport {
         assertEquals(200, pulled.statusCode());
         assertEquals(sha256(data), sha256(pulled.body()));
         assertEquals("MISS", cache(pulled), "a miss on the second pool");
+        assertEquals("gridcache; fwd=uri-miss; stored; detail=peer", cacheStatus(pulled));
         assertEquals(1, origin.gets("/f"), "served by the peer, not the origin");
         await().atMost(WAIT).alias("the pulled copy to be committed").until(() -> second.store().contains(StoreKey.ofOrigin(origin.url("/f"))));
         assertEquals("HIT", cache(getFrom(second, "/f", data, List.of(poolName))));

@@ -34,11 +34,13 @@ class PoolServeTest extends PoolTestSupport {
         HttpResponse<byte[]> miss = fetch("/data/run1/file.root", data);
         assertEquals(200, miss.statusCode());
         assertEquals("MISS", cache(miss));
+        assertEquals("gridcache; fwd=uri-miss; stored", cacheStatus(miss));
         assertEquals(sha256(data), sha256(miss.body()));
 
         HttpResponse<byte[]> hit = fetch("/data/run1/file.root", data);
         assertEquals(200, hit.statusCode());
         assertEquals("HIT", cache(hit));
+        assertEquals("gridcache; hit", cacheStatus(hit));
         assertEquals(sha256(data), sha256(hit.body()));
         assertEquals(String.valueOf(data.length), hit.headers().firstValue("Content-Length").orElseThrow());
         assertEquals("application/octet-stream", hit.headers().firstValue("Content-Type").orElseThrow());

@@ -206,6 +206,11 @@ abstract class PoolTestSupport {
         return response.headers().firstValue("X-Cache").orElse("");
     }
 
+    /** RFC 9211's Cache-Status of the pool's answer. */
+    static String cacheStatus(HttpResponse<?> response) {
+        return response.headers().firstValue("Cache-Status").orElse("");
+    }
+
     static long filesUnder(Path root, String suffix) throws IOException {
         try (var walk = Files.walk(root)) {
             return walk.filter(p -> p.getFileName().toString().endsWith(suffix)).count();

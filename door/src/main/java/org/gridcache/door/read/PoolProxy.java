@@ -136,10 +136,11 @@ public final class PoolProxy {
                 response.setHeader(header.asString(), value);
             }
         }
-        for (String digest : List.of(DigestRequest.DIGEST, DigestRequest.REPR_DIGEST)) {
-            String value = answer.getHeaders().get(digest);
+        // the pool's Cache-Status (RFC 9211) too: the door only relays, the client learns what the cache did
+        for (String name : List.of(DigestRequest.DIGEST, DigestRequest.REPR_DIGEST, "Cache-Status")) {
+            String value = answer.getHeaders().get(name);
             if (value != null) {
-                response.setHeader(digest, value);
+                response.setHeader(name, value);
             }
         }
         try {

@@ -52,9 +52,11 @@ public final class Downloads implements AutoCloseable {
     /**
      * A miss: {@code file} reads the part file, which stays readable after its rename or deletion.
      * {@code receivedAll}: the fetch had every byte when this client joined, so the client waits for no origin
-     * (a hit in all but the commit).
+     * (a hit in all but the commit); {@code collapsed}: another client started the fetch; {@code refreshesStale}: the
+     * fetch replaces a stored copy that a ticket showed stale.
      */
-    public record Joined(StoreKey key, Download download, FileChannel file, boolean receivedAll) implements Source {
+    public record Joined(StoreKey key, Download download, FileChannel file, boolean receivedAll, boolean collapsed,
+                         boolean refreshesStale) implements Source {
     }
 
     private final Store store;
@@ -107,10 +109,12 @@ public final class Downloads implements AutoCloseable {
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
     public Source open(Ticket ticket) throws FetchException, IOException {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
-        Hit found = hit(key, ticket); // a hit needs no origin: its URL is parsed for a fetch only
+        Store.Opened stored = store.pinAndOpen(key); // a hit needs no origin: its URL is parsed for a fetch only
+        Hit found = current(key, stored, ticket);
         if (found != null) {
             return found;
         }
+        boolean stale = stored != null; // dropped by current(): the fetch replaces a stale copy
         URI origin = parseOrigin(ticket.originUrl());
         OriginFetcher fetcher = fetchers.stream().filter(f -> f.supports(origin)).findFirst()
                 .orElseThrow(() -> FetchException.badGateway("pool cannot fetch from " + origin.getScheme() + " origins"));
@@ -123,7 +127,7 @@ public final class Downloads implements AutoCloseable {
                 if (hit != null) {
                     return hit;
                 }
-                FetchesInFlight.Fill mine = new FetchesInFlight.Fill();
+                FetchesInFlight.Fill mine = new FetchesInFlight.Fill(stale);
                 fill = inFlight.putIfAbsent(key, mine);
                 if (fill == null) {
                     return start(key, ticket, origin, fetcher, mine);
@@ -136,7 +140,7 @@ public final class Downloads implements AutoCloseable {
             store.pin(key);
             try {
                 FileChannel reader = FileChannel.open(store.disk().partFile(key), StandardOpenOption.READ);
-                return new Joined(key, download, reader, download.receivedAll());
+                return new Joined(key, download, reader, download.receivedAll(), true, fill.refreshesStale);
             } catch (java.nio.file.NoSuchFileException e) {
                 store.unpin(key); // committed or abandoned since: decide again once it has left the map
                 Thread.onSpinWait();
@@ -179,7 +183,7 @@ public final class Downloads implements AutoCloseable {
         }
         store.pin(key);
         fill.started.complete(started);
-        Source source = new Joined(key, started, reader, false);
+        Source source = new Joined(key, started, reader, false, false, fill.refreshesStale);
         if (peers != null && !ticket.peers().isEmpty() && !ticket.asksAllPeers()) {
             peers.fetch(ticket, origin, started, fetcher);
         } else {
@@ -232,7 +236,11 @@ public final class Downloads implements AutoCloseable {
      * and takes no shared lock: a map read, a pin, an open ({@link Store#pinAndOpen}). A stale copy is dropped.
      */
     private Hit hit(StoreKey key, Ticket ticket) throws IOException {
-        Store.Opened opened = store.pinAndOpen(key);
+        return current(key, store.pinAndOpen(key), ticket);
+    }
+
+    /** {@code opened} as a hit when it is current; a stale one is closed, unpinned and dropped: null. */
+    private Hit current(StoreKey key, Store.Opened opened, Ticket ticket) throws IOException {
         if (opened == null) {
             return null;
         }

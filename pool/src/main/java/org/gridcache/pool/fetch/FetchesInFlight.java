@@ -34,6 +34,12 @@ final class FetchesInFlight {
      */
     static final class Fill {
         final CompletableFuture<Download> started = new CompletableFuture<>();
+        /** The fetch replaces a stored copy that the ticket showed stale. */
+        final boolean refreshesStale;
+
+        Fill(boolean refreshesStale) {
+            this.refreshesStale = refreshesStale;
+        }
 
         Download await() {
             return started.join();

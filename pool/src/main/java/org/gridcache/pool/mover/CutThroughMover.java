@@ -40,6 +40,9 @@ public final class CutThroughMover extends Mover implements Download.Listener {
     private final Download download;
     /** Joined a fetch that had already received everything: no origin wait, so a hit (see Download#receivedAll). */
     private final boolean hit;
+    /** Joined a fetch another client started (RFC 9211's {@code collapsed}). */
+    private final boolean collapsed;
+    private final boolean refreshesStale;
     private final Store store;
     private final ChecksumsOnDemand checksumsOnDemand;
     private final AtomicBoolean pumpScheduled = new AtomicBoolean();
@@ -59,6 +62,8 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         super(ex, joined, store, movers, done);
         this.download = joined.download();
         this.hit = joined.receivedAll();
+        this.collapsed = joined.collapsed();
+        this.refreshesStale = joined.refreshesStale();
         this.store = store;
         this.checksumsOnDemand = checksumsOnDemand;
     }
@@ -170,6 +175,11 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         pump();
     }
 
+    /** Known once the head goes out: the fetch has chosen its source (a peer or the origin) by then. */
+    private String cacheStatus() {
+        return hit ? CacheStatus.HIT : CacheStatus.fetched(refreshesStale, collapsed, download.fromPeer());
+    }
+
     private void sendHead(Download.State state) {
         if (state == Download.State.FAILED) {
             FetchException failure = download.failure();
@@ -196,9 +206,9 @@ public final class CutThroughMover extends Mover implements Download.Listener {
         HttpResponse head;
         if (ranges.size() > 1) {
             parts = new MultipartBody(ranges, size);
-            head = FileHeads.multipartHead(ex, parts, download.mtime(), download.etag(), hit);
+            head = FileHeads.multipartHead(ex, parts, download.mtime(), download.etag(), hit, cacheStatus());
         } else {
-            head = FileHeads.fileHead(ex, range, size, download.mtime(), download.etag(), hit);
+            head = FileHeads.fileHead(ex, range, size, download.mtime(), download.etag(), hit, cacheStatus());
         }
         Responses.withDigests(head, ex.digests, digests);
         status(head.status());

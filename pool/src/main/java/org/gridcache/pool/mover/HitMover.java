@@ -63,7 +63,7 @@ public final class HitMover extends Mover {
             sendParts(entry, ranges, digests);
             return;
         }
-        HttpResponse head = Responses.withDigests(FileHeads.fileHead(ex, range, entry.size, entry.mtime, entry.etag(), true),
+        HttpResponse head = Responses.withDigests(FileHeads.fileHead(ex, range, entry.size, entry.mtime, entry.etag(), true, CacheStatus.HIT),
                 ex.digests, digests);
         status(head.status());
         ex.ctx.write(head);
@@ -77,7 +77,7 @@ public final class HitMover extends Mover {
 
     private void sendParts(StoreEntry entry, List<ByteRange> ranges, Checksums digests) {
         MultipartBody body = new MultipartBody(ranges, entry.size);
-        HttpResponse head = Responses.withDigests(FileHeads.multipartHead(ex, body, entry.mtime, entry.etag(), true),
+        HttpResponse head = Responses.withDigests(FileHeads.multipartHead(ex, body, entry.mtime, entry.etag(), true, CacheStatus.HIT),
                 ex.digests, digests);
         status(head.status());
         ex.ctx.write(head);

@@ -60,7 +60,7 @@ public final class PartialTransfer implements RangedReads.Receiver {
 
     @Override
     public void opened() {
-        HttpResponse head = FileHeads.fileHead(ex, range, ticket.size(), ticket.mtime(), null, false);
+        HttpResponse head = FileHeads.fileHead(ex, range, ticket.size(), ticket.mtime(), null, false, CacheStatus.RANGE);
         headSent = true;
         ex.ctx.writeAndFlush(head);
     }

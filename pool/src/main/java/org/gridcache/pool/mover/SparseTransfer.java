@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * touches is proven, fetching the missing ones (or joining their fetches), then sends the bytes zero-copy from the
  * blocks file, one range or multipart/byteranges as {@link HitMover} does. Nothing goes out before every block is
  * proven, so a failed block read is a clean error status (502 from the origin's failure, 507 without room) and the
- * connection stays usable. {@code X-Cache: HIT} when every block was already stored.
+ * connection stays usable. {@code X-Cache: HIT} ({@code Cache-Status: gridcache; hit}) when every block was already stored.
  */
 public final class SparseTransfer {
     private static final Logger LOG = LoggerFactory.getLogger(SparseTransfer.class);
@@ -93,14 +93,14 @@ public final class SparseTransfer {
         long size = partial.size();
         if (ranges.size() == 1) {
             ByteRange range = ranges.get(0);
-            HttpResponse head = FileHeads.fileHead(ex, range, size, partial.mtime(), null, hit);
+            HttpResponse head = FileHeads.fileHead(ex, range, size, partial.mtime(), null, hit, hit ? CacheStatus.HIT : CacheStatus.BLOCKS);
             ex.ctx.write(head);
             ex.ctx.write(new SharedFileRegion(file, range.start(), range.length()));
             finishWith(range.length());
             return;
         }
         MultipartBody body = new MultipartBody(ranges, size);
-        ex.ctx.write(FileHeads.multipartHead(ex, body, partial.mtime(), null, hit));
+        ex.ctx.write(FileHeads.multipartHead(ex, body, partial.mtime(), null, hit, hit ? CacheStatus.HIT : CacheStatus.BLOCKS));
         for (int i = 0; i < ranges.size(); i++) {
             ex.ctx.write(body.partHead(i));
             ex.ctx.write(new SharedFileRegion(file, ranges.get(i).start(), ranges.get(i).length()));
