@@ -313,10 +313,11 @@ public final class Download implements DownloadSink {
 
     /**
      * Checks the size and checksums, fsyncs and commits; runs once, on the disk writer that saw the last received
-     * byte reach the disk (the move RECEIVED to WRITTEN picks it).
+     * byte reach the disk (the move RECEIVED to WRITTEN picks it). RECEIVED is seen before the bytes are counted:
+     * only then is {@code received} final, else a writer's stale count could win the move and commit a short file.
      */
     void finish() {
-        if (!writer.caughtUp(received) || !transitions.move(State.RECEIVED, State.WRITTEN)) {
+        if (state() != State.RECEIVED || !writer.caughtUp(received) || !transitions.move(State.RECEIVED, State.WRITTEN)) {
             return;
         }
         long total = writer.written();
