@@ -10,11 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -86,7 +83,7 @@ final class StressClient {
                 }
                 return false;
             }
-            String got = sha256(body);
+            String got = Tools.sha256(body);
             if (!got.equals(digests.get(path))) {
                 violation("read " + path + " (" + cache + "): sha256 " + got + " is not the origin's " + digests.get(path));
                 return false;
@@ -131,7 +128,7 @@ final class StressClient {
             }
             return;
         }
-        String sent = sha256(new java.io.ByteArrayInputStream(content));
+        String sent = Tools.sha256(new java.io.ByteArrayInputStream(content));
         String stored = Tools.sha256(data.resolve(path.substring(1)));
         if (!sent.equals(stored)) {
             violation("upload " + path + ": the origin holds " + stored + ", not the " + sent + " sent");
@@ -168,19 +165,6 @@ final class StressClient {
             if (reset) {
                 s.setSoLinger(true, 0);
             }
-        }
-    }
-
-    static String sha256(InputStream in) throws IOException {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[1 << 16];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                md.update(buf, 0, n);
-            }
-            return HexFormat.of().formatHex(md.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
         }
     }
 
