@@ -313,11 +313,11 @@ public final class Download implements DownloadSink {
     }
 
     /**
-     * Checks the size and checksums, fsyncs and commits; runs once, on the disk writer that saw the last received
-     * byte reach the disk (the move RECEIVED to WRITTEN picks it).
+     * Checks the size and checksums, fsyncs and commits, once: on the writer that saw the last byte reach the disk
+     * (the move RECEIVED to WRITTEN picks it). RECEIVED is read first: only then is {@code received} final.
      */
     void finish() {
-        if (!writer.caughtUp(received) || !transitions.move(State.RECEIVED, State.WRITTEN)) {
+        if (state() != State.RECEIVED || !writer.caughtUp(received) || !transitions.move(State.RECEIVED, State.WRITTEN)) {
             return;
         }
         long total = writer.written();

@@ -174,7 +174,7 @@ public final class Downloads implements AutoCloseable {
                 throw e;
             }
             started = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(),
-                    () -> store.disk().openPart(key), budget, diskWriters, checksumTypes.get());
+                    partFile(key), budget, diskWriters, checksumTypes.get());
             started.reserved = reserve;
         } catch (FetchException | IOException | RuntimeException e) {
             inFlight.remove(key, fill);
@@ -254,6 +254,21 @@ public final class Downloads implements AutoCloseable {
             return null;
         }
         return new Hit(key, entry, opened.file());
+    }
+
+    /** The part file of {@code key}'s fill, on this store's disk. */
+    private WriteBehind.PartFile partFile(StoreKey key) {
+        return new WriteBehind.PartFile() {
+            @Override
+            public FileChannel open() throws IOException {
+                return store.disk().openPart(key);
+            }
+
+            @Override
+            public boolean makeRoom(long bytes) {
+                return store.makeRoomOnDisk(bytes);
+            }
+        };
     }
 
     private static void closeQuietly(FileChannel file) {

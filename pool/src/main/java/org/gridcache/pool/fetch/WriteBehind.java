@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.store.NoSpaceRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,9 @@ final class WriteBehind {
      */
     interface PartFile {
         FileChannel open() throws IOException;
+
+        /** The file system had no room for {@code bytes} (ENOSPC): the store evicts; true when it made room. */
+        boolean makeRoom(long bytes);
     }
 
     private final Download download;
@@ -143,31 +147,35 @@ final class WriteBehind {
         int length = buf.readableBytes();
         checksums.written(buf.nioBuffers(index, length)); // in file order: one writer at a time takes the bytes
         taken = position + length;
-        int done = 0;
+        int[] done = {0};
         FileChannel channel = out();
-        while (done < length) {
-            done += buf.getBytes(index + done, channel, position + done, length - done);
-        }
+        NoSpaceRetry.run(partFile::makeRoom, length, "write a fill", () -> {
+            while (done[0] < length) { // a retry goes on from the first byte not written
+                done[0] += buf.getBytes(index + done[0], channel, position + done[0], length - done[0]);
+            }
+        });
         advance(position + length);
     }
 
     /** The file origin copies file to file in the kernel: nothing to hold in memory, so straight to disk. */
     long transferFrom(FileChannel source, long position, long count) throws IOException, FetchException {
         FileChannel channel = out();
-        channel.position(written);
-        long n;
+        long[] n = {0};
         try {
-            n = source.transferTo(position, count, channel);
+            NoSpaceRetry.run(partFile::makeRoom, count, "write a fill", () -> {
+                channel.position(written);
+                n[0] = source.transferTo(position, count, channel);
+            });
         } catch (IOException e) {
             if (FetchException.isNoSpace(e)) {
                 throw FetchException.storeWrite("write the file", e); // the store's side, not the origin's
             }
             throw e;
         }
-        checksums.copied(channel, written, n);
-        written += n;
+        checksums.copied(channel, written, n[0]);
+        written += n[0];
         taken = written;
-        return n;
+        return n[0];
     }
 
     /** The file's prefix up to {@code position} is on disk: its budget goes back, the window lets it go. */

@@ -141,15 +141,7 @@ public final class StoreFiles {
      * has no space (ENOSPC), the evictor makes room and the write is tried once more.
      */
     void writeTemporary(Path tmp, Sidecar sidecar) throws IOException {
-        try {
-            writeTemporaryOnce(tmp, sidecar);
-        } catch (IOException e) {
-            if (!StoreException.isNoSpace(e) || !makeRoom.test(SpaceAllocator.SIDECAR)) {
-                throw e;
-            }
-            LOG.info("store: the disk had no room for a sidecar; evicted, trying again");
-            writeTemporaryOnce(tmp, sidecar);
-        }
+        NoSpaceRetry.run(makeRoom, SpaceAllocator.SIDECAR, "write a sidecar", () -> writeTemporaryOnce(tmp, sidecar));
     }
 
     private void writeTemporaryOnce(Path tmp, Sidecar sidecar) throws IOException {

@@ -3,6 +3,7 @@ package org.gridcache.pool.tpc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import org.gridcache.pool.store.NoSpaceRetry;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
@@ -12,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cached copy of a file written to its origin, by a third-party pull or an upload: room reserved, written beside
- * the store as an upload file, made a hit only by {@link #commit} (fsync'ed, sidecar first). A full store or a failing
- * disk loses the copy, never the write to the origin. Used by one thread at a time.
+ * the store as an upload file, made a hit only by {@link #commit} (fsync'ed, sidecar first). A full file system makes
+ * the store evict and the write is tried once more; a full store or a failing disk loses the copy, never the write to
+ * the origin. Used by one thread at a time.
  */
 public final class StoreCopy {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCopy.class);
@@ -48,9 +50,11 @@ public final class StoreCopy {
             return;
         }
         try {
-            while (data.hasRemaining()) {
-                file.write(data);
-            }
+            NoSpaceRetry.run(store::makeRoomOnDisk, data.remaining(), "keep a copy", () -> {
+                while (data.hasRemaining()) { // a retry goes on from the first byte not written
+                    file.write(data);
+                }
+            });
         } catch (IOException e) {
             LOG.warn("store: the copy of {} is lost: {}", path, e.toString());
             discard();

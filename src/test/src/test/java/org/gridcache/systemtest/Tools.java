@@ -139,6 +139,13 @@ final class Tools {
 
     static String sha256(Path file) throws IOException {
         try (var in = Files.newInputStream(file)) {
+            return sha256(in);
+        }
+    }
+
+    /** The sha-256 of what {@code in} gives until its end, in hex. */
+    static String sha256(java.io.InputStream in) throws IOException {
+        try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             byte[] buf = new byte[1 << 16];
             for (int n; (n = in.read(buf)) > 0; ) {
