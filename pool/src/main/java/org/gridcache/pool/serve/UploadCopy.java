@@ -46,7 +46,7 @@ final class UploadCopy {
 
     /** Reserves the space and opens the copy; without either the upload goes on with no copy. */
     void open() {
-        copy = StoreCopy.open(store, key, length, path);
+        copy = StoreCopy.open(store, key, length, "the upload of " + path);
     }
 
     StoreKey key() {

@@ -76,7 +76,7 @@ final class Pull implements Copy {
                 throw new CopyFailure("the remote sent no Content-Length: this pool writes origins with known lengths only");
             }
             upload = CopyService.await(uploader.start(origin, length, ticket), "the origin");
-            copy = StoreCopy.open(service.store(), key, length, ticket.path());
+            copy = StoreCopy.open(service.store(), key, length, "the third-party copy of " + ticket.path());
             Set<ChecksumType> types = java.util.EnumSet.noneOf(ChecksumType.class);
             types.addAll(service.kept());
             types.add(check.type());

@@ -21,25 +21,29 @@ public final class StoreCopy {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCopy.class);
     private final Store store;
     private final StoreKey key;
-    private final String path;
+    /** What is copied, for the log: "the upload of /a/f", "the third-party copy of /a/f". */
+    private final String what;
     private long reserved;
     private FileChannel file;
 
-    private StoreCopy(Store store, StoreKey key, String path) {
+    private StoreCopy(Store store, StoreKey key, String what) {
         this.store = store;
         this.key = key;
-        this.path = path;
+        this.what = what;
     }
 
-    /** Reserves the room and opens the copy of {@code path} ({@code key} in the store); without either, there is none. */
-    public static StoreCopy open(Store store, StoreKey key, long length, String path) {
-        StoreCopy copy = new StoreCopy(store, key, path);
+    /**
+     * Reserves the room and opens the copy ({@code key} in the store) of {@code what} (its name in the log lines);
+     * without either, there is none.
+     */
+    public static StoreCopy open(Store store, StoreKey key, long length, String what) {
+        StoreCopy copy = new StoreCopy(store, key, what);
         try {
             store.reserve(length);
             copy.reserved = length;
             copy.file = store.disk().createUpload(key);
         } catch (IOException e) {
-            LOG.info("store: no copy of {} is kept: {}", path, e.getMessage());
+            LOG.info("store: no copy of {} is kept: {}", what, e.getMessage());
             copy.discard();
         }
         return copy;
@@ -56,7 +60,7 @@ public final class StoreCopy {
                 }
             });
         } catch (IOException e) {
-            LOG.warn("store: the copy of {} is lost: {}", path, e.toString());
+            LOG.warn("store: the copy of {} is lost: {}", what, e.toString());
             discard();
         }
     }
@@ -75,7 +79,7 @@ public final class StoreCopy {
             reserved = 0;
             return true;
         } catch (IOException e) {
-            LOG.warn("store: the copy of {} could not be kept: {}", path, e.toString());
+            LOG.warn("store: the copy of {} could not be kept: {}", what, e.toString());
             discard();
             return false;
         }
