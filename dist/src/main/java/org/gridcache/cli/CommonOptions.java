@@ -60,6 +60,17 @@ final class ZkOptions {
         }
     }
 
+    /**
+     * Fails at once when no server of the connect string accepts a connection: a one-shot admin command then has
+     * nothing to wait for, where a door or a pool starting beside its ensemble waits for it to come up.
+     */
+    void requireListening() throws Zk.ZkUnavailableException {
+        if (listening(connect) == null) {
+            throw new Zk.ZkUnavailableException("cannot reach ZooKeeper at " + connect + ": no server accepts connections"
+                    + " (is the ensemble running? give its servers with --zk)");
+        }
+    }
+
     /** The first server of {@code connectString} that accepts a TCP connection within a second, or null. */
     static String listening(String connectString) {
         int chroot = connectString.indexOf('/');

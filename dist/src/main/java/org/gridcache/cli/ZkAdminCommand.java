@@ -46,6 +46,7 @@ abstract class ZkAdminCommand implements Callable<Integer> {
     @Override
     public final Integer call() throws Exception {
         validate();
+        zk.requireListening();
         try (ZkClientTls tls = zk.tls(this::credential); CuratorFramework client = tls != null ? zk.open(tls) : openPlain()) {
             try {
                 if (tls == null) { // a closed standalone refuses here, before Curator would log its own stack trace

@@ -50,6 +50,8 @@ class MessagesTest {
         Tools.Result r = Gridcache.admin("origins", "list", "--zk", "127.0.0.1:" + Tools.freePort());
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.err().contains("cannot reach ZooKeeper at 127.0.0.1:"), r.err());
+        // said at once, not after the door's and pool's start-up wait for an ensemble coming up
+        assertTrue(r.err().contains("no server accepts connections"), r.err());
         assertNoTrace(r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
     }
