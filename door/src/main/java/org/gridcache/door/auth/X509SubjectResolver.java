@@ -24,9 +24,11 @@ import org.gridcache.door.exchange.DoorException;
  * The subject of an HTTPS request: the client's certificate chain (from the TLS handshake) validated by canl and
  * voms-api-java. No certificate is {@link GridSubject#ANONYMOUS}; a certificate that does not validate is a 401 with
  * the reason. A proxy presented without the certificate that signed it (neon clients) is first completed from the
- * certificates of the door's delegations ({@link ProxyChainCompletion}), and refused with advice when none does.
+ * certificates of the door's delegations and of the chains it validated ({@link ProxyChainCompletion}), and refused
+ * with advice when none does.
  * Results are cached briefly per presented chain (a client sends many requests on one chain), never past the expiry
- * of the chain validated; a chain nothing completed is not cached, so it logs in as soon as its user has delegated.
+ * of the chain validated; a chain nothing completed is not cached, so it logs in as soon as its user has delegated or presented her whole
+ * proxy.
  */
 public final class X509SubjectResolver implements SubjectResolver {
     static final String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";
@@ -96,6 +98,9 @@ public final class X509SubjectResolver implements SubjectResolver {
         }
         try {
             GridSubject subject = authenticator.authenticate(chain);
+            if (!subject.anonymous()) {
+                completion.validated(chain);
+            }
             // the chain's expiry bounds what it mints (a macaroon's before:)
             return new Outcome(subject.anonymous() ? subject : subject.authenticatedBy(Authentication.x509(Instant.ofEpochMilli(notAfter))),
                     null, notAfter, subject.vo() == null ? vomsRefusal(chain) : null);

@@ -129,6 +129,25 @@ class ProxyChainCompletionTest {
     }
 
     @Test
+    void aLoneProxyIsCompletedFromTheWholeChainTheUserPresentedBeforeWithoutADelegation() throws Exception {
+        assertEquals(REFUSED, assertThrows(DoorException.class, () -> resolver.resolve(leafOf("alice"))).reason());
+        assertEquals(ALICE, resolver.resolve(chain("alice")).dn(), "curl, wget or davix send the whole proxy");
+        assertEquals(ALICE, resolver.resolve(leafOf("alice")).dn(), "then cadaver's proxy alone is completed");
+        GridSubject atlas = resolver.resolve(leafOf("alice-atlas"));
+        assertTrue(atlas.fqans().stream().anyMatch(f -> f.startsWith("/atlas")), "another proxy of hers too: " + atlas.fqans());
+        assertEquals(REFUSED, assertThrows(DoorException.class, () -> resolver.resolve(leafOf("bob"))).reason(),
+                "Alice's chain completes nothing of Bob's");
+    }
+
+    @Test
+    void aChainThatDidNotValidateCompletesNothingLater() throws Exception {
+        DoorException revoked = assertThrows(DoorException.class, () -> resolver.resolve(chain("mallory")));
+        assertTrue(revoked.reason().contains("revoked"), revoked.reason());
+        assertEquals(REFUSED, assertThrows(DoorException.class, () -> resolver.resolve(leafOf("mallory"))).reason(),
+                "the refused chain's certificates were not remembered");
+    }
+
+    @Test
     void aForgedLeafNamingAliceAsItsIssuerIsRefused() throws Exception {
         hold("alice");
         X509Certificate forged = proxyOfAliceSignedBy(rsa().getPrivate());

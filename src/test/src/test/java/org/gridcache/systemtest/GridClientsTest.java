@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>wget is the one that chooses its certificate by the server's request; before the door stopped naming CAs in
  * it (GridTls), it sent none and got 401. neon sends only the certificate of a PKCS#12 file that matches its key: a
- * proxy without the user certificate above it. The door completes that chain from the certificates of Alice's
- * delegation, so the neon tests first make sure she has one; without it the door refuses with a reason that says to
- * delegate. A PKCS#12 of the user certificate needs no delegation (cadaver's case).
+ * proxy without the user certificate above it, whatever CA names the request carries (GnuTLS' neon, cadaver, and
+ * OpenSSL's, davfs2, alike). The door completes that chain from the certificates of Alice's delegation, or of a whole
+ * chain of hers it validated (any request with her proxy file, e.g. curl's); it refuses, with a reason that says to
+ * delegate, a user it knows neither way (Bob). A PKCS#12 of the user certificate needs neither (cadaver's case).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GridClientsTest {
@@ -53,7 +54,7 @@ class GridClientsTest {
         data = Files.createDirectories(tmp.resolve("data"));
         long seed = 40;
         for (String client : List.of("curl", "wget", "davix", "gfal2", "rclone", "webdav4", "cadaver", "cadaver-user",
-                "cadaver-refused", "davfs2")) {
+                "cadaver-refused", "davfs2", "cadaver-undelegated", "davfs2-undelegated")) {
             Tools.randomFile(data.resolve(client + ".bin"), 2_000_000 + seed * 1000, seed++);
         }
         gridcache = Standalone.startHttps(tmp, data.toString(), pki);
@@ -130,18 +131,15 @@ class GridClientsTest {
     void cadaverReadsWithAPkcs12OfTheProxyOnceAliceHasDelegated() throws Exception {
         Tools.require("cadaver", "expect");
         GridEnv.delegated(pki, door, "alice");
-        Path got = tmp.resolve("got-cadaver.bin");
-        Tools.Result r = cadaverGet(proxyPkcs12(), "cadaver.bin", got);
-        assertTrue(Files.exists(got), r.out() + r.err());
-        assertReadByAlice("cadaver.bin", got, "door");
+        cadaverRead(proxyPkcs12("alice"), "cadaver.bin");
     }
 
     @Test
-    void cadaverWithAPkcs12OfTheProxyIsRefusedWithTheReasonWithoutADelegation() throws Exception {
+    void cadaverWithAPkcs12OfTheProxyIsRefusedWithTheReasonWhenTheDoorKnowsNoCertificateOfItsUser() throws Exception {
         Tools.require("cadaver", "expect");
-        GridEnv.withoutDelegation(pki, door, "alice");
+        // Bob never delegates here nor presents his whole proxy: the door holds no certificate of his
         Path got = tmp.resolve("got-cadaver-refused.bin");
-        Tools.Result r = cadaverGet(proxyPkcs12(), "cadaver-refused.bin", got);
+        Tools.Result r = cadaverGet(proxyPkcs12("bob"), "cadaver-refused.bin", got);
         assertTrue(r.out().contains("401"), r.out() + r.err());
         assertTrue(Files.notExists(got), "nothing read");
         Tools.await("the door's log of the refusal with its reason", Duration.ofSeconds(30),
@@ -154,18 +152,48 @@ class GridClientsTest {
     void cadaverReadsWithAPkcs12OfTheUserCertificateWithoutADelegation() throws Exception {
         Tools.require("cadaver", "expect");
         GridEnv.withoutDelegation(pki, door, "alice");
-        Path got = tmp.resolve("got-cadaver-user.bin");
-        Tools.Result r = cadaverGet(userPkcs12(), "cadaver-user.bin", got);
-        assertTrue(Files.exists(got), r.out() + r.err());
-        assertReadByAlice("cadaver-user.bin", got, "door");
+        cadaverRead(userPkcs12(), "cadaver-user.bin");
     }
 
     @Test
     void aDavfs2MountReadsWithAPkcs12OfTheProxyOnceAliceHasDelegated() throws Exception {
         Tools.require("mount.davfs", "umount");
         GridEnv.delegated(pki, door, "alice");
-        Path p12 = proxyPkcs12();
-        Path mnt = Files.createDirectories(tmp.resolve("mnt"));
+        davfs2Read("davfs2.bin");
+    }
+
+    /**
+     * No delegation, but the door has validated Alice's whole proxy chain: withoutDelegation lists her delegations with
+     * curl and her proxy file, as any grid client would send it. Before, the door completed a lone proxy only from
+     * delegations, and cadaver got 401.
+     */
+    @Test
+    void cadaverReadsWithAPkcs12OfTheProxyWithoutADelegationOnceTheDoorHasSeenHerWholeProxy() throws Exception {
+        Tools.require("cadaver", "expect");
+        GridEnv.withoutDelegation(pki, door, "alice");
+        cadaverRead(proxyPkcs12("alice"), "cadaver-undelegated.bin");
+    }
+
+    /** As cadaver's: a davfs2 mount with the PKCS#12 of her proxy and no delegation; before, mount failed (401). */
+    @Test
+    void aDavfs2MountReadsWithAPkcs12OfTheProxyWithoutADelegationOnceTheDoorHasSeenHerWholeProxy() throws Exception {
+        Tools.require("mount.davfs", "umount");
+        GridEnv.withoutDelegation(pki, door, "alice");
+        davfs2Read("davfs2-undelegated.bin");
+    }
+
+    /** cadaver gets {@code name} with the PKCS#12 file {@code p12}, read by Alice through the door. */
+    private static void cadaverRead(Path p12, String name) throws IOException {
+        Path got = tmp.resolve("got-" + name);
+        Tools.Result r = cadaverGet(p12, name, got);
+        assertTrue(Files.exists(got), r.out() + r.err());
+        assertReadByAlice(name, got, "door");
+    }
+
+    /** Mounts the door with davfs2 and the PKCS#12 of Alice's proxy, and copies {@code name} out of it, read by Alice. */
+    private static void davfs2Read(String name) throws Exception {
+        Path p12 = proxyPkcs12("alice");
+        Path mnt = Files.createDirectories(tmp.resolve("mnt-" + name));
         Path secrets = tmp.resolve("davfs2.secrets");
         Files.writeString(secrets, p12 + " " + P12_PASSWORD + "\n");
         Files.setPosixFilePermissions(secrets, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
@@ -176,9 +204,9 @@ class GridClientsTest {
         Tools.runWithInput(Duration.ofSeconds(60), "\n\n", "mount", "-t", "davfs", "-o", "ro,conf=" + conf, door + "/",
                 mnt.toString()).assertOk();
         try {
-            Path got = tmp.resolve("got-davfs2.bin");
-            Files.copy(mnt.resolve("davfs2.bin"), got);
-            assertReadByAlice("davfs2.bin", got, "door");
+            Path got = tmp.resolve("got-" + name);
+            Files.copy(mnt.resolve(name), got);
+            assertReadByAlice(name, got, "door");
         } finally {
             Tools.run(Duration.ofSeconds(60), "umount", mnt.toString());
         }
@@ -189,13 +217,14 @@ class GridClientsTest {
     }
 
     /**
-     * Alice's proxy as PKCS#12 (made once from gridenv's proxies/alice.pem: proxy, key and user certificate); neon
-     * sends only the proxy of it.
+     * {@code user}'s proxy as PKCS#12 (made once from gridenv's proxies/USER.pem: proxy, key and user certificate);
+     * neon sends only the proxy of it.
      */
-    private static synchronized Path proxyPkcs12() {
-        Path p12 = tmp.resolve("alice-proxy.p12");
+    private static synchronized Path proxyPkcs12(String user) {
+        Path p12 = tmp.resolve(user + "-proxy.p12");
+        Path pem = pki.resolve("proxies/" + user + ".pem");
         if (!Files.exists(p12)) {
-            Tools.run(Duration.ofMinutes(1), "openssl", "pkcs12", "-export", "-in", proxy.toString(), "-inkey", proxy.toString(),
+            Tools.run(Duration.ofMinutes(1), "openssl", "pkcs12", "-export", "-in", pem.toString(), "-inkey", pem.toString(),
                     "-passout", "pass:" + P12_PASSWORD, "-out", p12.toString()).assertOk();
         }
         return p12;
