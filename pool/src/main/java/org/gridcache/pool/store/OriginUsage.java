@@ -35,8 +35,13 @@ public final class OriginUsage {
     /** The entry a sidecar describes, FILLING, counted under the origin of its URL once it enters the index. */
     public StoreEntry entryOf(Sidecar sidecar) {
         String origin = sidecar.originUrl() == null ? null : originOf.apply(sidecar.originUrl());
-        Account account = origin == null ? null : accounts.computeIfAbsent(origin, o -> new Account());
-        return new StoreEntry(sidecar.size(), sidecar.mtime(), sidecar.etag(), account);
+        return new StoreEntry(sidecar.size(), sidecar.mtime(), sidecar.etag(), origin == null ? null : accountOf(origin));
+    }
+
+    /** A plain read once the account exists: fills of one origin take no map bin's lock together. */
+    private Account accountOf(String origin) {
+        Account account = accounts.get(origin);
+        return account != null ? account : accounts.computeIfAbsent(origin, o -> new Account());
     }
 
     /** {@code e} entered the index. */
