@@ -81,7 +81,11 @@ public final class Pool implements Closeable {
     private CopyService copies;
     private Origins origins;
     private EphemeralRegistration registration;
-    private MountTable mounts;
+    /**
+     * The mount table: the roots of file:// origins, the hosts redirects may lead to, a ticket's path (tickets name no
+     * origin) or evict(path) to origin URL to store key, and a stored file's origin URL to its origin (its bytes' account).
+     */
+    private final MountTable mounts;
     /** The doors' write notices: this pool drops its copies of files written through them. */
     private WriteNotices writeNotices;
     private PoolOperations operations;
@@ -92,9 +96,10 @@ public final class Pool implements Closeable {
     private int port;
     private volatile String url;
 
-    private Pool(PoolSettings settings, ClusterConfig config, Store store) {
+    private Pool(PoolSettings settings, ClusterConfig config, MountTable mounts, Store store) {
         this.settings = settings;
         this.config = config;
+        this.mounts = mounts;
         this.store = store;
         this.stats = new PoolStats(settings.name());
         this.movers = new Movers(this::publishSoon, settings.name(), stats);
@@ -112,11 +117,18 @@ public final class Pool implements Closeable {
     /** Opens the store (rebuilding the index, dropping partial files), binds the Netty server, registers /pools/<name>, watches /config. */
     public static Pool start(PoolSettings settings, CuratorFramework zk) throws Exception {
         ClusterConfig config = new ClusterConfig(zk).start(ZK_WAIT);
+        MountTable mounts = null;
         Pool pool;
         try {
-            Store store = Store.open(settings.store(), settings.capacityBytes(), config::current, settings.storeMode());
-            pool = new Pool(settings, config, store);
+            // the mount table before the store: the store counts each replica it proves under its origin
+            mounts = new MountTable(zk).start(ZK_WAIT);
+            Store store = Store.open(settings.store(), settings.capacityBytes(), config::current, settings.storeMode(),
+                    mounts::originOf);
+            pool = new Pool(settings, config, mounts, store);
         } catch (Exception e) {
+            if (mounts != null) {
+                mounts.close();
+            }
             config.close();
             throw e;
         }
@@ -142,9 +154,6 @@ public final class Pool implements Closeable {
         stats.watermarks(() -> config.current().get(Keys.WATERMARK_HIGH), () -> config.current().get(Keys.WATERMARK_LOW));
         zooKeeper = ZooKeeperConnection.watch(zk);
         stats.zooKeeper(zooKeeper);
-        // the mount table: the roots of file:// origins, the hosts redirects may lead to, and a ticket's path (tickets
-        // name no origin) or evict(path) -> origin URL -> store key
-        mounts = new MountTable(zk).start(ZK_WAIT);
         HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security,
                 credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)), slabs);
         origins = new Origins(List.of(http, new FileOriginFetcher(mounts::entries, settings.fileOriginRoots()), gridftp));
@@ -199,7 +208,8 @@ public final class Pool implements Closeable {
         long bytesPerSec = movers.bytesPerSecOut();
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
-                operations.state(), stats.hits(), stats.misses(), hostDn, settings.ticketKey().publicJwk());
+                operations.state(), stats.hits(), stats.misses(), hostDn, settings.ticketKey().publicJwk(),
+                store.origins().largest(PoolRecord.ORIGINS_PUBLISHED));
     }
 
     /** The mount table as this pool sees it. */
@@ -276,9 +286,7 @@ public final class Pool implements Closeable {
         if (writeNotices != null) {
             writeNotices.close();
         }
-        if (mounts != null) {
-            mounts.close();
-        }
+        mounts.close();
         if (ticketKeys != null) {
             ticketKeys.close();
         }

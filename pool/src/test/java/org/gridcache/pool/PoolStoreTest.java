@@ -5,11 +5,13 @@ import org.gridcache.common.settings.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.gridcache.common.settings.ClusterSettings;
@@ -95,6 +97,8 @@ class PoolStoreTest extends PoolTestSupport {
         byte[] data = randomBytes(5000, 50);
         origin.serve("/kept", data);
         assertEquals("MISS", cache(fetch("/kept", data)));
+        Map<String, Long> origins = Map.of(origin.url(""), 5000L); // its origin: the mount's URL
+        assertEquals(origins, pool.record().originBytes());
         pool.close();
         pool = null;
 
@@ -106,6 +110,8 @@ class PoolStoreTest extends PoolTestSupport {
         Files.write(truncated, new byte[10]);
 
         startPool(1 << 20, store);
+        assertTrue(pool.store().awaitVerified(WAIT));
+        assertEquals(origins, pool.record().originBytes(), "the verifier counts what the sidecars name");
         HttpResponse<byte[]> hit = fetch("/kept", data);
         assertEquals("HIT", cache(hit));
         assertArrayEquals(data, hit.body());

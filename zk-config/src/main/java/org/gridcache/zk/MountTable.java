@@ -53,6 +53,20 @@ public final class MountTable implements Closeable {
     }
 
     /**
+     * The origin (an entry's URL) that {@code originUrl}, a file's, lies under, the longest if several do; null when
+     * no origin mounted now holds it. A pool's store accounts its replicas' bytes by it.
+     */
+    public String originOf(String originUrl) {
+        String best = null;
+        for (OriginEntry e : entries) {
+            if (e.holds(originUrl) && (best == null || e.url().length() > best.length())) {
+                best = e.url();
+            }
+        }
+        return best;
+    }
+
+    /**
      * Names of the segments directly below {@code dir} that lead to a mount point deeper than {@code dir}: they
      * show as collections in {@code dir}'s listing even where no origin serves {@code dir} itself.
      */

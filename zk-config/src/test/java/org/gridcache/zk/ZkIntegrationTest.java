@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import org.gridcache.common.settings.SelectionPolicy;
 import org.gridcache.common.settings.ClusterSettings.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,6 +68,11 @@ class ZkIntegrationTest {
         assertEquals("root", table.resolve("/atlas/other").orElseThrow().name());
         assertEquals(List.of("atlas"), table.mountPointsBelow("/"));
         assertEquals(List.of("data"), table.mountPointsBelow("/atlas"));
+        // a stored file's origin URL to its origin: the mount whose URL it lies under, on a segment boundary
+        assertEquals("http://127.0.0.1:9/x", table.originOf("http://127.0.0.1:9/x/f%20g"));
+        assertEquals("file:///srv/a", table.originOf("file:///srv/a/atlas/other"));
+        assertNull(table.originOf("http://127.0.0.1:9/xy/f"));
+        assertNull(table.originOf("http://127.0.0.1:99/x/f"));
         assertEquals(2, MountTable.list(client).size());
         assertTrue(MountTable.remove(client, "root"));
         awaitTrue("the mount table to drop the root mount", () -> table.resolve("/other").isEmpty());

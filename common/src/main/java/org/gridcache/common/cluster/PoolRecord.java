@@ -1,5 +1,6 @@
 package org.gridcache.common.cluster;
 
+import java.util.Map;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.ticket.Ticket;
 /**
@@ -11,14 +12,22 @@ import org.gridcache.common.ticket.Ticket;
  * {@code hostDn} is the subject of the host certificate an HTTPS pool presents (null for plain HTTP): the door hands a
  * user's credential only to the pool a ticket was issued to, recognised by this DN. {@code ticketKey} is the public
  * JWK of the key the pool signs its requests to peers with (null: it asks no peers); the znode's ACL lets only this
- * pool write it.
+ * pool write it. {@code originBytes}: the bytes of complete replicas per origin (a mount's URL), the
+ * {@link #ORIGINS_PUBLISHED} largest only, so that a pool of many origins keeps its record small; the door sums them
+ * per mount point for its storage report. Records of older pools lack it: no origin's bytes are known.
  */
 public record PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                          long bytesPerSecOut, double load, String version, long startedAt,
-                         String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey) {
+                         String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey,
+                         Map<String, Long> originBytes) {
     public static final String ENABLED = "enabled";
     public static final String DRAINING = "draining";
     public static final String READONLY = "readonly";
+    /**
+     * The most origins in {@link #originBytes}: with a mount's URL (about 100 bytes) and its count, a few kilobytes,
+     * while the whole record is written every few seconds.
+     */
+    public static final int ORIGINS_PUBLISHED = 64;
 
     /** An enabled pool with no counts yet (the record of the backbone's pools). */
     public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
@@ -41,8 +50,22 @@ public record PoolRecord(String id, String url, String site, long capacityBytes,
                 misses, hostDn, null);
     }
 
+    /** A record that says nothing of its origins' bytes. */
+    public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
+                      long bytesPerSecOut, double load, String version, long startedAt,
+                      String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey) {
+        this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, state, hits,
+                misses, hostDn, ticketKey, null);
+    }
+
     public PoolRecord {
         state = state == null ? ENABLED : state;
+        originBytes = originBytes == null ? Map.of() : Map.copyOf(originBytes);
+    }
+
+    /** The bytes this pool holds of {@code origin} (a mount's URL) as it published them; 0 when it named none. */
+    public long bytesOf(String origin) {
+        return originBytes.getOrDefault(origin, 0L);
     }
 
     /** The state as published, "enabled" for a record without one. */

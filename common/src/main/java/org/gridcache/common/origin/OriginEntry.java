@@ -56,6 +56,11 @@ public record OriginEntry(String name, String prefix, String url, String protoco
         return credential == null ? CredentialMode.NONE : credential;
     }
 
+    /** Whether {@code originUrl} (a file's, as {@link #urlOf} makes it) lies under this entry's URL. */
+    public boolean holds(String originUrl) {
+        return originUrl.equals(url) || originUrl.startsWith(url + "/");
+    }
+
     /**
      * The origin URL of a namespace path below this entry's prefix, each segment percent-encoded.
      */

@@ -1,20 +1,30 @@
 package org.gridcache.door.ops;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.origin.OriginEntry;
 
 /**
  * WLCG Storage Resource Reporting (SRR, schema 4.2) at {@code /.gridcache/api/v1/srr}: the JSON a site registers in
  * CRIC for WLCG storage space accounting, where dCache's frontend serves it ({@code /api/v1/srr}). Built per request
- * from what the door already holds: the live pools' records in ZooKeeper and the mount table. One share covers every
- * mount point: a pool's store is keyed by a hash of the origin URL and publishes only its totals, so used and total
- * sizes are the sums over the live pools of what each holds ({@code capacity - free}) and of their capacities.
+ * from what the door already holds: the live pools' records in ZooKeeper and the mount table.
+ *
+ * <p>One share per origin: its mount points ({@code path}; mounts of one URL share their replicas, which are keyed by
+ * origin URL, and so one share), {@code usedsize} the bytes of complete replicas the live pools hold of it (each pool
+ * publishes them per origin URL, {@link PoolRecord#originBytes}), {@code totalsize} the live pools' whole capacity,
+ * since every origin may fill it, as dCache reports each share of a pool group that several share. {@code vos} is
+ * empty: the policy file does not say which VOs a share holds (first match wins, rules by DN or for anyone admit any
+ * VO, and a bearer token's scopes decide instead of the file). The service's sizes are the pools' totals: what they
+ * hold ({@code capacity - free}, partial files and replicas of origins no longer mounted included) and capacities.
  */
 public final class StorageReport {
     static final String IMPLEMENTATION = "gridcache";
-    static final String SHARE = "cache";
     private final Supplier<String> doorId;
     private final Supplier<String> doorUrl;
     private final String version;
@@ -35,13 +45,22 @@ public final class StorageReport {
         long used = live.stream().mapToLong(p -> Math.max(0, p.capacityBytes() - p.freeBytes())).sum();
         String url = doorUrl.get();
         String endpoint = doorId.get() + "-" + scheme(url);
-        List<String> paths = mounts.get().stream().map(OriginEntry::prefix).sorted().toList();
-        Share share = new Share(SHARE, SHARE, nowSeconds, total, used, paths, List.of(), List.of(endpoint), "online",
-                "replica", servingState(live));
+        String state = servingState(live);
+        Map<String, List<OriginEntry>> byOrigin = mounts.get().stream()
+                .collect(Collectors.groupingBy(OriginEntry::url, TreeMap::new, Collectors.toList()));
+        List<Share> shares = new ArrayList<>();
+        for (Map.Entry<String, List<OriginEntry>> origin : byOrigin.entrySet()) {
+            String name = origin.getValue().stream().map(OriginEntry::name).sorted().collect(Collectors.joining("+"));
+            List<String> paths = origin.getValue().stream().map(OriginEntry::prefix).sorted().toList();
+            long held = live.stream().mapToLong(p -> p.bytesOf(origin.getKey())).sum();
+            shares.add(new Share(name, name, nowSeconds, total, held, paths, List.of(), List.of(endpoint), "online",
+                    "replica", state));
+        }
+        shares.sort(Comparator.comparing(s -> s.path().get(0)));
         Endpoint door = new Endpoint(endpoint, endpoint, url, scheme(url), List.of("data.access", "data.management"),
-                "production", List.of(SHARE));
+                "production", shares.stream().map(Share::name).toList());
         return new Srr(new Service(doorId.get(), doorId.get(), IMPLEMENTATION, version, "production", nowSeconds,
-                new Capacity(new Sizes(total, used)), List.of(door), List.of(share)));
+                new Capacity(new Sizes(total, used)), List.of(door), shares));
     }
 
     private static String scheme(String url) {
@@ -75,7 +94,7 @@ public final class StorageReport {
                            String qualitylevel, List<String> assignedshares) {
     }
 
-    /** {@code vos} empty: the door serves whoever its policy admits, not one VO's space. */
+    /** One origin's space; {@code vos} empty (see the class comment). */
     public record Share(String name, String id, long timestamp, long totalsize, long usedsize, List<String> path,
                         List<String> vos, List<String> assignedendpoints, String accesslatency, String retentionpolicy,
                         String servingstate) {

@@ -10,39 +10,55 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Map;
 import org.gridcache.common.Json;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.origin.OriginEntry;
 import org.junit.jupiter.api.Test;
 
 class StorageReportTest {
-    private static final List<OriginEntry> MOUNTS = List.of(OriginEntry.of("data", "/data", "http://o.example/d", null),
-            OriginEntry.of("atlas", "/atlas", "https://o.example/a", "service"));
+    private static final String DATA = "http://o.example/d";
+    private static final String ATLAS = "https://o.example/a";
+    /** Two origins; /data/more is a second mount of the first, whose replicas it shares. */
+    private static final List<OriginEntry> MOUNTS = List.of(OriginEntry.of("data", "/data", DATA + "/", null),
+            OriginEntry.of("atlas", "/atlas", ATLAS, "service"), OriginEntry.of("more", "/data/more", DATA, null));
     private final StorageReport report = new StorageReport(() -> "door-1", () -> "https://door.example:8443", "1.2",
             () -> MOUNTS);
 
     @Test
     void reportMatchesTheSrrSchema() throws Exception {
-        JsonNode json = Json.mapper().readTree(Json.string(report.of(List.of(pool("p1", 1000, 400, PoolRecord.ENABLED)), 1700000000)));
+        JsonNode json = Json.mapper().readTree(Json.string(report.of(List.of(pool("p1", 1000, 400, PoolRecord.ENABLED,
+                Map.of(DATA, 100L))), 1700000000)));
         List<Error> errors = schema().validate(json);
         assertTrue(errors.isEmpty(), errors.toString());
         JsonNode service = json.get("storageservice");
         assertEquals("gridcache", service.get("implementation").asText());
         assertEquals("https://door.example:8443", service.at("/storageendpoints/0/endpointurl").asText());
         assertEquals("https", service.at("/storageendpoints/0/interfacetype").asText());
-        assertEquals("[\"/atlas\",\"/data\"]", service.at("/storageshares/0/path").toString());
+        assertEquals("[\"atlas\",\"data+more\"]", service.at("/storageendpoints/0/assignedshares").toString());
+        assertEquals("atlas", service.at("/storageshares/0/name").asText());
+        assertEquals("[\"/atlas\"]", service.at("/storageshares/0/path").toString());
+        assertEquals("data+more", service.at("/storageshares/1/name").asText());
+        assertEquals("[\"/data\",\"/data/more\"]", service.at("/storageshares/1/path").toString());
+        assertEquals("[]", service.at("/storageshares/1/vos").toString());
     }
 
     @Test
-    void sizesAreThePoolsSums() {
-        StorageReport.Srr srr = report.of(List.of(pool("p1", 1000, 400, PoolRecord.ENABLED),
-                pool("p2", 500, 500, PoolRecord.DRAINING)), 1700000000);
-        StorageReport.Share share = srr.storageservice().storageshares().get(0);
-        assertEquals(1500, share.totalsize());
-        assertEquals(600, share.usedsize()); // 1000 - 400, and nothing on p2
-        assertEquals(1700000000, share.timestamp());
-        assertEquals("open", share.servingstate());
-        assertEquals(new StorageReport.Sizes(1500, 600), srr.storageservice().storagecapacity().online());
+    void eachShareHoldsWhatThePoolsHoldOfItsOrigin() {
+        StorageReport.Srr srr = report.of(List.of(pool("p1", 1000, 400, PoolRecord.ENABLED,
+                        Map.of(DATA, 300L, ATLAS, 50L, "http://unmounted.example", 7L)),
+                pool("p2", 500, 480, PoolRecord.DRAINING, Map.of(DATA, 20L)),
+                pool("p3", 100, 100, PoolRecord.ENABLED, null)), 1700000000); // an older pool: no origins' bytes
+        StorageReport.Share atlas = srr.storageservice().storageshares().get(0);
+        StorageReport.Share data = srr.storageservice().storageshares().get(1);
+        assertEquals(50, atlas.usedsize());
+        assertEquals(320, data.usedsize());
+        assertEquals(1600, atlas.totalsize(), "every origin may fill the pools' whole capacity");
+        assertEquals(1600, data.totalsize());
+        assertEquals(1700000000, data.timestamp());
+        assertEquals("open", data.servingstate());
+        // the service: what the pools hold, partial files and unmounted origins included, and their capacity
+        assertEquals(new StorageReport.Sizes(1600, 620), srr.storageservice().storagecapacity().online());
     }
 
     @Test
@@ -60,6 +76,12 @@ class StorageReportTest {
     }
 
     private static PoolRecord pool(String id, long capacity, long free, String state) {
-        return new PoolRecord(id, "http://" + id, "site", capacity, free, 0, 0, 0, "v", 0, state, 0, 0);
+        return pool(id, capacity, free, state, null);
+    }
+
+    /** A pool's record as the door reads it from ZooKeeper (written as JSON, read back). */
+    private static PoolRecord pool(String id, long capacity, long free, String state, Map<String, Long> origins) {
+        return Json.read(Json.bytes(new PoolRecord(id, "http://" + id, "site", capacity, free, 0, 0, 0, "v", 0, state, 0, 0,
+                null, null, origins)), PoolRecord.class);
     }
 }

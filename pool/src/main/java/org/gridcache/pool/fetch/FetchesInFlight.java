@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
-import org.gridcache.pool.store.StoreEntry;
 import org.gridcache.pool.store.StoreException;
 import org.gridcache.pool.store.StoreKey;
 
@@ -141,7 +140,7 @@ final class FetchesInFlight {
             throw new IOException("fetch was abandoned");
         }
         try {
-            store.commit(d.key(), new StoreEntry(sidecar.size(), sidecar.mtime(), sidecar.etag()), reserved, d.fromPeer());
+            store.commit(d.key(), store.origins().entryOf(sidecar), reserved, d.fromPeer());
         } catch (IOException | RuntimeException e) {
             store.release(reserved);
             throw e;

@@ -8,7 +8,6 @@ import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
-import org.gridcache.pool.store.StoreEntry;
 import org.gridcache.pool.store.StoreKey;
 import org.gridcache.pool.tpc.StoreCopy;
 
@@ -87,8 +86,7 @@ final class UploadCopy {
                 copy.discard();
                 return false;
             }
-            return copy.commit(new Sidecar(originUrl, length, mtime, null, System.currentTimeMillis(), checksums.toHex()),
-                    new StoreEntry(length, mtime, null));
+            return copy.commit(new Sidecar(originUrl, length, mtime, null, System.currentTimeMillis(), checksums.toHex()));
         }, diskWriters);
     }
 

@@ -17,6 +17,9 @@ import java.util.function.Consumer;
  * lets go) or eviction sees the pin (and skips the entry). A drop or a newer copy moves the entry to REMOVED whatever
  * its pins; a reader that opened its file checks the state once more afterwards ({@link Store#pinAndOpen}).
  *
+ * <p>Every entry's bytes count under its origin ({@link OriginUsage}) from just before it enters the index until it
+ * leaves (in {@link #gone}, which its one move to REMOVED guards), so the counts add up to the complete replicas.
+ *
  * <p>Lock order: a pin map bin (inside {@code pins.compute}), then an index bin. Nothing takes them the other way.
  */
 final class ReplicaIndex {
@@ -95,6 +98,7 @@ final class ReplicaIndex {
         if (!entry.become(ReplicaState.FILLING, ReplicaState.COMPLETE)) {
             throw new IllegalStateException("only a filling replica is published, not a " + entry.state() + " one");
         }
+        OriginUsage.entered(entry);
         StoreEntry old = index.asMap().put(key, entry);
         return old != null && old != entry && retired(old) ? old : null;
     }
@@ -102,7 +106,9 @@ final class ReplicaIndex {
     /** Replaces a found entry by its proven self (same size); false when it left the index meanwhile. */
     boolean prove(StoreKey key, StoreEntry found, StoreEntry proven) {
         proven.become(ReplicaState.FILLING, ReplicaState.COMPLETE);
+        OriginUsage.entered(proven);
         if (!index.asMap().replace(key, found, proven)) {
+            OriginUsage.left(proven);
             return false;
         }
         retired(found);
@@ -155,6 +161,7 @@ final class ReplicaIndex {
         if (!e.isVerified()) {
             unverified.decrementAndGet();
         }
+        OriginUsage.left(e);
         whenGone.accept(e);
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.gridcache.common.settings.ClusterSettings;
@@ -46,8 +47,10 @@ public final class Store implements AutoCloseable {
     private final StoreSpace room;
     private final StoreCounters counters = new StoreCounters();
     private final CompleteSidecars sidecars;
+    private final OriginUsage origins;
 
-    private Store(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode, LongSupplier diskFree) {
+    private Store(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode,
+                  Function<String, String> originOf, LongSupplier diskFree) {
         this.files = new StoreFiles(root.resolve("data"), mode, this::makeRoomOnDisk);
         this.space = new SpaceAllocator(capacity);
         this.partials = new PartialFiles(files, space, this::evictIfNeeded);
@@ -56,6 +59,7 @@ public final class Store implements AutoCloseable {
         this.startup = new StoreStartup(this, files);
         this.room = new StoreSpace(space, eviction, evictor, diskFree);
         this.sidecars = new CompleteSidecars(files, this);
+        this.origins = new OriginUsage(originOf);
     }
 
     /** The index of complete files, as the footprint benchmark measures it. */
@@ -65,18 +69,20 @@ public final class Store implements AutoCloseable {
 
     /** Opens the store under {@code root}, rebuilding the index from disk and dropping what it cannot prove complete. */
     public static Store open(Path root, long capacity, Supplier<ClusterSettings> settings) throws IOException {
-        return open(root, capacity, settings, StoreMode.PRIVATE);
+        return open(root, capacity, settings, StoreMode.PRIVATE, url -> null);
     }
 
     /**
-     * As {@link #open(Path, long, Supplier)}, with the permissions of what the store writes: {@code data/} itself is
-     * set to {@code mode} at once, so files an older version left with the umask's permissions are out of reach too.
+     * As {@link #open(Path, long, Supplier)}, with the permissions of what the store writes ({@code data/} itself is set
+     * to {@code mode} at once, so files an older version left with the umask's permissions are out of reach too), and
+     * {@code originOf} telling the origin of a file's URL, under which its bytes count ({@link OriginUsage}).
      */
-    public static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode) throws IOException {
+    public static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode,
+                             Function<String, String> originOf) throws IOException {
         Path data = root.resolve("data");
         Files.createDirectories(data, mode.directoryAttribute());
         FileStore fs = Files.getFileStore(data);
-        return open(root, capacity, settings, mode, () -> {
+        return open(root, capacity, settings, mode, originOf, () -> {
             try {
                 return fs.getUsableSpace();
             } catch (IOException e) {
@@ -85,10 +91,10 @@ public final class Store implements AutoCloseable {
         });
     }
 
-    /** As {@link #open(Path, long, Supplier, StoreMode)}, with the file system's free bytes told by {@code diskFree}. */
-    static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode, LongSupplier diskFree)
-            throws IOException {
-        Store store = new Store(root, capacity, settings, mode, diskFree);
+    /** As {@link #open(Path, long, Supplier, StoreMode, Function)}, with the file system's free bytes told by {@code diskFree}. */
+    static Store open(Path root, long capacity, Supplier<ClusterSettings> settings, StoreMode mode,
+                      Function<String, String> originOf, LongSupplier diskFree) throws IOException {
+        Store store = new Store(root, capacity, settings, mode, originOf, diskFree);
         Files.createDirectories(store.files.data, mode.directoryAttribute());
         mode.applyToDirectory(store.files.data);
         store.startup.rebuild();
@@ -171,10 +177,6 @@ public final class Store implements AutoCloseable {
 
     public void unpin(StoreKey key) {
         index.unpin(key);
-    }
-
-    boolean isPinned(StoreKey key) {
-        return index.isPinned(key);
     }
 
     /** Whether {@code entry} is still the key's stored copy (not dropped, evicted or replaced). */
@@ -328,6 +330,11 @@ public final class Store implements AutoCloseable {
 
     public StoreCounters counters() {
         return counters;
+    }
+
+    /** The bytes of complete replicas per origin, and the entries of fills and copies counted under theirs. */
+    public OriginUsage origins() {
+        return origins;
     }
 
     CompleteSidecars sidecars() {

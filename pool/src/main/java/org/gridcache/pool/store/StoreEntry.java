@@ -20,12 +20,20 @@ public final class StoreEntry extends Replica {
     /** Origin modification time, epoch seconds; -1 when unknown. */
     public final long mtime;
     private final byte[] etag;
+    /** Whose bytes these are ({@link OriginUsage}); null: counted under no origin. Fits the object's padding. */
+    final OriginUsage.Account origin;
 
+    /** An entry counted under no origin ({@link OriginUsage#entryOf} makes one that is). */
     public StoreEntry(long size, long mtime, String etag) {
+        this(size, mtime, etag, null);
+    }
+
+    StoreEntry(long size, long mtime, String etag, OriginUsage.Account origin) {
         super(ReplicaState.FILLING);
         this.size = size;
         this.mtime = mtime;
         this.etag = etag == null ? null : etag.getBytes(StandardCharsets.US_ASCII);
+        this.origin = origin;
     }
 
     private StoreEntry(long size) {
@@ -33,6 +41,7 @@ public final class StoreEntry extends Replica {
         this.size = size;
         this.mtime = -1;
         this.etag = UNVERIFIED;
+        this.origin = null; // its sidecar, read when it is proven, names the origin
     }
 
     /** A data file found at start-up, {@code size} bytes long, whose sidecar is still to be read. */

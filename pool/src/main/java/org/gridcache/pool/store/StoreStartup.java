@@ -124,7 +124,7 @@ final class StoreStartup {
         try {
             Sidecar s = StoreFiles.readSidecar(files.sidecarFile(key));
             if (s.originUrl() != null && s.size() == found.size && StoreKey.hashOf(s.originUrl()).equals(key)) {
-                return new StoreEntry(s.size(), s.mtime(), s.etag());
+                return store.origins().entryOf(s);
             }
         } catch (IOException | IllegalArgumentException e) {
             LOG.debug("store: sidecar of {} unreadable: {}", key, e.toString());

@@ -17,7 +17,6 @@ import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.checksum.DigestRequest;
 import org.gridcache.pool.origin.OriginUploader;
 import org.gridcache.pool.store.Sidecar;
-import org.gridcache.pool.store.StoreEntry;
 import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +105,7 @@ final class Pull implements Copy {
             }
             done = true;
             boolean kept = copy.commit(new Sidecar(ticket.originUrl(), length, result.mtimeSeconds(), null,
-                    System.currentTimeMillis(), checksums.toHex()), new StoreEntry(length, result.mtimeSeconds(), null));
+                    System.currentTimeMillis(), checksums.toHex()));
             LOG.info("COPY {} by {}: pulled {} bytes, origin {}{}", ticket.path(), ticket.subject(), received, result.status(),
                     kept ? ", kept as a hit" : ", not kept");
             return "remote";

@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import org.gridcache.pool.store.NoSpaceRetry;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
-import org.gridcache.pool.store.StoreEntry;
 import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +65,7 @@ public final class StoreCopy {
     }
 
     /** Makes the copy a hit; false when there is none to keep. */
-    public boolean commit(Sidecar sidecar, StoreEntry entry) {
+    public boolean commit(Sidecar sidecar) {
         if (file == null) {
             discard();
             return false;
@@ -75,7 +74,7 @@ public final class StoreCopy {
             file.force(true);
             closeFile();
             store.writeSidecar(key, sidecar);
-            store.commitUpload(key, entry, reserved);
+            store.commitUpload(key, store.origins().entryOf(sidecar), reserved);
             reserved = 0;
             return true;
         } catch (IOException e) {

@@ -49,7 +49,7 @@ class FullDiskStoreTest {
     }
 
     private Store open() throws IOException {
-        return Store.open(dir, 1 << 30, ClusterSettings::defaults, StoreMode.PRIVATE, this::diskFree);
+        return Store.open(dir, 1 << 30, ClusterSettings::defaults, StoreMode.PRIVATE, url -> null, this::diskFree);
     }
 
     @Test

@@ -132,7 +132,7 @@ class StoreTest {
     void theGroupReadableModeLetsTheGroupRead() throws Exception {
         Files.createDirectories(dir.resolve("data"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
         Files.setPosixFilePermissions(dir.resolve("data"), PosixFilePermissions.fromString("rwxrwxrwx")); // as an older version left it
-        Store store = Store.open(dir, 10_000, ClusterSettings::defaults, StoreMode.GROUP_READABLE);
+        Store store = Store.open(dir, 10_000, ClusterSettings::defaults, StoreMode.GROUP_READABLE, url -> null);
         put(store, "http://o/shared", 100);
         assertModes(dir.resolve("data"), "rw-r-----", "rwxr-x---");
     }
@@ -186,7 +186,7 @@ class StoreTest {
             release.countDown();
             holder.join();
         }
-        assertFalse(store.isPinned(a));
+        assertFalse(store.index().isPinned(a));
     }
 
     /** Whether a copy found earlier is still the one stored: not after a drop, an eviction or a replacement. */

@@ -19,16 +19,21 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a site's monitoring reads, against {@code gridcache standalone} and a real nginx origin: the pool's
+ * What a site's monitoring reads, against {@code gridcache standalone} and real nginx origins: the pool's
  * {@code Cache-Status} (RFC 9211) on a miss, a hit and a block read, seen through curl; and the door's WLCG Storage
- * Resource Reporting JSON, whose sizes are the pool's own figures from its metrics.
+ * Resource Reporting JSON, whose service sizes are the pool's own figures from its metrics and which has one share per
+ * origin: two more origins mounted at {@code /one} and {@code /two}, whose files only one test reads, show what was
+ * read through each and what an admin evicted (jmxterm, as in {@link OperationsTest}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SiteReportingTest {
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
+    static NginxOrigin one;
+    static NginxOrigin two;
     static Standalone gridcache;
+    static Jmxterm jmx;
 
     @BeforeAll
     static void start() throws Exception {
@@ -38,12 +43,23 @@ class SiteReportingTest {
         Tools.randomFile(data.resolve("blocks.bin"), 32 << 20, 2); // past pool.sparse-min-size: ranges read blocks
         Tools.randomFile(data.resolve("reported.bin"), 3 << 20, 3);
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
-        gridcache = Standalone.start(tmp, origin.url());
+        Path dataOne = Files.createDirectories(tmp.resolve("one"));
+        Tools.randomFile(dataOne.resolve("a.bin"), 1 << 20, 4);
+        Tools.randomFile(dataOne.resolve("b.bin"), 2 << 20, 5);
+        Path dataTwo = Files.createDirectories(tmp.resolve("two"));
+        Tools.randomFile(dataTwo.resolve("c.bin"), 3 << 20, 6);
+        one = NginxOrigin.start(tmp.resolve("nginx-one"), dataOne);
+        two = NginxOrigin.start(tmp.resolve("nginx-two"), dataTwo);
+        int jmxPort = Tools.freePort();
+        gridcache = Standalone.start(tmp, origin.url(), "--jmx-port", String.valueOf(jmxPort));
+        gridcache.admin("origins", "add", "one", "--prefix", "/one", "--url", one.url()).assertOk();
+        gridcache.admin("origins", "add", "two", "--prefix", "/two", "--url", two.url()).assertOk();
+        jmx = new Jmxterm("127.0.0.1:" + jmxPort, tmp.resolve("jmxterm-session.txt"));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Tools.closeAll(origin, gridcache);
+        Tools.closeAll(origin, one, two, gridcache);
     }
 
     @Test
@@ -59,19 +75,77 @@ class SiteReportingTest {
     @Test
     void srrSizesAreThePoolsOwnFigures() throws Exception {
         Tools.curl("-fL", "-o", "/dev/null", gridcache.door() + "/reported.bin").assertOk();
-        URI pool = URI.create(gridcache.location("/reported.bin")).resolve("/.gridcache/metrics");
         // the pool publishes its figures to ZooKeeper every few seconds: the report follows them
         Tools.await("the SRR to show the pool's figures", Duration.ofSeconds(60)).untilAsserted(() -> {
-            String metrics = Tools.curl("-f", pool.toString()).assertOk().out();
-            JsonNode share = srr().at("/storageservice/storageshares/0");
+            String metrics = metrics();
+            JsonNode srr = srr();
+            JsonNode share = share(srr, "/");
             assertEquals(sample(metrics, "gridcache_pool_capacity_bytes"), share.get("totalsize").asLong(), metrics);
-            assertEquals(sample(metrics, "gridcache_pool_used_bytes"), share.get("usedsize").asLong(), metrics);
+            assertServiceSizesAreThePools(srr, metrics);
+            assertTrue(share.get("usedsize").asLong() >= 3 << 20, srr.toString()); // reported.bin, read through /
         });
         JsonNode service = srr().get("storageservice");
-        assertTrue(service.at("/storageshares/0/usedsize").asLong() >= 3 << 20, service.toString());
         assertEquals("gridcache", service.get("implementation").asText());
         assertEquals(gridcache.door(), service.at("/storageendpoints/0/endpointurl").asText());
-        assertEquals("[\"/\"]", service.at("/storageshares/0/path").toString(), "the standalone's one mount point");
+        assertEquals("[\"/\"]", service.at("/storageshares/0/path").toString(), "the standalone's own mount point");
+    }
+
+    /**
+     * Each mount point is a share holding the complete files read through it, and the whole pool's capacity; the
+     * service's sizes stay the pool's; what an admin evicts leaves its share, the other share keeps its bytes.
+     */
+    @Test
+    void eachMountIsAShareHoldingWhatWasReadThroughIt() throws Exception {
+        for (String path : List.of("/one/a.bin", "/one/b.bin", "/two/c.bin")) { // once door and pool see the mounts
+            Tools.await("a read of " + path, Duration.ofSeconds(30),
+                    () -> Tools.curl("-fL", "-o", "/dev/null", gridcache.door() + path).exit() == 0);
+        }
+        Tools.await("each share to hold what was read through its mount", Duration.ofSeconds(60)).untilAsserted(() -> {
+            String metrics = metrics();
+            JsonNode srr = srr();
+            assertEquals(3 << 20, share(srr, "/one").get("usedsize").asLong(), srr.toString()); // a.bin and b.bin
+            assertEquals(3 << 20, share(srr, "/two").get("usedsize").asLong(), srr.toString()); // c.bin
+            for (String mount : List.of("/one", "/two")) {
+                assertEquals(sample(metrics, "gridcache_pool_capacity_bytes"), share(srr, mount).get("totalsize").asLong());
+            }
+            assertServiceSizesAreThePools(srr, metrics);
+        });
+        assertEquals("one", share(srr(), "/one").get("name").asText(), "named after its mount");
+        // the client has its bytes a moment before the pool lets go of b.bin: retried, as an admin would
+        Tools.await("evict /one/b.bin to succeed", Duration.ofSeconds(30), () -> jmx.session("run -b "
+                + "org.gridcache:name=pool1,type=Pool evict /one/b.bin").contains("evicted /one/b.bin (2097152 bytes)"));
+        Tools.await("the share of /one to drop by b.bin", Duration.ofSeconds(60)).untilAsserted(() -> {
+            String metrics = metrics();
+            JsonNode srr = srr();
+            assertEquals(1 << 20, share(srr, "/one").get("usedsize").asLong(), srr.toString());
+            assertEquals(3 << 20, share(srr, "/two").get("usedsize").asLong(), srr.toString());
+            assertServiceSizesAreThePools(srr, metrics);
+        });
+    }
+
+    /** The service's sizes: the pool's capacity and what it holds, as its metrics say. */
+    private static void assertServiceSizesAreThePools(JsonNode srr, String metrics) {
+        JsonNode online = srr.at("/storageservice/storagecapacity/online");
+        assertEquals(sample(metrics, "gridcache_pool_capacity_bytes"), online.get("totalsize").asLong(), metrics);
+        assertEquals(sample(metrics, "gridcache_pool_used_bytes"), online.get("usedsize").asLong(), metrics);
+    }
+
+    /** The share whose paths include {@code mountPoint}. */
+    private static JsonNode share(JsonNode srr, String mountPoint) {
+        for (JsonNode share : srr.at("/storageservice/storageshares")) {
+            for (JsonNode path : share.get("path")) {
+                if (path.asText().equals(mountPoint)) {
+                    return share;
+                }
+            }
+        }
+        throw new AssertionError("no share of " + mountPoint + " in " + srr);
+    }
+
+    /** The pool's metrics (its /.gridcache/ paths need no ticket). */
+    private static String metrics() {
+        URI pool = URI.create(gridcache.location("/reported.bin")).resolve("/.gridcache/metrics");
+        return Tools.curl("-f", pool.toString()).assertOk().out();
     }
 
     private static JsonNode srr() throws Exception {
