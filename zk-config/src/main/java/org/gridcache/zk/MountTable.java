@@ -86,6 +86,11 @@ public final class MountTable implements Closeable {
         return !mountPointsBelow(dir).isEmpty() || entries.stream().anyMatch(e -> e.prefix().equals(dir));
     }
 
+    /** When {@code entry} was last written to the mount table (added or changed; epoch milliseconds), -1 unknown. */
+    public long mountedMillis(OriginEntry entry) {
+        return tree.modifiedMillis(ZkLayout.origin(entry.name()));
+    }
+
     public List<OriginEntry> entries() {
         return entries;
     }

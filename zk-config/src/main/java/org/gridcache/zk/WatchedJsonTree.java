@@ -154,6 +154,14 @@ public final class WatchedJsonTree<T> implements Closeable {
         return scope == Scope.NODE ? d.getPath().equals(path) : d.getPath().startsWith(path + "/");
     }
 
+    /**
+     * When the znode at {@code znodePath} was last written (epoch milliseconds), as this tree's cache holds it; -1 when
+     * it holds no such node.
+     */
+    public long modifiedMillis(String znodePath) {
+        return cache.get(znodePath).map(node -> node.getStat() == null ? -1L : node.getStat().getMtime()).orElse(-1L);
+    }
+
     /** The values decoded at the last change, by znode path (sorted). */
     public Map<String, T> snapshot() {
         return snapshot;

@@ -54,6 +54,18 @@ class WatchedJsonTreeTest {
         }
     }
 
+    /** A listing page shows when a mount point was mounted: the znode's own write time, from the cache. */
+    @Test
+    void aMountPointsDateIsItsZnodesWriteTime() throws Exception {
+        MountTable.put(client, OriginEntry.of("a", "/a", "https://a.example.org/", null));
+        long written = client.checkExists().forPath("/origins/a").getMtime();
+        try (MountTable mounts = new MountTable(client).start(WAIT)) {
+            OriginEntry a = mounts.resolve("/a/x").orElseThrow();
+            assertEquals(written, mounts.mountedMillis(a));
+            assertEquals(-1, mounts.mountedMillis(OriginEntry.of("none", "/none", "https://n.example.org/", null)));
+        }
+    }
+
     @Test
     void aChangeIsSeenByTheListener() throws Exception {
         List<Map<String, OriginEntry>> seen = new CopyOnWriteArrayList<>();

@@ -10,7 +10,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.gridcache.common.GridPath;
@@ -26,15 +29,16 @@ import org.gridcache.door.delegation.CredentialService;
 import org.gridcache.door.delegation.DelegationService;
 import org.gridcache.door.lock.DoorLocks;
 import org.gridcache.door.namespace.Namespace;
+import org.gridcache.door.namespace.MountPoint;
 import org.gridcache.door.namespace.NamespaceEntry;
 import org.gridcache.door.ops.DoorStats;
 import org.gridcache.door.props.PropPatch;
 import org.gridcache.door.read.FileReads;
 import org.gridcache.door.webdav.HtmlListing;
+import org.gridcache.door.webdav.ListingOrder;
 import org.gridcache.door.webdav.PropfindRequest;
 import org.gridcache.door.write.DoorWrites;
 import org.gridcache.door.exchange.DoorRequests;
-import org.gridcache.door.webdav.DelegationPage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -169,7 +173,7 @@ public final class DoorReadFilter extends HttpFilter {
             }
             // refused before its body was read: Jetty closes the connection after the reply, so say so, or a client
             // may send its next request on it and see no answer
-            failure(request, response, e, hasUnreadBody(request));
+            BrowserRefusals.send(request, response, e, resolved && subject.anonymous(), hasUnreadBody(request));
         } catch (RuntimeException e) {
             LOG.error("{} {} -> 500: {}", method, path, e.toString(), e);
             Replies.failure(response, new DoorException(500, "internal error in the door (see its log)"));
@@ -197,30 +201,6 @@ public final class DoorReadFilter extends HttpFilter {
             return DoorStats.AuthFailure.DELEGATION_REQUIRED;
         }
         return subject.anonymous() ? DoorStats.AuthFailure.NO_CREDENTIAL : DoorStats.AuthFailure.CREDENTIAL_REFUSED;
-    }
-
-    /**
-     * As {@link #failure(HttpServletResponse, DoorException, boolean)}; a browser (it accepts text/html) asked to
-     * delegate gets a page explaining how.
-     */
-    private static void failure(HttpServletRequest request, HttpServletResponse response, DoorException e, boolean closeConnection)
-            throws IOException {
-        String endpoint = e.headers().get(DoorException.DELEGATE_TO);
-        String accept = request.getHeader("Accept");
-        if (e.status() != 401 || endpoint == null || accept == null || !accept.contains("text/html") || response.isCommitted()) {
-            Replies.failure(response, e, closeConnection);
-            return;
-        }
-        response.reset();
-        e.headers().forEach(response::setHeader);
-        if (closeConnection) {
-            response.setHeader("Connection", "close");
-        }
-        byte[] body = DelegationPage.render(e.reason(), endpoint).getBytes(StandardCharsets.UTF_8);
-        response.setStatus(401);
-        response.setContentType("text/html; charset=utf-8");
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
     }
 
     private static boolean hasUnreadBody(HttpServletRequest request) {
@@ -295,7 +275,14 @@ public final class DoorReadFilter extends HttpFilter {
 
     private void listing(HttpServletRequest request, HttpServletResponse response, String dir, GridSubject subject)
             throws IOException {
-        byte[] html = HtmlListing.render(dir, namespace.list(subject, dir)).getBytes(StandardCharsets.UTF_8);
+        List<NamespaceEntry> children = namespace.list(subject, dir);
+        Map<String, MountPoint> mountsBelow = new HashMap<>();
+        for (NamespaceEntry child : children) {
+            namespace.mountPointAt(child.path()).ifPresent(m -> mountsBelow.put(child.path(), m));
+        }
+        Optional<MountPoint> servedBy = namespace.originOf(dir).flatMap(o -> namespace.mountPointAt(o.prefix()));
+        ListingOrder order = ListingOrder.parse(request.getParameter("sort"), request.getParameter("order"));
+        byte[] html = HtmlListing.render(dir, children, servedBy, mountsBelow, order).getBytes(StandardCharsets.UTF_8);
         response.setStatus(200);
         response.setContentType("text/html; charset=utf-8");
         response.setContentLength(html.length);

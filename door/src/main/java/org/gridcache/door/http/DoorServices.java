@@ -7,6 +7,7 @@ import org.gridcache.common.settings.ClusterSettings.Keys;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -17,13 +18,14 @@ import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.door.ops.DoorOperations;
 import org.gridcache.door.ops.StatusPage;
 import org.gridcache.door.ops.StorageReport;
+import org.gridcache.door.webdav.Stylesheet;
 import org.gridcache.zk.PoolDirectory;
 
 /**
  * The door's own services under {@code /.gridcache/} (ARCHITECTURE.md, "Parts"), never looked up in an origin: {@code health},
  * {@code metrics} (Prometheus text), {@code status} (an HTML page that refreshes itself) and
- * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller) and {@code api/v1/srr} (WLCG Storage
- * Resource Reporting, {@link StorageReport}).
+ * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller), {@code api/v1/srr} (WLCG Storage
+ * Resource Reporting, {@link StorageReport}) and {@code style.css} (the pages' {@link Stylesheet}).
  */
 public final class DoorServices {
     static final String PREFIX = DoorRequests.SERVICES;
@@ -49,12 +51,17 @@ public final class DoorServices {
             case PREFIX + "/metrics" -> PROMETHEUS_TEXT;
             case PREFIX + "/status" -> "text/html; charset=utf-8";
             case PREFIX + "/api/v1/pools", SRR -> "application/json";
+            case Stylesheet.PATH -> Stylesheet.CONTENT_TYPE;
             default -> throw new DoorException(404, "no such door service: " + path + " (try " + PREFIX + "/status, "
                     + PREFIX + "/metrics, " + PREFIX + "/api/v1/pools or " + SRR + ")");
         };
         String method = request.getMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             throw new DoorException(405, method + " is not allowed on " + path + " (GET or HEAD)");
+        }
+        if (path.equals(Stylesheet.PATH)) {
+            stylesheet(request, response);
+            return;
         }
         String body = switch (path) {
             case PREFIX + "/health" -> "ok\n";
@@ -63,18 +70,31 @@ public final class DoorServices {
             case SRR -> Json.string(storage.of(pools.live(), System.currentTimeMillis() / 1000)) + "\n";
             default -> Json.string(poolsFor(request.getRemoteAddr())) + "\n";
         };
-        send(request, response, type, body);
+        send(request, response, type, "no-store", body.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpServletRequest request, HttpServletResponse response, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    private static void send(HttpServletRequest request, HttpServletResponse response, String type, String cacheControl,
+                             byte[] bytes) throws IOException {
         response.setStatus(200);
         response.setContentType(type);
-        response.setHeader("Cache-Control", "no-store");
+        response.setHeader("Cache-Control", cacheControl);
         response.setContentLength(bytes.length);
         if (request.getMethod().equals("GET")) {
             response.getOutputStream().write(bytes);
         }
+    }
+
+    /** The pages' stylesheet: cacheable, revalidated by its entity tag (304 when the browser has these bytes). */
+    private static void stylesheet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        response.setHeader("ETag", Stylesheet.ETAG);
+        String known = request.getHeader("If-None-Match");
+        if (known != null && (known.equals("*") || Arrays.stream(known.split(",")).map(String::strip)
+                .anyMatch(tag -> tag.equals(Stylesheet.ETAG) || tag.equals("W/" + Stylesheet.ETAG)))) {
+            response.setHeader("Cache-Control", Stylesheet.CACHE_CONTROL);
+            response.setStatus(304);
+            return;
+        }
+        send(request, response, Stylesheet.CONTENT_TYPE, Stylesheet.CACHE_CONTROL, Stylesheet.bytes());
     }
 
     /** One pool as the API shows it; {@code hitRate} null before its first transfer. */

@@ -121,6 +121,11 @@ public final class Namespace {
         return mounts.resolve(path);
     }
 
+    /** The origin mounted exactly at {@code path} (a mount point), with its mount date; empty elsewhere. */
+    public Optional<MountPoint> mountPointAt(String path) {
+        return mounts.resolve(path).filter(o -> o.prefix().equals(path)).map(o -> new MountPoint(o, mounts.mountedMillis(o)));
+    }
+
     /**
      * What {@code subject} finds at {@code path}; throws {@link DoorException} 404 when nothing is, 401 when the origin
      * is read as the user and the subject has no delegation for this session, or the origin's failure.

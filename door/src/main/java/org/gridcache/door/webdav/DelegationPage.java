@@ -14,7 +14,7 @@ public final class DelegationPage {
         String door = endpoint.endsWith("/.gridcache/delegation")
                 ? endpoint.substring(0, endpoint.length() - "/.gridcache/delegation".length()) : endpoint;
         return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Delegation needed</title>\n"
-                + "<style>body{font-family:sans-serif;max-width:50em}pre{background:#eee;padding:1em}</style></head>\n"
+                + "<link rel=\"stylesheet\" href=\"" + Stylesheet.PATH + "\">\n</head>\n"
                 + "<body><h1>Delegate your proxy first</h1>\n<p>" + HtmlListing.escape(reason) + "</p>\n"
                 + "<p>This data lives at a grid origin that decides itself who may read it. The cache reads it <em>as you</em>,"
                 + " with a proxy you delegate to it; the proxy carries the VOMS attributes of the proxy you delegate from, and"
