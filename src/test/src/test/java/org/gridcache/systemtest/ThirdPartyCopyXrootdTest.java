@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * requests that follow on it. Alice pulls her private file from XRootD with her XRootD macaroon
  * ({@code TransferHeaderAuthorization}); right after, Bob asks for the same file with no credential for the remote.
  * A pool that reused Alice's connection would get it as Alice; on a connection of its own Bob's copy is refused.
- * The DOMA-TPC smoke test's macaroon pull and push spell the scheme {@code bearer}, which XRootD 5.5 does not take.
+ * The DOMA-TPC smoke test's macaroon pull and push spell the scheme {@code bearer}, which XRootD 5.5 does not take;
+ * a push XRootD refuses is reported with XRootD's status.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ThirdPartyCopyXrootdTest {
@@ -103,5 +104,19 @@ class ThirdPartyCopyXrootdTest {
                 door + "/lower.bin").assertOk();
         assertEquals("success: Created", outcome(push), push.out());
         assertEquals(Tools.sha256(data.resolve("lower.bin")), Tools.sha256(remoteDir.resolve("data/upload/pushed.bin")));
+    }
+
+    /**
+     * A push that XRootD refuses (no token for it) says so: the remote's 403, not a connection reset after the first
+     * few hundred kilobytes of the body (XRootD answers 403 and closes while the body is still going); nothing is
+     * left at the remote.
+     */
+    @Test
+    void aPushTheRemoteRefusesReportsItsStatus() throws Exception {
+        Tools.randomFile(data.resolve("refused.bin"), 3_000_000, 82);
+        Tools.Result push = GridEnv.curlAs(pki, "alice", "-sS", "-L", "-X", "COPY", "-H", "Destination: " + xrootd.url("/upload/refused.bin"),
+                "-H", "Credential: none", door + "/refused.bin").assertOk();
+        assertEquals("failure: the remote answered PUT with 403", outcome(push), push.out());
+        assertFalse(Files.exists(remoteDir.resolve("data/upload/refused.bin")), "nothing at the remote");
     }
 }
