@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
@@ -24,7 +25,9 @@ import org.gridcache.pool.origin.RedirectPolicy;
  * One copy's requests to its remote, on connections of its own (closed with it). Redirects are followed by this
  * class, at most {@value HttpOriginFetcher#MAX_REDIRECTS}, each as an origin's would be ({@link
  * RedirectPolicy#schemeRefusal}: http(s) with a host, never from https to http) and to an address checked as the
- * first one was ({@link RemoteHttp}); a PUT only on 307 and 308, which keep the method and body.
+ * first one was ({@link RemoteHttp}); a PUT only on 307 and 308, which keep the method and body. A PUT asks for
+ * {@code 100 Continue} before its body, so that a remote refusing it (XRootD: a token it does not take) answers
+ * with its status instead of resetting the connection mid-body.
  */
 final class RemoteSession implements AutoCloseable {
     private final HttpClient client;
@@ -69,6 +72,8 @@ final class RemoteSession implements AutoCloseable {
         for (int hop = 0; ; hop++) {
             Request request = request(at, method, headers);
             if (body != null) {
+                // the remote refuses or redirects before it gets the body, and says so (not a reset mid-body)
+                request.headers(h -> h.put(HttpHeader.EXPECT, "100-continue"));
                 request.body(new InputStreamRequestContent(body.get()) {
                     @Override
                     public long getLength() {
@@ -76,6 +81,8 @@ final class RemoteSession implements AutoCloseable {
                     }
                 });
             }
+            AtomicReference<Response> answered = new AtomicReference<>();
+            request.onResponseHeaders(answered::set);
             ContentResponse response;
             try {
                 response = new CompletableResponseListener(request).send().get();
@@ -83,7 +90,18 @@ final class RemoteSession implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new CopyFailure("interrupted");
             } catch (ExecutionException e) {
-                throw failure(e);
+                Response early = answered.get();
+                if (body == null || early == null || early.getStatus() < 300) {
+                    throw failure(e);
+                }
+                // answered instead of 100 Continue (or while the body was going): a refusal, or a redirect to follow
+                boolean keepsBody = early.getStatus() == 307 || early.getStatus() == 308;
+                URI next = keepsBody ? next(at, early, hop) : null;
+                if (next == null) {
+                    throw new CopyFailure("the remote answered " + method + " with " + early.getStatus());
+                }
+                at = next;
+                continue;
             }
             boolean keepsBody = response.getStatus() == 307 || response.getStatus() == 308;
             URI next = body == null || keepsBody ? next(at, response, hop) : null;

@@ -8,7 +8,10 @@ import java.util.Set;
 /**
  * The {@code TransferHeader<Name>: v} headers of a third-party COPY, which the copying endpoint sends on as
  * {@code <Name>: v} with its own request to the remote side (WLCG: how FTS passes {@code Authorization: Bearer …} for
- * the remote). Names that would change the framing or the target of that request are refused.
+ * the remote). Names that would change the framing or the target of that request are refused. An {@code Authorization}
+ * value whose scheme is {@code bearer} in any case goes on as {@code Bearer}: the scheme is case-insensitive (RFC 9110
+ * §11.1), but XRootD 5.5 takes a token only after {@code Bearer} spelt so, and the DOMA-TPC smoke test writes
+ * {@code bearer}.
  */
 final class TransferHeaders {
     static final String PREFIX = "TransferHeader";
@@ -16,6 +19,7 @@ final class TransferHeaders {
     private static final Set<String> REFUSED = Set.of("host", "content-length", "transfer-encoding", "connection", "expect",
             "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "proxy-connection", "date", "from", "via",
             "warning", "range");
+    private static final String BEARER = "Bearer ";
 
     private TransferHeaders() {
     }
@@ -38,8 +42,13 @@ final class TransferHeaders {
             if (REFUSED.contains(passed.toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException(name + " cannot be passed on: the pool sets " + passed + " itself");
             }
-            out.merge(passed, h.getValue(), (a, b) -> a + ", " + b);
+            out.merge(passed, canonicalScheme(passed, h.getValue()), (a, b) -> a + ", " + b);
         }
         return out;
+    }
+
+    private static String canonicalScheme(String name, String value) {
+        boolean bearer = name.equalsIgnoreCase("Authorization") && value.regionMatches(true, 0, BEARER, 0, BEARER.length());
+        return bearer ? BEARER + value.substring(BEARER.length()) : value;
     }
 }

@@ -21,6 +21,18 @@ class TransferHeadersTest {
     }
 
     @Test
+    void aBearerSchemeInAnyCaseGoesOnAsBearerItsTokenUntouched() {
+        for (String scheme : new String[] {"bearer", "BEARER", "Bearer"}) {
+            assertEquals(Map.of("Authorization", "Bearer MDAxY2xvY2F0aW9uIGJ"),
+                    TransferHeaders.of(new DefaultHttpHeaders().add("TransferHeaderAuthorization", scheme + " MDAxY2xvY2F0aW9uIGJ")), scheme);
+        }
+        assertEquals(Map.of("Authorization", "Basic YTpi", "X-Note", "bearer x"), TransferHeaders.of(new DefaultHttpHeaders()
+                .add("TransferHeaderAuthorization", "Basic YTpi").add("TransferHeaderX-Note", "bearer x")));
+        assertEquals(Map.of("Authorization", "Bearers x"),
+                TransferHeaders.of(new DefaultHttpHeaders().add("TransferHeaderAuthorization", "Bearers x")));
+    }
+
+    @Test
     void framingAndTargetHeadersAreRefused() {
         for (String name : new String[] {"TransferHeaderHost", "TransferHeaderContent-Length", "TransferHeaderConnection",
                 "TransferHeaderTransfer-Encoding", "TransferHeader"}) {

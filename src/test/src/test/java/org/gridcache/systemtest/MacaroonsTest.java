@@ -213,6 +213,38 @@ class MacaroonsTest {
     }
 
     /**
+     * The DOMA smoke test's direct transfers with a macaroon (issue 42 item 3): Alice asks for one at the URL of a
+     * file that does not exist yet; curl with only that macaroon uploads the file, reads it back, has its adler32
+     * from a HEAD with {@code Want-Digest} and deletes it.
+     */
+    @Test
+    void aMacaroonAskedForAtANewFilesUrlUploadsReadsDigestsAndDeletesIt() throws Exception {
+        String m = macaroon("/data/smoke.bin", "{\"caveats\": [\"activity:DOWNLOAD,UPLOAD,DELETE,LIST\"], \"validity\": \"PT30M\"}");
+        Path local = Tools.randomFile(tmp.resolve("smoke.bin"), 1_200_000, 43);
+        Path atOrigin = tmp.resolve("data/smoke.bin");
+        String url = doorUrl + "/data/smoke.bin";
+        Tools.Result put = anonymousCurl("-sS", "-L", "-T", local.toString(), "-H", "Authorization: Bearer " + m, url);
+        assertEquals(201, GridEnv.lastStatus(put), put.out());
+        assertEquals(Tools.sha256(local), Tools.sha256(atOrigin), "byte-exact at the origin");
+
+        Path back = tmp.resolve("smoke-back.bin");
+        Tools.Result get = anonymousCurl("-sS", "-L", "-o", back.toString(), "-H", "Authorization: Bearer " + m, url);
+        assertEquals(200, GridEnv.lastStatus(get), get.out());
+        assertEquals(Tools.sha256(local), Tools.sha256(back));
+
+        java.util.zip.Adler32 adler = new java.util.zip.Adler32();
+        adler.update(Files.readAllBytes(local));
+        Tools.Result head = anonymousCurl("-sS", "-L", "-I", "-H", "Want-Digest: adler32", "-H", "Authorization: Bearer " + m, url);
+        assertEquals(200, GridEnv.lastStatus(head), head.out());
+        assertTrue(head.out().lines().anyMatch(l -> l.equalsIgnoreCase("Digest: adler32=" + "%08x".formatted(adler.getValue()))),
+                head.out());
+
+        Tools.Result delete = anonymousCurl("-sS", "-X", "DELETE", "-H", "Authorization: Bearer " + m, url);
+        assertEquals(204, GridEnv.lastStatus(delete), delete.out());
+        assertTrue(Files.notExists(atOrigin), "deleted at the origin");
+    }
+
+    /**
      * Issue 39 row 5: a macaroon never outlives the proxy it was minted with, whatever validity it asks for (gridenv's
      * proxies live as long as macaroon.max-validity, and began earlier); macaroon.max-validity holds again when one
      * is used: lowered below what a macaroon has left, the macaroon is refused.

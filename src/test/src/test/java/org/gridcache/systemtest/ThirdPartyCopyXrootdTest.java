@@ -19,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * requests that follow on it. Alice pulls her private file from XRootD with her XRootD macaroon
  * ({@code TransferHeaderAuthorization}); right after, Bob asks for the same file with no credential for the remote.
  * A pool that reused Alice's connection would get it as Alice; on a connection of its own Bob's copy is refused.
+ * The DOMA-TPC smoke test's macaroon pull and push spell the scheme {@code bearer}, which XRootD 5.5 does not take;
+ * a push XRootD refuses is reported with XRootD's status.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ThirdPartyCopyXrootdTest {
@@ -41,7 +43,9 @@ class ThirdPartyCopyXrootdTest {
         remoteDir = GridEnv.worldReadableDir("gridcache-xrootd");
         Tools.randomFile(Files.createDirectories(remoteDir.resolve("data/private")).resolve("alice.bin"), 300_000, 81);
         Files.createDirectories(remoteDir.resolve("data/public"));
+        Path upload = Files.createDirectories(remoteDir.resolve("data/upload"));
         xrootd = XrootdRemote.start(remoteDir);
+        Tools.run(java.time.Duration.ofMinutes(1), "chown", "nobody", upload.toString()).assertOk(); // xrootd writes as nobody
         data = Files.createDirectories(tmp.resolve("data"));
         origin = NginxOrigin.startWritable(tmp.resolve("nginx"), data);
         Path policy = Files.writeString(tmp.resolve("authz.conf"), "authenticated / list,read,write\n");
@@ -80,5 +84,39 @@ class ThirdPartyCopyXrootdTest {
         assertTrue(outcome(bob).startsWith("failure: the remote answered GET with "), "XRootD refused Bob: " + bob.out());
         assertFalse(Files.exists(data.resolve("bob.bin")), "Bob got nothing");
         assertTrue(xrootd.log().contains("deny http *@"), "XRootD judged Bob anonymous: " + xrootd.log());
+    }
+
+    /**
+     * Issue 42 item 3, the DOMA-TPC smoke test against XRootD: its pull and push pass the remote's macaroon as
+     * {@code TransferHeaderAuthorization: bearer …}; the pool sends it as {@code Authorization: Bearer …}, the one
+     * spelling XRootD 5.5 accepts (it refused the pull with 500 and reset the push's connection).
+     */
+    @Test
+    void aMacaroonWithTheSchemeInLowerCasePullsAndPushes() throws Exception {
+        Tools.Result pull = GridEnv.curlAs(pki, "alice", "-sS", "-L", "-X", "COPY", "-H", "Source: " + xrootd.url("/private/alice.bin"),
+                "-H", "Credential: none", "-H", "TransferHeaderAuthorization: bearer " + xrootd.macaroon("alice", "/private", "DOWNLOAD,READ_METADATA"),
+                door + "/lower.bin").assertOk();
+        assertEquals("success: Created", outcome(pull), pull.out());
+        assertEquals(Tools.sha256(remoteDir.resolve("data/private/alice.bin")), Tools.sha256(data.resolve("lower.bin")));
+
+        Tools.Result push = GridEnv.curlAs(pki, "alice", "-sS", "-L", "-X", "COPY", "-H", "Destination: " + xrootd.url("/upload/pushed.bin"),
+                "-H", "Credential: none", "-H", "TransferHeaderAuthorization: bearer " + xrootd.macaroon("alice", "/upload", "UPLOAD,READ_METADATA"),
+                door + "/lower.bin").assertOk();
+        assertEquals("success: Created", outcome(push), push.out());
+        assertEquals(Tools.sha256(data.resolve("lower.bin")), Tools.sha256(remoteDir.resolve("data/upload/pushed.bin")));
+    }
+
+    /**
+     * A push that XRootD refuses (no token for it) says so: the remote's 403, not a connection reset after the first
+     * few hundred kilobytes of the body (XRootD answers 403 and closes while the body is still going); nothing is
+     * left at the remote.
+     */
+    @Test
+    void aPushTheRemoteRefusesReportsItsStatus() throws Exception {
+        Tools.randomFile(data.resolve("refused.bin"), 3_000_000, 82);
+        Tools.Result push = GridEnv.curlAs(pki, "alice", "-sS", "-L", "-X", "COPY", "-H", "Destination: " + xrootd.url("/upload/refused.bin"),
+                "-H", "Credential: none", door + "/refused.bin").assertOk();
+        assertEquals("failure: the remote answered PUT with 403", outcome(push), push.out());
+        assertFalse(Files.exists(remoteDir.resolve("data/upload/refused.bin")), "nothing at the remote");
     }
 }
