@@ -199,7 +199,8 @@ public final class Pool implements Closeable {
         long bytesPerSec = movers.bytesPerSecOut();
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
-                operations.state(), stats.hits(), stats.misses(), hostDn, settings.ticketKey().publicJwk());
+                operations.state(), stats.hits(), stats.misses(), hostDn, settings.ticketKey().publicJwk(),
+                movers.transfers().snapshot());
     }
 
     /** The mount table as this pool sees it. */

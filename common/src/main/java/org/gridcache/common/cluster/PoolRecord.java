@@ -1,5 +1,6 @@
 package org.gridcache.common.cluster;
 
+import java.util.List;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.ticket.Ticket;
 /**
@@ -11,11 +12,15 @@ import org.gridcache.common.ticket.Ticket;
  * {@code hostDn} is the subject of the host certificate an HTTPS pool presents (null for plain HTTP): the door hands a
  * user's credential only to the pool a ticket was issued to, recognised by this DN. {@code ticketKey} is the public
  * JWK of the key the pool signs its requests to peers with (null: it asks no peers); the znode's ACL lets only this
- * pool write it.
+ * pool write it. {@code transfers}: its transfers in progress, the longest-running first, at most
+ * {@link #MAX_TRANSFERS} (empty in records of older pools).
  */
 public record PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                          long bytesPerSecOut, double load, String version, long startedAt,
-                         String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey) {
+                         String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey,
+                         List<ActiveTransfer> transfers) {
+    /** Transfers a record lists at most: about 250 bytes each in the znode, which every door and pool reads. */
+    public static final int MAX_TRANSFERS = 32;
     public static final String ENABLED = "enabled";
     public static final String DRAINING = "draining";
     public static final String READONLY = "readonly";
@@ -41,8 +46,18 @@ public record PoolRecord(String id, String url, String site, long capacityBytes,
                 misses, hostDn, null);
     }
 
+    /** A record listing no transfer in progress. */
+    public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
+                      long bytesPerSecOut, double load, String version, long startedAt,
+                      String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey) {
+        this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, state, hits,
+                misses, hostDn, ticketKey, List.of());
+    }
+
     public PoolRecord {
         state = state == null ? ENABLED : state;
+        transfers = transfers == null ? List.of()
+                : transfers.stream().filter(java.util.Objects::nonNull).limit(MAX_TRANSFERS).toList();
     }
 
     /** The state as published, "enabled" for a record without one. */
