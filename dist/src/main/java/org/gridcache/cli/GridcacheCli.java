@@ -11,12 +11,13 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code bin/gridcache}: one command line for every part (standalone, zk, door, pool) and the admin commands
- * (origins, config, check-config). Every option can also come from a properties file given with {@code --config FILE}.
+ * (origins, config, transfers, check-config). Every option can also come from a properties file given with {@code --config FILE}.
  */
 @Command(name = "gridcache", mixinStandardHelpOptions = true, versionProvider = GridcacheCli.Version.class,
         description = "A grid data cache: a WebDAV door that redirects reads to cooperating cache pools.",
         subcommands = {StandaloneCommand.class, ZkCommand.class, DoorCommand.class, PoolCommand.class,
-                OriginsCommand.class, ConfigCommand.class, DelegateCommand.class, CheckConfigCommand.class})
+                OriginsCommand.class, ConfigCommand.class, TransfersCommand.class, DelegateCommand.class,
+                CheckConfigCommand.class})
 public final class GridcacheCli {
     /**
      * System property: the configuration directory ({@code bin/gridcache}: $GRIDCACHE_CONF_DIR, else {@code <dist>/etc}),

@@ -209,7 +209,7 @@ public final class Pool implements Closeable {
         return new PoolRecord(settings.name(), url, settings.site(), store.capacity(), store.freeBytes(), active,
                 bytesPerSec, Movers.load(active, bytesPerSec), VERSION, startedAt,
                 operations.state(), stats.hits(), stats.misses(), hostDn, settings.ticketKey().publicJwk(),
-                store.origins().largest(PoolRecord.ORIGINS_PUBLISHED));
+                store.origins().largest(PoolRecord.ORIGINS_PUBLISHED), movers.transfers().snapshot());
     }
 
     /** The mount table as this pool sees it. */

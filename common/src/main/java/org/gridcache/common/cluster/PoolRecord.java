@@ -1,5 +1,6 @@
 package org.gridcache.common.cluster;
 
+import java.util.List;
 import java.util.Map;
 import org.gridcache.common.UrlCodec;
 import org.gridcache.common.ticket.Ticket;
@@ -15,11 +16,15 @@ import org.gridcache.common.ticket.Ticket;
  * pool write it. {@code originBytes}: the bytes of complete replicas per origin (a mount's URL), the
  * {@link #ORIGINS_PUBLISHED} largest only, so that a pool of many origins keeps its record small; the door sums them
  * per mount point for its storage report. Records of older pools lack it: no origin's bytes are known.
+ * {@code transfers}: its transfers in progress, the longest-running first, at most {@link #MAX_TRANSFERS} (empty in
+ * records of older pools).
  */
 public record PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                          long bytesPerSecOut, double load, String version, long startedAt,
                          String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey,
-                         Map<String, Long> originBytes) {
+                         Map<String, Long> originBytes, List<ActiveTransfer> transfers) {
+    /** Transfers a record lists at most: about 250 bytes each in the znode, which every door and pool reads. */
+    public static final int MAX_TRANSFERS = 32;
     public static final String ENABLED = "enabled";
     public static final String DRAINING = "draining";
     public static final String READONLY = "readonly";
@@ -50,17 +55,19 @@ public record PoolRecord(String id, String url, String site, long capacityBytes,
                 misses, hostDn, null);
     }
 
-    /** A record that says nothing of its origins' bytes. */
+    /** A record that says nothing of its origins' bytes and lists no transfer in progress. */
     public PoolRecord(String id, String url, String site, long capacityBytes, long freeBytes, int activeMovers,
                       long bytesPerSecOut, double load, String version, long startedAt,
                       String state, long hits, long misses, String hostDn, java.util.Map<String, Object> ticketKey) {
         this(id, url, site, capacityBytes, freeBytes, activeMovers, bytesPerSecOut, load, version, startedAt, state, hits,
-                misses, hostDn, ticketKey, null);
+                misses, hostDn, ticketKey, null, List.of());
     }
 
     public PoolRecord {
         state = state == null ? ENABLED : state;
         originBytes = originBytes == null ? Map.of() : Map.copyOf(originBytes);
+        transfers = transfers == null ? List.of()
+                : transfers.stream().filter(java.util.Objects::nonNull).limit(MAX_TRANSFERS).toList();
     }
 
     /** The bytes this pool holds of {@code origin} (a mount's URL) as it published them; 0 when it named none. */

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.Json;
 import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.cluster.TransferList;
 import org.gridcache.door.ops.DoorOperations;
 import org.gridcache.door.ops.StatusPage;
 import org.gridcache.door.ops.StorageReport;
@@ -24,13 +25,16 @@ import org.gridcache.zk.PoolDirectory;
 /**
  * The door's own services under {@code /.gridcache/} (ARCHITECTURE.md, "Parts"), never looked up in an origin: {@code health},
  * {@code metrics} (Prometheus text), {@code status} (an HTML page that refreshes itself) and
- * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller), {@code api/v1/srr} (WLCG Storage
- * Resource Reporting, {@link StorageReport}) and {@code style.css} (the pages' {@link Stylesheet}).
+ * {@code api/v1/pools} (the live pools as JSON, nearest first for the caller), {@code api/v1/transfers} (the
+ * transfers in progress at every pool, {@link TransferList}), {@code api/v1/srr} (WLCG Storage Resource Reporting,
+ * {@link StorageReport}) and {@code style.css} (the pages' {@link Stylesheet}).
  */
 public final class DoorServices {
     static final String PREFIX = DoorRequests.SERVICES;
     /** WLCG Storage Resource Reporting, where dCache's frontend has it ({@code /api/v1/srr}). */
     public static final String SRR = PREFIX + "/api/v1/srr";
+    /** The transfers in progress, as the status page lists them. */
+    static final String TRANSFERS = PREFIX + "/api/v1/transfers";
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private final DoorOperations operations;
     private final PoolDirectory pools;
@@ -50,10 +54,10 @@ public final class DoorServices {
             case PREFIX + "/health" -> "text/plain; charset=utf-8";
             case PREFIX + "/metrics" -> PROMETHEUS_TEXT;
             case PREFIX + "/status" -> "text/html; charset=utf-8";
-            case PREFIX + "/api/v1/pools", SRR -> "application/json";
+            case PREFIX + "/api/v1/pools", TRANSFERS, SRR -> "application/json";
             case Stylesheet.PATH -> Stylesheet.CONTENT_TYPE;
             default -> throw new DoorException(404, "no such door service: " + path + " (try " + PREFIX + "/status, "
-                    + PREFIX + "/metrics, " + PREFIX + "/api/v1/pools or " + SRR + ")");
+                    + PREFIX + "/metrics, " + PREFIX + "/api/v1/pools, " + TRANSFERS + " or " + SRR + ")");
         };
         String method = request.getMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -68,6 +72,7 @@ public final class DoorServices {
             case PREFIX + "/metrics" -> operations.scrape();
             case PREFIX + "/status" -> StatusPage.render(operations, pools.live(), operations.selectableCount(), settings.get());
             case SRR -> Json.string(storage.of(pools.live(), System.currentTimeMillis() / 1000)) + "\n";
+            case TRANSFERS -> Json.string(TransferList.of(pools.live(), System.currentTimeMillis())) + "\n";
             default -> Json.string(poolsFor(request.getRemoteAddr())) + "\n";
         };
         send(request, response, type, "no-store", body.getBytes(StandardCharsets.UTF_8));

@@ -9,12 +9,13 @@ import java.util.Locale;
 import org.gridcache.common.ByteSize;
 import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.cluster.PoolRecord;
+import org.gridcache.common.cluster.TransferList;
 import org.gridcache.door.webdav.HtmlListing;
 
 /**
  * {@code /.gridcache/status}: one HTML page for people (what Shoal's web page gave its users) that reloads itself
- * every few seconds: the pools with their state, load, free space and hit rate, the policy in force, this door's
- * traffic. No script, no external resource: it works in any browser and in a text one.
+ * every few seconds: the pools with their state, load, free space and hit rate, the transfers in progress
+ * ({@link TransferTable}), the policy in force, this door's traffic. No script, no external resource: it works in any browser and in a text one.
  */
 public final class StatusPage {
     static final int REFRESH_SECONDS = 5;
@@ -67,12 +68,15 @@ public final class StatusPage {
                     .append("</td><td><a href=\"").append(HtmlListing.escape(p.url())).append("/.gridcache/metrics\">")
                     .append(HtmlListing.escape(p.url())).append("</a></td></tr>\n");
         }
-        html.append("</table>\n<h2>This door</h2>\n<table id=\"door\">\n")
+        html.append("</table>\n");
+        TransferTable.render(html, TransferList.of(live, System.currentTimeMillis()));
+        html.append("<h2>This door</h2>\n<table id=\"door\">\n")
                 .append(row("Requests", String.valueOf(door.getRequestsTotal())))
                 .append(row("Redirects to pools", String.valueOf(door.getRedirects())))
                 .append(row("Bytes streamed by the door", ByteSize.format(door.getProxiedBytes())))
                 .append(row("Open connections", String.valueOf(door.getOpenConnections())))
-                .append("</table>\n<p class=\"muted\">Machine-readable: <a href=\"api/v1/pools\">api/v1/pools</a> (JSON), ")
+                .append("</table>\n<p class=\"muted\">Machine-readable: <a href=\"api/v1/pools\">api/v1/pools</a>, ")
+                .append("<a href=\"api/v1/transfers\">api/v1/transfers</a> (JSON), ")
                 .append("<a href=\"metrics\">metrics</a> (Prometheus).</p>\n</body></html>\n");
         return html.toString();
     }

@@ -82,6 +82,6 @@ class StorageReportTest {
     /** A pool's record as the door reads it from ZooKeeper (written as JSON, read back). */
     private static PoolRecord pool(String id, long capacity, long free, String state, Map<String, Long> origins) {
         return Json.read(Json.bytes(new PoolRecord(id, "http://" + id, "site", capacity, free, 0, 0, 0, "v", 0, state, 0, 0,
-                null, null, origins)), PoolRecord.class);
+                null, null, origins, null)), PoolRecord.class);
     }
 }

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
+import org.gridcache.common.cluster.ActiveTransfer;
 import org.gridcache.pool.fetch.Download;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.http.Exchange;
@@ -40,6 +41,9 @@ public abstract class Mover {
     private long sent;
     /** Bytes counted in the pool's outgoing rate as they went, not yet {@link #sent}. */
     private long countedAhead;
+    /** Bytes gone to the client so far, counted as they go: what the pool's record lists (written on the event loop). */
+    private volatile long moved;
+    private final ActiveTransfers.Transfer progress;
     private boolean finished;
 
     Mover(Exchange ex, Downloads.Source source, Store store, Movers movers, Done done) {
@@ -49,6 +53,14 @@ public abstract class Mover {
         this.movers = movers;
         this.done = done;
         movers.started();
+        this.progress = movers.transfers().begin(this::kind, ex.ticket, ex.path,
+                ex.head ? 0 : ex.range == null && ex.ticket != null ? ex.ticket.size() : -1, () -> moved);
+    }
+
+    /** Hit, miss, or peer: a miss whose fetch turned out to come from another pool. */
+    private String kind() {
+        return hit() ? ActiveTransfer.HIT
+                : source instanceof Downloads.Joined joined && joined.download().fromPeer() ? ActiveTransfer.PEER : ActiveTransfer.MISS;
     }
 
     public abstract void start();
@@ -76,6 +88,7 @@ public abstract class Mover {
         sent += bytes;
         long ahead = Math.min(countedAhead, bytes);
         countedAhead -= ahead;
+        moved += bytes - ahead;
         movers.sent(bytes - ahead);
     }
 
@@ -85,6 +98,7 @@ public abstract class Mover {
      */
     final void progressed(long bytes) {
         countedAhead += bytes;
+        moved += bytes;
         movers.sent(bytes);
     }
 
@@ -156,6 +170,7 @@ public abstract class Mover {
         }
         store.unpin(source.key());
         movers.ended();
+        progress.end();
         // a miss reports what its (possibly shared) fetch had read from the origin by now
         Download fetch = source instanceof Downloads.Joined joined && !hit() ? joined.download() : null;
         long originBytes = fetch != null && !fetch.fromPeer() ? fetch.received() : 0;

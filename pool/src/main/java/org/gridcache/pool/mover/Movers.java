@@ -19,6 +19,7 @@ public final class Movers {
     private static final int FEW = 4;
 
     private final AtomicInteger active = new AtomicInteger();
+    private final ActiveTransfers transfers = new ActiveTransfers();
     private final LongAdder bytesOut = new LongAdder();
     private final Runnable onLargeChange;
     private final String poolName;
@@ -70,6 +71,11 @@ public final class Movers {
 
     void sent(long bytes) {
         bytesOut.add(bytes);
+    }
+
+    /** The transfers in progress, as the pool's record lists them. */
+    public ActiveTransfers transfers() {
+        return transfers;
     }
 
     public int active() {

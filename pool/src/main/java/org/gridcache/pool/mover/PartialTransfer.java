@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.BiConsumer;
+import org.gridcache.common.cluster.ActiveTransfer;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
@@ -40,6 +41,7 @@ public final class PartialTransfer implements RangedReads.Receiver {
     private volatile boolean headSent;
     private volatile long sent;
     private boolean finished; // event loop only
+    private ActiveTransfers.Transfer progress;
 
     public PartialTransfer(Exchange ex, Ticket ticket, ByteRange range, RangedReads origin, Movers movers, Duration writeTimeout,
                     BiConsumer<PartialTransfer, Boolean> done) {
@@ -54,6 +56,7 @@ public final class PartialTransfer implements RangedReads.Receiver {
 
     public void start() {
         movers.started();
+        progress = movers.transfers().begin(ActiveTransfer.MISS, ticket, ex.path, range.length(), () -> sent);
         LOG.debug("{} {}: range {} of a cold file by partial retrieve", ex.method, ex.path, ex.range);
         handle = origin.read(URI.create(ticket.originUrl()), ticket, range.start(), range.length(), this);
     }
@@ -130,6 +133,9 @@ public final class PartialTransfer implements RangedReads.Receiver {
         }
         finished = true;
         movers.ended();
+        if (progress != null) {
+            progress.end();
+        }
         movers.finished(ex, false, false, status, sent, sent, complete);
         LOG.info("{} {} {} MISS(partial) {} bytes {} ms {}{}", ex.method, ex.path, status, sent, ex.millis(), ex.client(),
                 complete ? "" : " ABORTED");

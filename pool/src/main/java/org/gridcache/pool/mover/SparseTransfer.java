@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
+import org.gridcache.common.cluster.ActiveTransfer;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.http.FetchException;
@@ -46,7 +47,8 @@ public final class SparseTransfer {
     private boolean hit;
     private boolean aborted; // event loop only
     private boolean finished; // event loop only
-    private long sent;
+    private volatile long sent; // written on the event loop, read by the pool's record
+    private ActiveTransfers.Transfer progress;
 
     /** {@code file}: the partial file opened for reading, closed by this transfer; {@code partial} pinned, released by it. */
     public SparseTransfer(Exchange ex, Ticket ticket, List<ByteRange> ranges, PartialFile partial, FileChannel file,
@@ -74,6 +76,8 @@ public final class SparseTransfer {
 
     public void start() {
         movers.started();
+        progress = movers.transfers().begin(() -> hit ? ActiveTransfer.HIT : ActiveTransfer.MISS, ticket, ex.path, bytes(ranges),
+                () -> sent);
         BlockFetches.Plan plan = fetches.ensure(partial, ticket, reads,
                 ranges.stream().map(r -> new long[] {r.start(), r.end()}).toList());
         hit = !plan.fetched();
@@ -153,6 +157,9 @@ public final class SparseTransfer {
         }
         fetches.release(partial);
         movers.ended();
+        if (progress != null) {
+            progress.end();
+        }
         if (!fallBack) {
             movers.finished(ex, hit, false, status, sent, hit ? 0 : sent, complete);
             LOG.info("{} {} {} {}(blocks) {} bytes {} ms {}{}", ex.method, ex.path, status, hit ? "HIT" : "MISS", sent,

@@ -122,7 +122,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
             // before the aggregator: a PUT's body streams to the origin, never gathered; a COPY outlives its request
             Upload.Services forUploads = uploads == null ? null : new Upload.Services(parts.store(), parts.access(),
                     uploads.uploaders(), uploads.staleCopies(), parts.stats(), uploads.checksums().get(),
-                    parts.downloads().diskWriters());
+                    parts.downloads().diskWriters(), parts.movers().transfers());
             p.addLast("body-requests", new BodyRequests(admission, forUploads, copies, parts.stats())); // admitted on the head
         }
         p.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BODY));

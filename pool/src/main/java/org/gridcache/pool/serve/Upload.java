@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.gridcache.common.cluster.ActiveTransfer;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
@@ -23,6 +24,7 @@ import org.gridcache.common.checksum.UploadDigest;
 import org.gridcache.pool.origin.OriginAccess;
 import org.gridcache.pool.fetch.StaleCopies;
 import org.gridcache.pool.http.Refusal;
+import org.gridcache.pool.mover.ActiveTransfers;
 import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.origin.OriginUploader;
 import org.gridcache.pool.store.Store;
@@ -49,10 +51,10 @@ final class Upload {
 
     /**
      * What uploads use of the pool: the origin protocols it can write, the write notices' bookkeeping, the checksums
-     * kept in a copy's sidecar ({@code pool.checksums}), the disk writers.
+     * kept in a copy's sidecar ({@code pool.checksums}), the disk writers, the transfers in progress.
      */
     record Services(Store store, OriginAccess access, List<OriginUploader> uploaders, StaleCopies staleCopies,
-                    PoolStats stats, Set<ChecksumType> kept, Executor diskWriters) {
+                    PoolStats stats, Set<ChecksumType> kept, Executor diskWriters, ActiveTransfers transfers) {
     }
 
     private final ChannelHandlerContext ctx;
@@ -67,7 +69,8 @@ final class Upload {
     private final UploadDigest digest;
     private final UploadCopy copy;
     private final ArrayDeque<HttpContent> pending = new ArrayDeque<>();
-    private long received;
+    private volatile long received; // written on the event loop, read by the pool's record
+    private ActiveTransfers.Transfer progress;
     /** The body's checksums, once its last byte was read. */
     private Checksums checksums;
     private OriginUploader.Upload origin;
@@ -110,6 +113,7 @@ final class Upload {
     }
 
     private void begin() {
+        progress = services.transfers().begin(ActiveTransfer.UPLOAD, ticket, path, length, () -> received);
         copy.open();
         services.staleCopies().uploadStarted(copy.key());
         CompletableFuture<?> credential = ticket.needsUserCredential()
@@ -267,6 +271,7 @@ final class Upload {
                 return;
             }
             ended = true; // the origin holds the file: nothing is abandoned from here on
+            progress.end();
             copy.commit(ticket.originUrl(), checksums, result.mtimeSeconds(), received)
                     .whenComplete((cached, commitError) -> ctx.executor().execute(() -> {
                         services.staleCopies().uploadEnded(copy.key());
@@ -300,6 +305,9 @@ final class Upload {
     /** Nothing of this upload stays: the origin's upload aborted, the copy deleted, the space returned. */
     private void abandon() {
         ended = true;
+        if (progress != null) {
+            progress.end();
+        }
         HttpContent c;
         while ((c = pending.poll()) != null) {
             c.release();

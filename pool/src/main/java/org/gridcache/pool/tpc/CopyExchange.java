@@ -18,10 +18,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.gridcache.common.cluster.ActiveTransfer;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.transfer.TransferLog;
 import org.gridcache.common.transfer.TransferRecord;
 import org.gridcache.pool.http.Refusal;
+import org.gridcache.pool.mover.ActiveTransfers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,7 @@ public final class CopyExchange {
     private final Copy running;
     private boolean ended;
     private ScheduledFuture<?> markers;
+    private ActiveTransfers.Transfer progress;
 
     private CopyExchange(CopyService service, ChannelHandlerContext ctx, CopyOrder admitted) {
         this.service = service;
@@ -89,6 +92,7 @@ public final class CopyExchange {
         ctx.writeAndFlush(head);
         service.stats().response(202);
         AtomicLong moved = new AtomicLong();
+        progress = service.movers().transfers().begin(ActiveTransfer.TPC, ticket, ticket.path(), -1, moved::get);
         long interval = Math.max(1, service.markerInterval().toMillis());
         markers = ctx.executor().scheduleAtFixedRate(() -> send(ctx, PerfMarkers.marker(Instant.now().getEpochSecond(), moved.get())),
                 interval, interval, TimeUnit.MILLISECONDS);
@@ -115,6 +119,7 @@ public final class CopyExchange {
         ended = true;
         cancelMarkers();
         service.movers().otherTransferEnded();
+        progress.end();
         Ticket ticket = admitted.ticket();
         long ms = (System.nanoTime() - start) / 1_000_000;
         service.stats().thirdPartyCopy(admitted.pull(), failure == null, bytes);
