@@ -15,9 +15,9 @@ import org.gridcache.common.Json;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.ticket.TicketCodec;
 import org.gridcache.common.ticket.TicketKeys;
-import org.gridcache.common.security.GridTls;
 import org.gridcache.common.security.X509Authenticator;
 import org.gridcache.pool.access.DelegatedCredentials;
+import org.gridcache.pool.http.PoolClient;
 import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.origin.OriginAccess;
 import org.gridcache.pool.fetch.BlockFetches;
@@ -144,8 +144,8 @@ public final class Pool implements Closeable {
     private void run(CuratorFramework zk) throws Exception {
         PoolSecurity security = settings.security();
         hostDn = security.tls() ? X509Authenticator.slashDn(security.hostCredential().getCertificate().getSubjectX500Principal()) : null;
-        DelegatedCredentials credentials = security.tls()
-                ? new DelegatedCredentials(security.hostCredential(), security.trust()) : null;
+        PoolClient client = new PoolClient(server.workers(), server.clientChannel(), security);
+        DelegatedCredentials credentials = security.tls() ? new DelegatedCredentials(client) : null;
         ReceiveSlabs slabs = new ReceiveSlabs(() -> config.current().get(Keys.WRITE_BEHIND));
         GridFtpOriginFetcher gridftp = new GridFtpOriginFetcher(credentials, security.hostCredential(),
                 security.tls() ? security.trust().caDir() : null, config::current, ORIGIN_READ_TIMEOUT, slabs);
@@ -154,16 +154,15 @@ public final class Pool implements Closeable {
         stats.watermarks(() -> config.current().get(Keys.WATERMARK_HIGH), () -> config.current().get(Keys.WATERMARK_LOW));
         zooKeeper = ZooKeeperConnection.watch(zk);
         stats.zooKeeper(zooKeeper);
-        HttpOriginFetcher http = new HttpOriginFetcher(server.workers(), server.clientChannel(), ORIGIN_READ_TIMEOUT, security,
-                credentials, new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)), slabs);
+        HttpOriginFetcher http = new HttpOriginFetcher(client, ORIGIN_READ_TIMEOUT, credentials,
+                new RedirectPolicy(mounts::entries, () -> config.current().get(Keys.REDIRECT_HOSTS)), slabs);
         origins = new Origins(List.of(http, new FileOriginFetcher(mounts::entries, settings.fileOriginRoots()), gridftp));
         directory = new PoolDirectory(zk).start(ZK_WAIT);
         ticketKeys = new PublishedTicketKeys(zk, directory).start(ZK_WAIT);
         // verifies with the keys doors and pools publish; signs the tickets this pool gives its peers with its own
         TicketKeys trusted = settings.doorKeys() == null ? ticketKeys : TicketKeys.anyOf(ticketKeys, settings.doorKeys());
         TicketCodec tickets = new TicketCodec(settings.ticketKey(), trusted, settings.maxTicketLifetime(), Clock.systemUTC());
-        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().get(Keys.PEER_TIMEOUT),
-                security.tls() ? GridTls.client(security.hostCredential(), security.trust()) : null);
+        Peers peers = new Peers(settings.name(), directory, tickets, () -> config.current().get(Keys.PEER_TIMEOUT), client);
         downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         blocks = new BlockFetches(store, () -> Math.toIntExact(config.current().get(Keys.BLOCK_SIZE)),

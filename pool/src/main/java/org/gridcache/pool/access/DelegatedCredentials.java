@@ -4,14 +4,12 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import eu.emi.security.authn.x509.X509Credential;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -25,10 +23,8 @@ import org.gridcache.common.origin.CredentialMode;
 import org.gridcache.common.Json;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.security.GridCredentials;
-import org.gridcache.common.security.GridTls;
-import org.gridcache.common.security.GridTrust;
 import org.gridcache.pool.http.FetchException;
-import org.gridcache.pool.http.PoolTls;
+import org.gridcache.pool.http.PoolClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +48,7 @@ public final class DelegatedCredentials {
     /** A credential this close to its end is fetched anew rather than used for a fetch that may take long. */
     private static final Duration MARGIN = Duration.ofMinutes(1);
     private static final Duration HAND_OFF = Duration.ofSeconds(30);
-    private final HttpClient http;
-    private final GridTrust trust;
+    private final PoolClient client;
     private final Cache<String, OriginCredential> handOff;
     private final ConcurrentMap<String, CompletableFuture<OriginCredential>> asking = new ConcurrentHashMap<>();
 
@@ -73,10 +68,9 @@ public final class DelegatedCredentials {
         }
     }
 
-    public DelegatedCredentials(X509Credential host, GridTrust trust) {
-        this.trust = trust;
-        this.http = HttpClient.newBuilder().sslContext(GridTls.client(host, trust)).connectTimeout(TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+    /** Asks doors with {@code client}, presenting the pool's host certificate ({@link PoolClient#cluster}). */
+    public DelegatedCredentials(PoolClient client) {
+        this.client = client;
         this.handOff = Caffeine.newBuilder().maximumSize(10_000).expireAfter(new Expiry<String, OriginCredential>() {
             @Override
             public long expireAfterCreate(String key, OriginCredential value, long now) {
@@ -132,8 +126,7 @@ public final class DelegatedCredentials {
         } catch (IllegalArgumentException | NullPointerException e) {
             return CompletableFuture.failedFuture(new FetchException(HttpResponseStatus.BAD_GATEWAY, "ticket names no credential endpoint"));
         }
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(TIMEOUT).GET().build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.US_ASCII))
+        return client.exchange(url, PoolClient.request(HttpMethod.GET, url), client.cluster(), TIMEOUT, TIMEOUT)
                 .handle((response, error) -> {
                     if (error != null) {
                         LOG.warn("cannot reach door {} for the credential of {}: {}", host(url), ticket.subject(), error.toString());
@@ -143,8 +136,8 @@ public final class DelegatedCredentials {
                 });
     }
 
-    private OriginCredential accept(Ticket ticket, URI url, HttpResponse<String> response) {
-        int status = response.statusCode();
+    private OriginCredential accept(Ticket ticket, URI url, PoolClient.Answer response) {
+        int status = response.status();
         if (status == 404) {
             handOff.invalidate(key(ticket));
             throw new CompletionFailure(new FetchException(HttpResponseStatus.UNAUTHORIZED, ticket.credential() == CredentialMode.TOKEN
@@ -165,7 +158,7 @@ public final class DelegatedCredentials {
             for (X509Certificate c : credential.getCertificateChain()) {
                 notAfter = Math.min(notAfter, c.getNotAfter().getTime());
             }
-            OriginCredential oc = new OriginCredential(ticket.subject(), credential, () -> PoolTls.client(credential, trust), notAfter);
+            OriginCredential oc = new OriginCredential(ticket.subject(), credential, client.presenting(credential), notAfter);
             handOff.put(key(ticket), oc);
             LOG.info("obtained the credential of {} from door {}, valid until {}", ticket.subject(), host(url),
                     java.time.Instant.ofEpochMilli(notAfter));

@@ -1,31 +1,14 @@
 package org.gridcache.pool.origin;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -33,17 +16,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.DigestRequest;
-import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.http.ReceiveSlabs;
 import org.gridcache.pool.http.SlabReads;
 import org.gridcache.pool.http.FetchException;
-import org.gridcache.pool.http.PoolTls;
+import org.gridcache.pool.http.PoolClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +38,7 @@ import org.slf4j.LoggerFactory;
 public final class HttpOriginFetcher implements OriginFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(HttpOriginFetcher.class);
     public static final int MAX_REDIRECTS = 5;
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration CONNECT_TIMEOUT = PoolClient.CONNECT_TIMEOUT;
     /** Large chunks: fewer writes to the part file and fewer wake-ups of waiting movers than the default 8 KiB. */
     private static final int MAX_CHUNK = 1 << 20;
     /**
@@ -69,11 +48,8 @@ public final class HttpOriginFetcher implements OriginFetcher {
     private static final io.netty.channel.RecvByteBufAllocator READS =
             new io.netty.channel.AdaptiveRecvByteBufAllocator(64 << 10, 64 << 10, MAX_CHUNK);
 
-    private final EventLoopGroup group;
-    private final Class<? extends Channel> channelType;
+    private final PoolClient client;
     private final Duration readTimeout;
-    private final Supplier<SslContext> ssl;
-    private final Supplier<SslContext> serviceSsl;
     private final DelegatedCredentials credentials;
     private final RedirectPolicy redirects;
     private final ReceiveSlabs slabs;
@@ -81,31 +57,21 @@ public final class HttpOriginFetcher implements OriginFetcher {
     private final RangedReads blockReads = new HttpRangedReads(this);
 
     /** As below, with receive memory of its own. */
-    public HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout, PoolSecurity security,
-                      DelegatedCredentials credentials, RedirectPolicy redirects) throws SSLException {
-        this(group, channelType, readTimeout, security, credentials, redirects, new ReceiveSlabs(256));
+    public HttpOriginFetcher(PoolClient client, Duration readTimeout, DelegatedCredentials credentials, RedirectPolicy redirects) {
+        this(client, readTimeout, credentials, redirects, new ReceiveSlabs(256));
     }
 
     /**
-     * {@code credentials} null: no user credentials (a plain pool). {@code redirects}: which redirects are followed.
-     * {@code slabs}: the pool's receive memory.
+     * {@code client}: the pool's connections and the TLS they present. {@code credentials} null: no user credentials
+     * (a plain pool). {@code redirects}: which redirects are followed. {@code slabs}: the pool's receive memory.
      */
-    public HttpOriginFetcher(EventLoopGroup group, Class<? extends Channel> channelType, Duration readTimeout, PoolSecurity security,
-                      DelegatedCredentials credentials, RedirectPolicy redirects, ReceiveSlabs slabs) throws SSLException {
-        this.group = group;
+    public HttpOriginFetcher(PoolClient client, Duration readTimeout, DelegatedCredentials credentials, RedirectPolicy redirects,
+                             ReceiveSlabs slabs) {
+        this.client = client;
         this.slabs = slabs;
         this.redirects = redirects;
-        this.channelType = channelType;
         this.readTimeout = readTimeout;
         this.credentials = credentials;
-        if (security.tls()) {
-            this.ssl = () -> PoolTls.client(null, security.trust());
-            this.serviceSsl = () -> PoolTls.client(security.hostCredential(), security.trust());
-        } else {
-            SslContext jdkTrust = SslContextBuilder.forClient().build();
-            this.ssl = () -> jdkTrust;
-            this.serviceSsl = null;
-        }
     }
 
     @Override
@@ -116,7 +82,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
 
     @Override
     public void fetch(URI origin, DownloadSink sink) {
-        fetch(origin, sink, MAX_REDIRECTS, ssl, false); // a peer pool: its Digest would hold back cut-through
+        fetch(origin, sink, MAX_REDIRECTS, client.anonymous(), false); // a peer pool: its Digest would hold back cut-through
     }
 
     @Override
@@ -131,18 +97,14 @@ public final class HttpOriginFetcher implements OriginFetcher {
         fetch(origin, sink, MAX_REDIRECTS, tls, true);
     }
 
-    /**
-     * The TLS client contexts presenting what the ticket's origin needs, a new one per connection: a context
-     * shared between connections would resume TLS sessions, and mod_gridsite sees a resumed session (which carries
-     * no certificate chain) as an anonymous client.
-     */
+    /** The TLS client contexts presenting what the ticket's origin needs, a new one per connection ({@link PoolClient}). */
     Supplier<SslContext> tlsFor(Ticket ticket) throws FetchException {
-        return DelegatedCredentials.choose(ticket, credentials, ssl, serviceSsl, this::presenting);
+        return DelegatedCredentials.choose(ticket, credentials, client.anonymous(), client.host(), this::presenting);
     }
 
     /** What presents {@code credential}: its TLS context, or for a user's bearer token TLS without one plus the token. */
     Supplier<SslContext> presenting(DelegatedCredentials.OriginCredential credential) {
-        return credential.bearerToken() != null ? new BearerPresentation(ssl, credential.bearerToken()) : credential.tls();
+        return credential.bearerToken() != null ? new BearerPresentation(client.anonymous(), credential.bearerToken()) : credential.tls();
     }
 
     @Override
@@ -166,57 +128,22 @@ public final class HttpOriginFetcher implements OriginFetcher {
     }
 
     private void head(URI origin, Supplier<SslContext> tls, int redirectsLeft, CompletableFuture<Integer> result) {
-        boolean https = "https".equalsIgnoreCase(origin.getScheme());
-        int port = origin.getPort() > 0 ? origin.getPort() : https ? 443 : 80;
-        if (origin.getHost() == null) {
-            result.completeExceptionally(new IllegalArgumentException("origin URL has no host"));
-            return;
-        }
-        connect(origin, https, port, tls, new HttpClientCodec(), "head", new SimpleChannelInboundHandler<HttpObject>() {
-            @Override
-            protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-                if (msg instanceof HttpResponse response && !result.isDone()) {
-                    int code = response.status().code();
-                    String location = response.headers().get(HttpHeaderNames.LOCATION);
-                    ctx.close();
-                    if (OriginResponseHandler.isRedirect(code) && location != null && redirectsLeft > 0) {
-                        try {
-                            head(nextHop(origin, location), tls, redirectsLeft - 1, result);
-                        } catch (FetchException e) {
-                            result.completeExceptionally(e);
-                        }
-                        return;
-                    }
-                    result.complete(code);
+        FullHttpRequest request = BearerPresentation.authorize(PoolClient.request(HttpMethod.HEAD, origin), tls);
+        client.exchange(origin, request, tls, CONNECT_TIMEOUT, readTimeout).whenComplete((answer, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+                return;
+            }
+            String location = answer.headers().get(HttpHeaderNames.LOCATION);
+            if (OriginResponseHandler.isRedirect(answer.status()) && location != null && redirectsLeft > 0) {
+                try {
+                    head(nextHop(origin, location), tls, redirectsLeft - 1, result);
+                } catch (FetchException e) {
+                    result.completeExceptionally(e);
                 }
+                return;
             }
-
-            @Override
-            public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-                if (evt instanceof IdleStateEvent) {
-                    result.completeExceptionally(new IOException("origin sent nothing for " + readTimeout.toSeconds() + " s"));
-                    ctx.close();
-                }
-            }
-
-            @Override
-            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                result.completeExceptionally(cause);
-                ctx.close();
-            }
-
-            @Override
-            public void channelInactive(ChannelHandlerContext ctx) {
-                result.completeExceptionally(new IOException("origin closed the connection"));
-            }
-        }).addListener((ChannelFuture f) -> {
-            if (f.isSuccess()) {
-                FullHttpRequest request = BearerPresentation.authorize(request(origin, port, https, false), tls);
-                request.setMethod(HttpMethod.HEAD);
-                f.channel().writeAndFlush(request);
-            } else {
-                result.completeExceptionally(f.cause());
-            }
+            result.complete(answer.status());
         });
     }
 
@@ -250,7 +177,7 @@ public final class HttpOriginFetcher implements OriginFetcher {
         connect(origin, https, port, tls, new HttpClientCodec(4096, 16384, MAX_CHUNK), "origin",
         new OriginResponseHandler(this, origin, sink, redirectsLeft, readTimeout, tls, wantDigest)).addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
-        f.channel().writeAndFlush(BearerPresentation.authorize(request(origin, port, https, wantDigest), tls));
+        f.channel().writeAndFlush(BearerPresentation.authorize(request(origin, wantDigest), tls));
             } else {
         sink.fail(FetchException.badGateway("cannot reach origin " + OriginFetcher.describe(origin) + ": "
                 + OriginResponseHandler.reason(f.cause())));
@@ -261,41 +188,17 @@ public final class HttpOriginFetcher implements OriginFetcher {
     /** A connection to the origin: TLS when {@code https}, then {@code codec}, the read timeout and {@code handler}. */
     ChannelFuture connect(URI origin, boolean https, int port, Supplier<SslContext> tls, HttpClientCodec codec,
                                   String name, ChannelHandler handler) {
-        return new Bootstrap().group(group).channel(channelType)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
-                .option(ChannelOption.ALLOCATOR, org.gridcache.pool.http.AlignedBuffers.ALLOCATOR) // TLS's buffers
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        SlabReads.install(ch, READS, slabs);
-                        ChannelPipeline p = ch.pipeline();
-                        if (https) {
-                            p.addLast("tls", unresumableTls(verifyingEngine(ch, tls, origin.getHost(), port)));
-                        }
-                        p.addLast("codec", codec);
-                        p.addLast("idle", new IdleStateHandler(readTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-                        p.addLast(name, handler);
-                    }
-                })
-                .connect(origin.getHost(), port);
-    }
-
-    /** A full handshake every time: the engine comes from a context of its own (see {@link #tlsFor}). */
-    private static SslHandler unresumableTls(SSLEngine engine) {
-        return new SslHandler(engine);
-    }
-
-    private static SSLEngine verifyingEngine(Channel ch, Supplier<SslContext> tls, String host, int port) {
-        SSLEngine engine = tls.get().newEngine(ch.alloc(), host, port);
-        SSLParameters params = engine.getSSLParameters();
-        params.setEndpointIdentificationAlgorithm("HTTPS");
-        engine.setSSLParameters(params);
-        return engine;
+        return client.connect(origin.getHost(), port, https ? tls : null, CONNECT_TIMEOUT, ch -> {
+            SlabReads.install(ch, READS, slabs);
+            ch.pipeline().addLast("codec", codec)
+                    .addLast("idle", new IdleStateHandler(readTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS))
+                    .addLast(name, handler);
+        });
     }
 
     /** A GET of bytes {@code [offset, offset + length)} of {@code origin}. */
-    static FullHttpRequest rangeRequest(URI origin, int port, boolean https, long offset, long length) {
-        FullHttpRequest request = request(origin, port, https, false);
+    static FullHttpRequest rangeRequest(URI origin, long offset, long length) {
+        FullHttpRequest request = request(origin, false);
         request.headers().set(HttpHeaderNames.RANGE, "bytes=" + offset + "-" + (offset + length - 1));
         return request;
     }
@@ -304,17 +207,11 @@ public final class HttpOriginFetcher implements OriginFetcher {
         return readTimeout;
     }
 
-    private static FullHttpRequest request(URI origin, int port, boolean https, boolean wantDigest) {
-        String path = origin.getRawPath() == null || origin.getRawPath().isEmpty() ? "/" : origin.getRawPath();
-        String target = origin.getRawQuery() == null ? path : path + "?" + origin.getRawQuery();
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, target);
-        boolean defaultPort = port == (https ? 443 : 80);
+    private static FullHttpRequest request(URI origin, boolean wantDigest) {
+        FullHttpRequest request = PoolClient.request(HttpMethod.GET, origin);
         request.headers()
-                .set(HttpHeaderNames.HOST, defaultPort ? origin.getHost() : origin.getHost() + ":" + port)
-                .set(HttpHeaderNames.USER_AGENT, "gridcache-pool")
                 .set(HttpHeaderNames.ACCEPT, "*/*")
-                .set(HttpHeaderNames.ACCEPT_ENCODING, HttpHeaderValues.IDENTITY) // the bytes as stored, never recoded
-                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                .set(HttpHeaderNames.ACCEPT_ENCODING, HttpHeaderValues.IDENTITY); // the bytes as stored, never recoded
         if (wantDigest) {
             // dCache and XRootD answer with the checksums they keep: the fill is verified against them
             request.headers().set(DigestRequest.WANT_DIGEST, DigestRequest.wantAll());

@@ -67,7 +67,7 @@ final class HttpRangedReads implements RangedReads {
                                 + OriginResponseHandler.reason(f.cause())));
                     } else if (holder.set(f.channel())) {
                         f.channel().writeAndFlush(BearerPresentation.authorize(
-                                HttpOriginFetcher.rangeRequest(origin, port, https, offset, length), tls));
+                                HttpOriginFetcher.rangeRequest(origin, offset, length), tls));
                     } else {
                         f.channel().close();
                         handler.end(FetchException.badGateway("block read cancelled"));

@@ -1,9 +1,8 @@
 package org.gridcache.pool.peer;
 
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,13 +11,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLContext;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.ticket.TicketCodec;
+import org.gridcache.pool.http.PoolClient;
 import org.gridcache.pool.http.Responses;
 import org.gridcache.zk.PoolDirectory;
 import org.slf4j.Logger;
@@ -42,6 +40,7 @@ public final class Peers implements AutoCloseable {
     public static final String HIT = "HIT";
     /** Long enough for a client to follow the redirect, or for a pull to start; the ticket is only checked then. */
     private static final long PEER_TICKET_SECONDS = 60;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     /** A peer that holds the file (or is fetching it: {@code inFlight}). */
     public record Holder(PoolRecord pool, boolean inFlight) {
@@ -55,29 +54,18 @@ public final class Peers implements AutoCloseable {
     private final PoolDirectory directory;
     private final TicketCodec codec;
     private final Supplier<Duration> timeout;
-    private final HttpClient http;
-    private final AtomicInteger threads = new AtomicInteger();
+    private final PoolClient client;
 
     /**
-     * {@code tls}: for a cluster of HTTPS pools, the context presenting this pool's host certificate and trusting the
-     * grid CAs (peers' certificates are issued by those, not by a CA of the JDK); null for plain-HTTP pools.
+     * Asks with {@code client}: for a cluster of HTTPS pools it presents this pool's host certificate and checks the
+     * peers' against the grid CAs ({@link PoolClient#cluster}).
      */
-    public Peers(String self, PoolDirectory directory, TicketCodec codec, Supplier<Duration> timeout, SSLContext tls) {
+    public Peers(String self, PoolDirectory directory, TicketCodec codec, Supplier<Duration> timeout, PoolClient client) {
         this.self = self;
         this.directory = directory;
         this.codec = codec;
         this.timeout = timeout;
-        Executor executor = java.util.concurrent.Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, self + "-peers-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
-                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(2));
-        if (tls != null) {
-            builder.sslContext(tls);
-        }
-        this.http = builder.build();
+        this.client = client;
     }
 
     /** The live peers a ticket names, in its order (all live peers for {@code *}); never this pool. */
@@ -125,17 +113,15 @@ public final class Peers implements AutoCloseable {
         Duration wait = timeout.get();
         AtomicInteger pending = new AtomicInteger(peers.size());
         for (PoolRecord peer : peers) {
-            HttpRequest head = HttpRequest.newBuilder(URI.create(url(ticket, peer)))
-                    .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                    .header(ONLY_IF_CACHED, "1")
-                    .timeout(wait)
-                    .build();
-            http.sendAsync(head, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+            URI url = URI.create(url(ticket, peer));
+            FullHttpRequest head = PoolClient.request(HttpMethod.HEAD, url);
+            head.headers().set(ONLY_IF_CACHED, "1");
+            client.exchange(url, head, client.cluster(), CONNECT_TIMEOUT, wait).whenComplete((r, e) -> {
                 if (r != null) {
                     answered.add(peer.id());
                 }
-                if (r != null && r.statusCode() == 200) {
-                    boolean inFlight = IN_FLIGHT.equals(r.headers().firstValue(Responses.X_CACHE).orElse(""));
+                if (r != null && r.status() == 200) {
+                    boolean inFlight = IN_FLIGHT.equals(r.headers().get(Responses.X_CACHE));
                     if (!inFlight || acceptInFlight) {
                         answer.complete(new Answers(Optional.of(new Holder(peer, inFlight)), answered));
                     }
@@ -159,6 +145,6 @@ public final class Peers implements AutoCloseable {
 
     @Override
     public void close() {
-        // the HTTP client's threads are daemons and idle out; nothing holds the pool open
+        // the connections are the pool's, on its event loops, which it shuts down
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.ticket.Ticket;
+import org.gridcache.pool.http.PoolClient;
 import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.http.FetchException;
@@ -84,8 +85,8 @@ class HttpPermissionCheckRedirectTest {
     void aRedirectToAHostOutsideTheMountTableIsRefusedAndNeverContacted() throws Exception {
         URI file = URI.create("http://127.0.0.1:" + origin.getLocalPort() + "/f");
         List<OriginEntry> mounts = List.of(OriginEntry.of("o", "/", "http://127.0.0.1:" + origin.getLocalPort() + "/"));
-        HttpOriginFetcher fetcher = new HttpOriginFetcher(group, NioSocketChannel.class, Duration.ofSeconds(30), PoolSecurity.PLAIN,
-                null, new RedirectPolicy(() -> mounts, List::of));
+        PoolClient client = new PoolClient(group, NioSocketChannel.class, PoolSecurity.PLAIN);
+        HttpOriginFetcher fetcher = new HttpOriginFetcher(client, Duration.ofSeconds(30), null, new RedirectPolicy(() -> mounts, List::of));
         var tls = SslContextBuilder.forClient().build();
         DelegatedCredentials.OriginCredential credential = new DelegatedCredentials.OriginCredential("/CN=Alice", null, () -> tls, 0);
         Ticket ticket = new Ticket("/f", "p", Ticket.READ, Long.MAX_VALUE, "/CN=Alice", "door", file.toString(), 1, -1);

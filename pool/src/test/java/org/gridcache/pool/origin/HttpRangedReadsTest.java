@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.gridcache.common.origin.OriginEntry;
 import org.gridcache.common.ticket.Ticket;
+import org.gridcache.pool.http.PoolClient;
 import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.http.FetchException;
 import org.junit.jupiter.api.AfterEach;
@@ -72,8 +73,8 @@ class HttpRangedReadsTest {
     private Outcome read(long offset, long length, long size) throws Exception {
         URI file = URI.create("http://127.0.0.1:" + origin.getLocalPort() + "/f");
         List<OriginEntry> mounts = List.of(OriginEntry.of("o", "/", "http://127.0.0.1:" + origin.getLocalPort() + "/"));
-        HttpOriginFetcher fetcher = new HttpOriginFetcher(group, NioSocketChannel.class, Duration.ofSeconds(30), PoolSecurity.PLAIN,
-                null, new RedirectPolicy(() -> mounts, List::of));
+        PoolClient client = new PoolClient(group, NioSocketChannel.class, PoolSecurity.PLAIN);
+        HttpOriginFetcher fetcher = new HttpOriginFetcher(client, Duration.ofSeconds(30), null, new RedirectPolicy(() -> mounts, List::of));
         Ticket ticket = new Ticket("/f", "p", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", file.toString(), size, -1);
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         CompletableFuture<FetchException> done = new CompletableFuture<>();

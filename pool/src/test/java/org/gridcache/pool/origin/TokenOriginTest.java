@@ -33,6 +33,7 @@ import org.gridcache.common.authz.TokenGrant;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.GridTrust;
 import org.gridcache.common.security.TestPki;
+import org.gridcache.pool.http.PoolClient;
 import org.gridcache.pool.http.PoolSecurity;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.http.FetchException;
@@ -72,8 +73,9 @@ class TokenOriginTest {
         Path pki = TestPki.get();
         X509Credential host = GridCredentials.load(pki.resolve("host/cert.pem"), pki.resolve("host/key.pem"));
         GridTrust trust = GridTrust.load(pki.resolve("certificates"), pki.resolve("vomsdir"), Duration.ofMinutes(10));
-        DelegatedCredentials credentials = new DelegatedCredentials(host, trust);
-        fetcher = new HttpOriginFetcher(group, NioSocketChannel.class, Duration.ofSeconds(30), PoolSecurity.PLAIN, credentials,
+        PoolClient client = new PoolClient(group, NioSocketChannel.class, new PoolSecurity(host, trust));
+        DelegatedCredentials credentials = new DelegatedCredentials(client);
+        fetcher = new HttpOriginFetcher(client, Duration.ofSeconds(30), credentials,
                 new RedirectPolicy(() -> mounts, List::of));
         access = new OriginAccess(credentials, new Origins(List.of(fetcher)), () -> Duration.ofMinutes(5));
     }
