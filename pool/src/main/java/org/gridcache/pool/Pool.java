@@ -173,7 +173,7 @@ public final class Pool implements Closeable {
                 () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
-                        peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
+                        peers, origins, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
                         () -> config.current().get(Keys.POOL_SEND_TIMEOUT)), uploads, copies,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()

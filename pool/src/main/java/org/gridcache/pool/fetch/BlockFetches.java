@@ -54,13 +54,13 @@ public final class BlockFetches implements AutoCloseable {
 
     /**
      * The partial file to serve {@code requestedBytes} of the ticket's file from, pinned: the stored one, or a new
-     * one; null when this read is no block read (the file is small, the request reads much of it, or a complete copy
-     * is stored). A partial file of another version than the ticket's is dropped first.
+     * one; null when this read is no block read (a complete copy is stored; unless {@code always}: the file is small,
+     * or the request reads much of it). A partial file of another version than the ticket's is dropped first.
      */
-    public PartialFile open(Ticket ticket, long requestedBytes) throws IOException {
+    public PartialFile open(Ticket ticket, long requestedBytes, boolean always) throws IOException {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
         long size = ticket.size();
-        if (size <= 0 || requestedBytes > size / MAX_FRACTION_DENOMINATOR) {
+        if (size <= 0 || !always && requestedBytes > size / MAX_FRACTION_DENOMINATOR) {
             return null;
         }
         if (store.contains(key)) {
@@ -74,7 +74,7 @@ public final class BlockFetches implements AutoCloseable {
                 p = null;
             }
             if (p == null) {
-                if (size < minSize.getAsLong()) {
+                if (!always && size < minSize.getAsLong()) {
                     return null;
                 }
                 p = store.blocks().create(key, ticket.originUrl(), size, ticket.mtime(), blockSize.getAsInt());

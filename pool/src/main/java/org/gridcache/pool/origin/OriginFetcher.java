@@ -26,14 +26,17 @@ public interface OriginFetcher extends AutoCloseable {
         fetch(origin, sink);
     }
 
-    /** Reading a range for one client without fetching the file (empty: the whole file is fetched instead). */
+    /**
+     * Ranged reads for an origin whose every Range on a cold file is a block read, whatever the file's size and the
+     * share of it read (empty: only a small share of a large file is, {@code pool.sparse-min-size}).
+     */
     default Optional<RangedReads> rangedReads() {
         return Optional.empty();
     }
 
     /**
-     * Reading the blocks of a partial file ({@code pool.fetch.BlockFetches}): ranges that are stored, unlike
-     * {@link #rangedReads}'s (empty: a Range on a cold file is served as before).
+     * Reading the blocks of a partial file ({@code pool.fetch.BlockFetches}) (empty: a Range on a cold file is
+     * served from a whole-file fetch).
      */
     default Optional<RangedReads> blockReads() {
         return Optional.empty();
