@@ -158,7 +158,7 @@ public final class Pool implements Closeable {
         downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         blocks = new BlockFetches(store, () -> Math.toIntExact(config.current().get(Keys.BLOCK_SIZE)),
-                () -> config.current().get(Keys.SPARSE_MIN_SIZE), () -> config.current().get(Keys.BLOCK_PREFETCH));
+                () -> config.current().get(Keys.BLOCK_PREFETCH));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
         operations = new PoolOperations(settings.name(), settings.site(), this::url, store, movers, stats, mounts, this::publishSoon);

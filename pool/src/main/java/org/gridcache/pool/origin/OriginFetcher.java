@@ -27,14 +27,6 @@ public interface OriginFetcher extends AutoCloseable {
     }
 
     /**
-     * Ranged reads for an origin whose every Range on a cold file is a block read, whatever the file's size and the
-     * share of it read (empty: only a small share of a large file is, {@code pool.sparse-min-size}).
-     */
-    default Optional<RangedReads> rangedReads() {
-        return Optional.empty();
-    }
-
-    /**
      * Reading the blocks of a partial file ({@code pool.fetch.BlockFetches}) (empty: a Range on a cold file is
      * served from a whole-file fetch).
      */

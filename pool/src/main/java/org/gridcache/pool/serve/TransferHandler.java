@@ -79,9 +79,8 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
 
     /**
      * A Range on a file that is not stored whole nor being fetched, from an origin that reads blocks: a
-     * {@link SparseTransfer}; true when one was started (or refused). From an origin whose ranges were once read
-     * uncached (GridFTP's ERET) every such Range is a block read; from the others, a Range of a file large enough
-     * for blocks ({@code pool.sparse-min-size}) or with blocks stored already, reading at most a quarter of it.
+     * {@link SparseTransfer}, whatever the file's size and the share of it read; true when one was started (or
+     * refused). A Range of every byte is a whole read.
      */
     private boolean blockRead(Exchange ex, Ticket ticket) {
         if (blocks == null || ex.range == null || ex.head || ticket.size() <= 0 || !ex.digests.isEmpty()) {
@@ -92,14 +91,13 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             return false;
         }
         List<ByteRange> ranges = SparseTransfer.ranges(ex.range, ticket.size());
-        if (ranges.isEmpty() || downloads.holds(ticket)) {
+        if (ranges.isEmpty() || ranges.get(0).length() == ticket.size() || downloads.holds(ticket)) {
             return false;
         }
         PartialFile file;
         FileChannel reader;
         try {
-            boolean always = origins.rangedReads(ticket.originUrl()).isPresent();
-            file = blocks.open(ticket, SparseTransfer.bytes(ranges), always);
+            file = blocks.open(ticket);
             if (file == null) {
                 return false;
             }
