@@ -166,7 +166,7 @@ public final class Pool implements Closeable {
         downloads = new Downloads(store, origins.all(), () -> config.current().get(Keys.WRITE_BEHIND), new PeerFetcher(peers, http),
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         blocks = new BlockFetches(store, () -> Math.toIntExact(config.current().get(Keys.BLOCK_SIZE)),
-                () -> config.current().get(Keys.SPARSE_MIN_SIZE), () -> config.current().get(Keys.BLOCK_PREFETCH));
+                () -> config.current().get(Keys.BLOCK_PREFETCH));
         OriginAccess access = credentials == null ? null
                 : new OriginAccess(credentials, origins, () -> config.current().get(Keys.PERMISSION_CACHE_TTL));
         operations = new PoolOperations(settings.name(), settings.site(), this::url, store, movers, stats, mounts, this::publishSoon);
@@ -181,7 +181,7 @@ public final class Pool implements Closeable {
                 () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(
                 new PoolChannelInitializer.Parts(settings.name(), tickets, mounts, downloads, store, movers, operations, stats, access,
-                        peers, origins, ORIGIN_READ_TIMEOUT, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
+                        peers, origins, blocks, () -> config.current().get(Keys.POOL_HEADER_TIMEOUT),
                         () -> config.current().get(Keys.POOL_SEND_TIMEOUT)), uploads, copies,
                 security.tls() ? PoolTls.server(security.hostCredential()) : null));
         url = settings.publicUrl() != null ? settings.publicUrl()

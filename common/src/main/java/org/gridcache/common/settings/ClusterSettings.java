@@ -144,9 +144,6 @@ public final class ClusterSettings {
         public static final Setting<Long> BLOCK_SIZE = define("pool.block-size", SettingTypes.BLOCK_SIZE, "128k", LIVE,
                 "the block of a partially cached file (128k-1M): a Range on a cold file fetches and keeps the blocks it "
                 + "touches; small blocks fetch less beyond the ranges asked for, a partial file keeps the size it started with");
-        public static final Setting<Long> SPARSE_MIN_SIZE = define("pool.sparse-min-size", SettingTypes.BYTE_SIZE, "16M", LIVE,
-                "a Range (at most a quarter of the file) on a cold file at least this large is read in blocks and kept as a "
-                + "partial file instead of fetching the whole file; smaller files are fetched whole");
         public static final Setting<Integer> BLOCK_PREFETCH = define("pool.block-prefetch", SettingTypes.COUNT, "0", LIVE,
                 "blocks after a partial read's last one that are fetched along, for a client reading on (0: none)");
 
@@ -172,7 +169,8 @@ public final class ClusterSettings {
     private static final Map<String, String> RETIRED = Map.of(
             "pool.fill-writers", "fills are written by the pool's disk writers at normal priority",
             "pool.direct-writes", "fills are written through the page cache",
-            "pool.mapped-reads", "hot reads are sent with sendfile");
+            "pool.mapped-reads", "hot reads are sent with sendfile",
+            "pool.sparse-min-size", "a Range on a cold file reads and keeps its blocks, whatever the file's size");
 
     /** The explicit values, as stored. */
     private final Map<String, String> values;

@@ -91,7 +91,7 @@ class ClusterSettingsTest {
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(38, ClusterSettings.known().size());
+        assertEquals(37, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));
@@ -121,6 +121,7 @@ class ClusterSettingsTest {
         assertEquals(Map.of(Keys.TICKET_LIFETIME.key(), "30s"), s.explicitValues(), "the retired key is not in force");
         assertTrue(ClusterSettings.retired("pool.fill-writers").contains("normal priority"));
         assertTrue(ClusterSettings.of(Map.of("pool.direct-writes", "8M")).explicitValues().isEmpty());
+        assertTrue(ClusterSettings.of(Map.of("pool.sparse-min-size", "16M")).explicitValues().isEmpty());
         assertEquals(null, ClusterSettings.retired(Keys.TICKET_LIFETIME.key()));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ClusterSettings.validate("pool.fill-writers", "normal"));

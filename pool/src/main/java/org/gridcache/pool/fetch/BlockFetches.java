@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntSupplier;
-import java.util.function.LongSupplier;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
@@ -27,40 +26,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sparse block cache: a Range on a large cold file fetches just the blocks ({@code pool.block-size}) it touches
+ * The sparse block cache: a Range on a cold file fetches just the blocks ({@code pool.block-size}) it touches
  * into a {@link PartialFile} and keeps them, as XCache's block cache does. Requests for a block being fetched join
  * that fetch (one origin read per block); the missing blocks of one request that lie side by side are one ranged
  * read. A block counts (is served, survives a restart) only once {@link PartialFiles#prove} has put its bytes and then its
- * bit on disk; a failed read stores nothing for its blocks and fails every request waiting on them.
+ * bit on disk; a failed read stores nothing for its blocks and fails every request waiting on them (with
+ * {@link FetchException#blocksDropped} when the partial file was dropped under it: they are served whole instead).
  */
 public final class BlockFetches implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BlockFetches.class);
-    /** A request reading more than this fraction of a file is served by a whole-file fetch: it is reading the file. */
-    static final int MAX_FRACTION_DENOMINATOR = 4;
-
     private final Store store;
     private final IntSupplier blockSize;
-    private final LongSupplier minSize;
     private final IntSupplier prefetch;
     /** fsync and sidecar writes, off the event loops. */
     private final ExecutorService provers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-block-prover", true));
 
-    public BlockFetches(Store store, IntSupplier blockSize, LongSupplier minSize, IntSupplier prefetch) {
+    public BlockFetches(Store store, IntSupplier blockSize, IntSupplier prefetch) {
         this.store = store;
         this.blockSize = blockSize;
-        this.minSize = minSize;
         this.prefetch = prefetch;
     }
 
     /**
-     * The partial file to serve {@code requestedBytes} of the ticket's file from, pinned: the stored one, or a new
-     * one; null when this read is no block read (the file is small, the request reads much of it, or a complete copy
-     * is stored). A partial file of another version than the ticket's is dropped first.
+     * The partial file to serve ranges of the ticket's file from, pinned: the stored one, or a new one; null when
+     * this read is no block read (a complete copy is stored). A partial file of another version than the ticket's is
+     * dropped first.
      */
-    public PartialFile open(Ticket ticket, long requestedBytes) throws IOException {
+    public PartialFile open(Ticket ticket) throws IOException {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
         long size = ticket.size();
-        if (size <= 0 || requestedBytes > size / MAX_FRACTION_DENOMINATOR) {
+        if (size <= 0) {
             return null;
         }
         if (store.contains(key)) {
@@ -74,9 +69,6 @@ public final class BlockFetches implements AutoCloseable {
                 p = null;
             }
             if (p == null) {
-                if (size < minSize.getAsLong()) {
-                    return null;
-                }
                 p = store.blocks().create(key, ticket.originUrl(), size, ticket.mtime(), blockSize.getAsInt());
             }
             store.pin(key); // then the state: eviction drops no pinned partial file
@@ -212,6 +204,10 @@ public final class BlockFetches implements AutoCloseable {
         } else {
             store.release(length);
             LOG.info("{}: blocks {}-{} failed: {}", ticket.path(), first, toExclusive - 1, why.getMessage());
+        }
+        if (why != null && p.state() != ReplicaState.PARTIAL) {
+            // dropped under the read (a complete copy committed, another version, a write notice): the whole file then
+            why = FetchException.blocksDropped("the blocks of " + ticket.path() + " were dropped while being read");
         }
         settle(p, first, toExclusive, why);
     }

@@ -10,17 +10,17 @@ public final class FetchException extends Exception {
     private static final long serialVersionUID = 1L;
     private final transient HttpResponseStatus status;
     private final boolean checksumMismatch;
-    private final boolean rangesUnsupported;
+    private final boolean wholeInstead;
 
     public FetchException(HttpResponseStatus status, String reason) {
         this(status, reason, false, false);
     }
 
-    private FetchException(HttpResponseStatus status, String reason, boolean checksumMismatch, boolean rangesUnsupported) {
+    private FetchException(HttpResponseStatus status, String reason, boolean checksumMismatch, boolean wholeInstead) {
         super(reason, null, false, false); // a reason, not a bug: no stack trace needed
         this.status = status;
         this.checksumMismatch = checksumMismatch;
-        this.rangesUnsupported = rangesUnsupported;
+        this.wholeInstead = wholeInstead;
     }
 
     /** The origin answered a Range with the whole file: a block read cannot be served, the whole file can. */
@@ -28,8 +28,17 @@ public final class FetchException extends Exception {
         return new FetchException(HttpResponseStatus.BAD_GATEWAY, reason, false, true);
     }
 
-    public boolean isRangesUnsupported() {
-        return rangesUnsupported;
+    /**
+     * The partial file a block read wrote to was dropped meanwhile (a complete copy stored, another version, a write
+     * notice): the whole file can be served instead.
+     */
+    public static FetchException blocksDropped(String reason) {
+        return new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, reason, false, true);
+    }
+
+    /** A block read that cannot be served, where the whole file can: {@link #rangesUnsupported}, {@link #blocksDropped}. */
+    public boolean isWholeInstead() {
+        return wholeInstead;
     }
 
     /** What the pool received does not have the checksum the origin gave: 502, the copy discarded, counted. */

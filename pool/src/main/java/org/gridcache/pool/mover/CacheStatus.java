@@ -5,16 +5,13 @@ package org.gridcache.pool.mover;
  * one entry named {@code gridcache}. {@code hit}: every byte came from the store. {@code fwd=uri-miss}: the file was
  * not stored; {@code fwd=stale}: a stored copy no longer matched the origin's size or mtime and was fetched anew;
  * {@code fwd=partial}: a block read fetched the blocks the store lacked. {@code stored}: what was fetched is kept for
- * the next reader (absent on a range read straight from the origin); {@code collapsed}: this client joined a fetch
- * another started; {@code detail=peer}: the bytes came from another pool rather than the origin.
+ * the next reader; {@code collapsed}: this client joined a fetch another started; {@code detail=peer}: the bytes came from another pool rather than the origin.
  */
 public final class CacheStatus {
     public static final String HEADER = "Cache-Status";
     static final String HIT = "gridcache; hit";
     /** A block read that fetched blocks (the blocks it found stored are a hit: {@link #HIT}). */
     static final String BLOCKS = "gridcache; fwd=partial; stored";
-    /** A range of a cold file read from the origin for this client only, kept nowhere. */
-    static final String RANGE = "gridcache; fwd=uri-miss; detail=range";
 
     private CacheStatus() {
     }

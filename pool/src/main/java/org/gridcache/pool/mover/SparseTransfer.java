@@ -70,10 +70,6 @@ public final class SparseTransfer {
         return all.get(0).kind() == ByteRange.Kind.PARTIAL ? all : List.of();
     }
 
-    public static long bytes(List<ByteRange> ranges) {
-        return ranges.stream().mapToLong(ByteRange::length).sum();
-    }
-
     public void start() {
         movers.started();
         progress = movers.transfers().begin(() -> hit ? ActiveTransfer.HIT : ActiveTransfer.MISS, ticket, ex.path, bytes(ranges),
@@ -129,7 +125,7 @@ public final class SparseTransfer {
         }
         FetchException e = error instanceof FetchException fe ? fe
                 : new FetchException(HttpResponseStatus.BAD_GATEWAY, "block read failed: " + error);
-        if (e.isRangesUnsupported()) {
+        if (e.isWholeInstead()) {
             LOG.info("{} {}: {}; serving it from a whole-file fetch", ex.method, ex.path, e.getMessage());
             finish(true, 0, true);
             return;

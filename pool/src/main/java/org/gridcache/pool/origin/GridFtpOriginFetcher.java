@@ -69,12 +69,7 @@ public final class GridFtpOriginFetcher implements OriginFetcher {
         return OriginEntry.GSIFTP.equalsIgnoreCase(origin.getScheme());
     }
 
-    @Override
-    public Optional<RangedReads> rangedReads() {
-        return Optional.of(rangedReads);
-    }
-
-    /** Blocks by ERET too: each run of missing blocks is one partial retrieve, on a kept connection of the user's when there is one. */
+    /** Blocks by ERET: each run of missing blocks is one partial retrieve, on a kept connection of the user's when there is one. */
     @Override
     public Optional<RangedReads> blockReads() {
         return Optional.of(rangedReads);

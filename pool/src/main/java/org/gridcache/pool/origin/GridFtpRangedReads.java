@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A partial retrieve (ERET) of a {@code gsiftp://} file for one client, on an idle connection of the user's from the
- * {@link GsiConnectionPool} or a new one, given back after a retrieve without error (the bytes are not cached).
+ * A partial retrieve (ERET) of blocks of a {@code gsiftp://} file, on an idle connection of the user's from the
+ * {@link GsiConnectionPool} or a new one, given back after a retrieve without error.
  */
 final class GridFtpRangedReads implements RangedReads {
     private static final Logger LOG = LoggerFactory.getLogger(GridFtpRangedReads.class);

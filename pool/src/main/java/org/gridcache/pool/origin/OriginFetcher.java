@@ -26,14 +26,9 @@ public interface OriginFetcher extends AutoCloseable {
         fetch(origin, sink);
     }
 
-    /** Reading a range for one client without fetching the file (empty: the whole file is fetched instead). */
-    default Optional<RangedReads> rangedReads() {
-        return Optional.empty();
-    }
-
     /**
-     * Reading the blocks of a partial file ({@code pool.fetch.BlockFetches}): ranges that are stored, unlike
-     * {@link #rangedReads}'s (empty: a Range on a cold file is served as before).
+     * Reading the blocks of a partial file ({@code pool.fetch.BlockFetches}) (empty: a Range on a cold file is
+     * served from a whole-file fetch).
      */
     default Optional<RangedReads> blockReads() {
         return Optional.empty();

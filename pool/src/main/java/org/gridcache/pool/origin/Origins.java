@@ -27,10 +27,6 @@ public final class Origins implements AutoCloseable {
         return fetchers.stream().filter(f -> f.supports(uri)).findFirst();
     }
 
-    public Optional<RangedReads> rangedReads(String origin) {
-        return of(origin).flatMap(OriginFetcher::rangedReads);
-    }
-
     public Optional<RangedReads> blockReads(String origin) {
         return of(origin).flatMap(OriginFetcher::blockReads);
     }

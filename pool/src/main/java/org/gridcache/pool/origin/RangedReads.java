@@ -7,8 +7,9 @@ import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.http.FetchException;
 
 /**
- * An origin capability: reading just a range of a file for one client, not cached (GridFTP's ERET), so a client
- * seeking into a cold file waits for the bytes it asked for, not for the whole file before them.
+ * An origin capability: reading just a range of a file (HTTP's ranged GET, GridFTP's ERET), the blocks of a partial
+ * file ({@code pool.fetch.BlockFetches}), so a client seeking into a cold file waits for the bytes it asked for, not
+ * for the whole file before them.
  */
 public interface RangedReads {
 
@@ -19,13 +20,13 @@ public interface RangedReads {
     interface Receiver {
         void opened();
 
-        /** Blocks while the client cannot take more. */
+        /** May block while the bytes go to disk. */
         void receive(ByteBuf data) throws IOException;
 
         /** Exactly once: null when every byte arrived. */
         void done(FetchException failure);
     }
 
-    /** Reads {@code length} bytes from {@code offset}; the returned handle cuts the read (the client went away). */
+    /** Reads {@code length} bytes from {@code offset}; the returned handle cuts the read. */
     AutoCloseable read(URI origin, Ticket ticket, long offset, long length, Receiver receiver);
 }

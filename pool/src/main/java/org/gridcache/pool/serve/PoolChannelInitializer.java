@@ -57,8 +57,7 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
      */
     public record Parts(String poolName, TicketCodec tickets, MountTable mounts, Downloads downloads, Store store, Movers movers,
                         PoolOperations operations, PoolStats stats, OriginAccess access, Peers peers, Origins origins,
-                        Duration originReadTimeout, BlockFetches blocks, Supplier<Duration> headerTimeout,
-                        Supplier<Duration> sendTimeout) {
+                        BlockFetches blocks, Supplier<Duration> headerTimeout, Supplier<Duration> sendTimeout) {
     }
 
     /**
@@ -133,6 +132,6 @@ public final class PoolChannelInitializer extends ChannelInitializer<SocketChann
         p.addLast("peer-questions", peerQuestions);                     // "do you hold it?", random policy's 302
         p.addLast("user-credential", userCredentialCheck);              // as the user: credential, permission
         p.addLast("transfer", new TransferHandler(parts.downloads(), parts.store(), parts.movers(), parts.origins(),
-                parts.originReadTimeout(), parts.blocks()));             // a mover sends the file
+                parts.blocks()));                                                         // a mover sends the file
     }
 }

@@ -4,7 +4,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.gridcache.common.ticket.Ticket;
@@ -17,7 +16,6 @@ import org.gridcache.pool.mover.CutThroughMover;
 import org.gridcache.pool.mover.HitMover;
 import org.gridcache.pool.mover.Mover;
 import org.gridcache.pool.mover.Movers;
-import org.gridcache.pool.mover.PartialTransfer;
 import org.gridcache.pool.mover.SparseTransfer;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.origin.RangedReads;
@@ -29,9 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The transfer, last in the pipeline: hands an admitted request to a mover — a {@link HitMover} for a stored file, a
  * {@link CutThroughMover} while its fetch fills it, a {@link SparseTransfer} for a Range of a large file that is not
- * stored whole (the blocks it touches fetched and kept, {@link BlockFetches}), or a {@link PartialTransfer} for a
- * Range of a cold file whose origin reads ranges but not blocks (GridFTP). One per connection: it holds the mover in
- * progress, resumes it when the client can take more, aborts it when the client leaves.
+ * stored whole (the blocks it touches fetched and kept, {@link BlockFetches}). One per connection: it holds the
+ * mover in progress, resumes it when the client can take more, aborts it when the client leaves.
  */
 final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implements Mover.Done {
     private static final Logger LOG = LoggerFactory.getLogger(TransferHandler.class);
@@ -39,25 +36,21 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     private final Store store;
     private final Movers movers;
     private final Origins origins;
-    private final Duration originReadTimeout;
     private Mover current;
-    private PartialTransfer partial;
     private final BlockFetches blocks;
     private SparseTransfer sparse;
 
-    TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, Duration originReadTimeout,
-                    BlockFetches blocks) {
+    TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, BlockFetches blocks) {
         this.blocks = blocks;
         this.downloads = downloads;
         this.store = store;
         this.movers = movers;
         this.origins = origins;
-        this.originReadTimeout = originReadTimeout;
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Exchange ex) {
-        if (blockRead(ex, ex.ticket) || partialRead(ex, ex.ticket)) {
+        if (blockRead(ex, ex.ticket)) {
             return;
         }
         whole(ex);
@@ -85,9 +78,9 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     }
 
     /**
-     * A Range on a file that is not stored whole nor being fetched, large enough for blocks
-     * ({@code pool.sparse-min-size}) or with blocks stored already, reading at most a quarter of it, from an origin
-     * that reads blocks: a {@link SparseTransfer}; true when one was started (or refused).
+     * A Range on a file that is not stored whole nor being fetched, from an origin that reads blocks: a
+     * {@link SparseTransfer}, whatever the file's size and the share of it read; true when one was started (or
+     * refused). A Range of every byte is a whole read.
      */
     private boolean blockRead(Exchange ex, Ticket ticket) {
         if (blocks == null || ex.range == null || ex.head || ticket.size() <= 0 || !ex.digests.isEmpty()) {
@@ -98,13 +91,13 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             return false;
         }
         List<ByteRange> ranges = SparseTransfer.ranges(ex.range, ticket.size());
-        if (ranges.isEmpty() || downloads.holds(ticket)) {
+        if (ranges.isEmpty() || ranges.get(0).length() == ticket.size() || downloads.holds(ticket)) {
             return false;
         }
         PartialFile file;
         FileChannel reader;
         try {
-            file = blocks.open(ticket, SparseTransfer.bytes(ranges));
+            file = blocks.open(ticket);
             if (file == null) {
                 return false;
             }
@@ -132,33 +125,6 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         return true;
     }
 
-    /**
-     * A Range on a file that is neither stored nor being fetched, from an origin that reads ranges: a partial read
-     * for this client only (see {@link PartialTransfer}); true when one was started.
-     */
-    private boolean partialRead(Exchange ex, Ticket ticket) {
-        if (ex.range == null || ex.head || ticket.size() <= 0 || !ex.digests.isEmpty()) {
-            // a digest is of the whole file: such a client waits for the whole fetch instead
-            return false;
-        }
-        Optional<RangedReads> reads = origins.rangedReads(ticket.originUrl());
-        if (reads.isEmpty()) {
-            return false;
-        }
-        ByteRange range = ByteRange.parse(ex.range, ticket.size());
-        if (range.kind() != ByteRange.Kind.PARTIAL || downloads.holds(ticket)) {
-            return false; // whole file, unsatisfiable (416 from the usual path), or served from the store or the fetch
-        }
-        partial = new PartialTransfer(ex, ticket, range, reads.get(), movers, originReadTimeout, (p, reusable) -> {
-            if (p == partial) {
-                partial = null;
-                ex.end(reusable);
-            }
-        });
-        partial.start();
-        return true;
-    }
-
     @Override
     public void moverDone(Mover mover, boolean reusable) {
         if (mover == current) {
@@ -179,9 +145,6 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (current != null) {
             current.abort();
-        }
-        if (partial != null) {
-            partial.abort();
         }
         if (sparse != null) {
             sparse.abort();

@@ -66,7 +66,7 @@ class BlockFetchesTest {
     @BeforeEach
     void open() throws Exception {
         store = Store.open(dir, 1000L * BLOCK, ClusterSettings::defaults);
-        fetches = new BlockFetches(store, () -> BLOCK, () -> 16L * BLOCK, prefetch::get);
+        fetches = new BlockFetches(store, () -> BLOCK, prefetch::get);
     }
 
     @AfterEach
@@ -90,7 +90,7 @@ class BlockFetchesTest {
 
     @Test
     void twoRequestsForOneBlockMakeOneOriginRead() throws Exception {
-        PartialFile p = fetches.open(ticket(SIZE), 100);
+        PartialFile p = fetches.open(ticket(SIZE));
         BlockFetches.Plan first = fetches.ensure(p, ticket(SIZE), origin, range(10, 20));
         BlockFetches.Plan second = fetches.ensure(p, ticket(SIZE), origin, range(1000, 5000));
         assertEquals(1, reads.size(), "the second request joined the first one's read");
@@ -117,7 +117,7 @@ class BlockFetchesTest {
 
     @Test
     void missingNeighboursAreOneReadAndStoredBlocksAreSkipped() throws Exception {
-        PartialFile p = fetches.open(ticket(SIZE), 100);
+        PartialFile p = fetches.open(ticket(SIZE));
         BlockFetches.Plan first = fetches.ensure(p, ticket(SIZE), origin, range(2L * BLOCK, 2L * BLOCK));
         reads.get(0).deliver();
         first.ready().get(10, TimeUnit.SECONDS);
@@ -137,7 +137,7 @@ class BlockFetchesTest {
 
     @Test
     void aFailedReadStoresNothingAndFailsEveryWaiter() throws Exception {
-        PartialFile p = fetches.open(ticket(SIZE), 100);
+        PartialFile p = fetches.open(ticket(SIZE));
         BlockFetches.Plan a = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
         BlockFetches.Plan b = fetches.ensure(p, ticket(SIZE), origin, range(20, 30));
         Read read = reads.get(0);
@@ -159,7 +159,7 @@ class BlockFetchesTest {
 
     @Test
     void aShortAnswerIsAFailure() throws Exception {
-        PartialFile p = fetches.open(ticket(SIZE), 100);
+        PartialFile p = fetches.open(ticket(SIZE));
         BlockFetches.Plan a = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
         reads.get(0).receiver().receive(Unpooled.wrappedBuffer(new byte[100]));
         reads.get(0).receiver().done(null);
@@ -172,8 +172,8 @@ class BlockFetchesTest {
     @Test
     void noRoomIs507AndNothingIsRead() throws Exception {
         Store small = Store.open(dir.resolve("small"), BLOCK / 2, ClusterSettings::defaults);
-        BlockFetches f = new BlockFetches(small, () -> BLOCK, () -> 16L * BLOCK, () -> 0);
-        PartialFile p = f.open(ticket(SIZE), 100);
+        BlockFetches f = new BlockFetches(small, () -> BLOCK, () -> 0);
+        PartialFile p = f.open(ticket(SIZE));
         BlockFetches.Plan a = f.ensure(p, ticket(SIZE), origin, range(0, 10));
         assertFailsWith(HttpResponseStatus.INSUFFICIENT_STORAGE, () -> a.ready().get(10, TimeUnit.SECONDS));
         assertTrue(reads.isEmpty());
@@ -183,7 +183,7 @@ class BlockFetchesTest {
     @Test
     void prefetchIsOffByDefaultAndReadsTheNextBlocksWhenSet() throws Exception {
         assertEquals(0, ClusterSettings.defaults().get(ClusterSettings.Keys.BLOCK_PREFETCH));
-        PartialFile p = fetches.open(ticket(SIZE), 100);
+        PartialFile p = fetches.open(ticket(SIZE));
         fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
         assertEquals(1, reads.size());
         prefetch.set(3);
@@ -195,23 +195,50 @@ class BlockFetchesTest {
         plan.ready().get(10, TimeUnit.SECONDS); // nobody waits for the read-ahead
     }
 
+    /** Every Range is a block read, kept for the next: of a small file too, and of much of a file. */
     @Test
-    void smallFilesAndLargeShareOfAFileAreNoBlockReads() throws Exception {
-        assertNull(fetches.open(ticket(8L * BLOCK), 100), "below pool.sparse-min-size");
-        assertNull(fetches.open(ticket(SIZE), SIZE / 4 + 1), "more than a quarter: a whole-file fetch");
-        assertEquals(0, store.blocks().size());
+    void smallFilesAndLargeSharesOfAFileAreBlockReads() throws Exception {
+        PartialFile small = fetches.open(ticket(8L * BLOCK));
+        assertNotNull(small);
+        BlockFetches.Plan plan = fetches.ensure(small, ticket(8L * BLOCK), origin, range(0, 8L * BLOCK - 2));
+        assertEquals(1, reads.size());
+        reads.get(0).deliver();
+        plan.ready().get(10, TimeUnit.SECONDS);
+        fetches.release(small);
+        PartialFile again = fetches.open(ticket(8L * BLOCK));
+        assertSame(small, again);
+        assertFalse(fetches.ensure(again, ticket(8L * BLOCK), origin, range(10, 20)).fetched(), "the same bytes: a hit");
+        assertEquals(1, reads.size());
+    }
+
+    /** A partial file dropped under a read (a complete copy committed meanwhile): its waiters are served whole. */
+    @Test
+    void blocksDroppedWhileBeingReadAreServedWhole() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE));
+        BlockFetches.Plan plan = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
+        store.blocks().drop(p);
+        RangedReads.Receiver receiver = reads.get(0).receiver();
+        receiver.opened();
+        java.io.IOException closed = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> receiver.receive(Unpooled.wrappedBuffer(new byte[BLOCK])));
+        receiver.done(FetchException.storeWrite("store a block", closed));
+        ExecutionException x = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> plan.ready().get(10, TimeUnit.SECONDS));
+        assertTrue(((FetchException) x.getCause()).isWholeInstead(), x.getCause().getMessage());
+        fetches.release(p);
+        assertEquals(0, store.used(), "the run's reservation given back");
     }
 
     @Test
     void blocksOfAnotherVersionAreDropped() throws Exception {
-        PartialFile p = fetches.open(ticket(SIZE), 100);
+        PartialFile p = fetches.open(ticket(SIZE));
         BlockFetches.Plan plan = fetches.ensure(p, ticket(SIZE), origin, range(0, 10));
         reads.get(0).deliver();
         plan.ready().get(10, TimeUnit.SECONDS);
         assertEquals(BLOCK, store.used());
         fetches.release(p);
         Ticket changed = new Ticket("/big", "p1", Ticket.READ, Long.MAX_VALUE, "anonymous", "door", URL, SIZE, 2000);
-        PartialFile fresh = fetches.open(changed, 100);
+        PartialFile fresh = fetches.open(changed);
         assertNotNull(fresh);
         synchronized (store) {
             assertFalse(fresh.bitmap().has(0));

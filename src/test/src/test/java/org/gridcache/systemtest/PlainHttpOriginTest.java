@@ -92,8 +92,8 @@ class PlainHttpOriginTest {
     }
 
     /**
-     * Clients that join a large fill at once, one slow and one asking for a range, all get their bytes whole from one
-     * origin request; a hit afterwards reads the stored copy. {@code pool.direct-writes} (fills past the page cache)
+     * Clients that join a large fill, one slow and one asking for a range while it runs, all get their bytes whole from
+     * one origin request; a hit afterwards reads the stored copy. {@code pool.direct-writes} (fills past the page cache)
      * was removed: the CLI refuses it.
      */
     @Test
@@ -102,14 +102,18 @@ class PlainHttpOriginTest {
         assertTrue(removed.exit() != 0 && (removed.out() + removed.err()).contains("was removed"), removed.toString());
         long size = 24L << 20;
         Path joined = Tools.randomFile(data.resolve("joined.bin"), size, 43);
-        long from = 10_000_000; // more than a quarter of the file: the client joins the fill (a smaller range is a block read)
-        List<CompletableFuture<Tools.Result>> clients = Arrays.asList(
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-a").toString(), door + "/joined.bin")),
+        long from = 10_000_000;
+        List<CompletableFuture<Tools.Result>> clients = new java.util.ArrayList<>(List.of(
                 CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "--limit-rate", "8M", "-o",
                         tmp.resolve("joined-slow").toString(), door + "/joined.bin")),
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-r", from + "-", "-o", tmp.resolve("joined-range").toString(),
-                        door + "/joined.bin")),
-                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-b").toString(), door + "/joined.bin")));
+                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-a").toString(), door + "/joined.bin")),
+                CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-o", tmp.resolve("joined-b").toString(), door + "/joined.bin"))));
+        // a range of a file being filled joins the fill (one of a file neither stored nor being filled is a block read):
+        // it starts once the slow client has its first bytes, when the fill runs (or is stored: then it is a hit)
+        Tools.await("the slow client's first bytes", Duration.ofSeconds(60),
+                () -> tmp.resolve("joined-slow").toFile().length() > 0);
+        clients.add(CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-r", from + "-", "-o",
+                tmp.resolve("joined-range").toString(), door + "/joined.bin")));
         for (CompletableFuture<Tools.Result> client : clients) {
             client.get(120, TimeUnit.SECONDS).assertOk();
         }

@@ -40,7 +40,7 @@ class SiteReportingTest {
         Tools.require("curl", "nginx");
         Path data = Files.createDirectories(tmp.resolve("data"));
         Tools.randomFile(data.resolve("whole.bin"), 2 << 20, 1);
-        Tools.randomFile(data.resolve("blocks.bin"), 32 << 20, 2); // past pool.sparse-min-size: ranges read blocks
+        Tools.randomFile(data.resolve("blocks.bin"), 32 << 20, 2); // ranges of it read blocks
         Tools.randomFile(data.resolve("reported.bin"), 3 << 20, 3);
         origin = NginxOrigin.start(tmp.resolve("nginx"), data);
         Path dataOne = Files.createDirectories(tmp.resolve("one"));

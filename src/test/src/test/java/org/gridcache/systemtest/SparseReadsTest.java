@@ -47,6 +47,7 @@ class SparseReadsTest {
         sparseIsh(data.resolve("big.bin"));
         Tools.randomFile(data.resolve("flaky/f.bin"), 32 << 20, 7);
         Tools.randomFile(data.resolve("slow/s.bin"), 64 << 20, 8);
+        Tools.randomFile(data.resolve("small.bin"), 1 << 20, 9);
         Random random = new Random(14);
         for (int i = 0; i < RANGES; i++) { // 40 MiB of 1 GiB, unaligned: about 4 %
             long start = (long) (random.nextDouble() * (SIZE - RANGE_LENGTH));
@@ -204,5 +205,27 @@ class SparseReadsTest {
         }
         assertEquals(1, origin.count("GET", "/slow/s.bin"), "one origin read for the three clients");
         assertTrue(misses >= 2, "at least one client joined the read in flight: " + misses + " misses");
+    }
+
+    /**
+     * A Range of most of a small file is a block read too (no size or share decides it): only its blocks are fetched,
+     * kept, and the same range again is a hit.
+     */
+    @Test
+    @Order(7)
+    void aRangeOfMostOfASmallFileIsABlockReadAndKept() throws Exception {
+        String url = gridcache.door() + "/small.bin";
+        long[] range = {100_000, 899_999}; // 76 % of 1 MiB: blocks 0-6, 917504 bytes
+        byte[] all = Files.readAllBytes(data.resolve("small.bin"));
+        Path out = tmp.resolve("small.out");
+        for (String cache : new String[] {"MISS", "HIT"}) {
+            Tools.Result r = Tools.curl("-fL", "-D", "-", "-r", range[0] + "-" + range[1], "-o", out.toString(), url).assertOk();
+            assertTrue(r.out().contains("X-Cache: " + cache), r.out());
+            assertTrue(r.out().contains(cache.equals("MISS") ? "Cache-Status: gridcache; fwd=partial; stored"
+                    : "Cache-Status: gridcache; hit"), r.out());
+            assertTrue(Arrays.equals(Arrays.copyOfRange(all, (int) range[0], (int) range[1] + 1), Files.readAllBytes(out)));
+        }
+        assertEquals(1, origin.count("GET", "/small.bin"), "one origin read, the second range a hit");
+        assertEquals(7L << 17, origin.bytesSent("GET", "/small.bin"), "its seven blocks, not the whole file");
     }
 }
