@@ -70,6 +70,11 @@ public final class SparseTransfer {
         return all.get(0).kind() == ByteRange.Kind.PARTIAL ? all : List.of();
     }
 
+    /** The bytes the ranges ask for: the size of this transfer as the transfers list shows it. */
+    private static long bytes(List<ByteRange> ranges) {
+        return ranges.stream().mapToLong(ByteRange::length).sum();
+    }
+
     public void start() {
         movers.started();
         progress = movers.transfers().begin(() -> hit ? ActiveTransfer.HIT : ActiveTransfer.MISS, ticket, ex.path, bytes(ranges),
