@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.gridcache.common.Json;
 import org.gridcache.common.cluster.TransferList;
 import org.junit.jupiter.api.AfterAll;
@@ -96,28 +95,6 @@ class ActiveTransfersTest {
         assertEquals("upload", first.kind());
         assertEquals(24L << 20, first.size());
         awaitListed("/slow-up.bin", e -> e.bytes() > first.bytes());
-    }
-
-    /**
-     * Item 9: curl without -L gets the door's 307 and exits 0; nothing reached a pool, so no list shows an upload,
-     * watched until a slow read running beside it has been republished with more bytes than after the PUT.
-     */
-    @Test
-    void aPutWhose307IsNotFollowedIsNeverListed() throws Exception {
-        Tools.randomFile(data.resolve("beside.bin"), 96L << 20, 83);
-        slowly("-L", "-o", "/dev/null", door + "/beside.bin");
-        awaitListed("/beside.bin", e -> e.bytes() > 0);
-        List<String> seen = new ArrayList<>();
-        Path file = Tools.randomFile(tmp.resolve("unfollowed.bin"), 8L << 20, 84);
-        Tools.Result put = Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-T", file.toString(), door + "/unfollowed.bin")
-                .assertOk();
-        assertEquals("307", put.out().trim());
-        AtomicLong afterPut = new AtomicLong(listed("/beside.bin", seen).map(TransferList.Entry::bytes).orElse(0L));
-        Tools.await("the read republished with more bytes than after the PUT", Duration.ofSeconds(30),
-                () -> listed("/beside.bin", seen).map(TransferList.Entry::bytes).orElse(0L) > afterPut.get());
-        assertTrue(seen.stream().noneMatch(s -> s.contains("unfollowed") || s.contains("upload")), String.join("\n", seen));
-        assertTrue(!Tools.curl(door + "/.gridcache/status").out().contains("unfollowed.bin"));
-        assertTrue(!gridcache.admin("transfers").assertOk().out().contains("unfollowed.bin"));
     }
 
     /** curl at 2 MiB/s in the background, stopped after the test. */
