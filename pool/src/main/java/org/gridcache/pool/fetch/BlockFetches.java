@@ -71,8 +71,19 @@ public final class BlockFetches implements AutoCloseable {
             if (p == null) {
                 p = store.blocks().create(key, ticket.originUrl(), size, ticket.mtime(), blockSize.getAsInt());
             }
+            if (p.state() == ReplicaState.NEW) {
+                p.awaitCreated(); // another request is creating it: a file and a sidecar away
+            }
             store.pin(key); // then the state: eviction drops no pinned partial file
             if (p.state() == ReplicaState.PARTIAL) {
+                if (isComplete(p)) { // proven whole before a restart: complete it now
+                    PartialFile full = p;
+                    try {
+                        provers.execute(() -> completeIfFull(full, ticket.path()));
+                    } catch (RejectedExecutionException e) {
+                        LOG.debug("pool closing: {} stays a partial file", ticket.path());
+                    }
+                }
                 return p;
             }
             store.unpin(key); // dropped or evicted meanwhile: decide again
@@ -90,18 +101,26 @@ public final class BlockFetches implements AutoCloseable {
      * the last one, which nobody waits for).
      */
     public Plan ensure(PartialFile p, Ticket ticket, RangedReads reads, List<long[]> ranges) {
+        return ensure(p, ticket, reads, ranges, prefetch.getAsInt(), Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #ensure(PartialFile, Ticket, RangedReads, List)}, with {@code ahead} blocks read ahead and no origin
+     * read longer than {@code longestRun} blocks (a whole read proceeds run by run: each is proven, and so served,
+     * as soon as it is in).
+     */
+    public Plan ensure(PartialFile p, Ticket ticket, RangedReads reads, List<long[]> ranges, int ahead, int longestRun) {
         List<CompletableFuture<Void>> waits = new ArrayList<>();
         List<int[]> runs = new ArrayList<>();
-        int lastBlock;
         synchronized (p) { // the file's bitmap and blocks in flight: no system call under it
             BlockBitmap bitmap = p.bitmap();
             for (long[] r : ranges) {
-                plan(p, bitmap.blockOf(r[0]), bitmap.blockOf(r[1]), waits, runs);
+                plan(p, bitmap.blockOf(r[0]), bitmap.blockOf(r[1]), longestRun, waits, runs);
             }
-            lastBlock = bitmap.blockOf(ranges.get(ranges.size() - 1)[1]);
-            int ahead = Math.min(prefetch.getAsInt(), bitmap.blocks() - 1 - lastBlock);
-            if (ahead > 0) {
-                plan(p, lastBlock + 1, lastBlock + ahead, new ArrayList<>(), runs);
+            int lastBlock = bitmap.blockOf(ranges.get(ranges.size() - 1)[1]);
+            int after = Math.min(ahead, bitmap.blocks() - 1 - lastBlock);
+            if (after > 0) {
+                plan(p, lastBlock + 1, lastBlock + after, longestRun, new ArrayList<>(), runs);
             }
         }
         for (int[] run : runs) {
@@ -111,11 +130,26 @@ public final class BlockFetches implements AutoCloseable {
         return new Plan(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), fetched);
     }
 
-    /** Caller holds {@code p}'s monitor: notes the futures of blocks {@code [first, last]} and the runs of them to start. */
-    private static void plan(PartialFile p, int first, int last, List<CompletableFuture<Void>> waits, List<int[]> runs) {
+    /** Whether every block of {@code p} is proven. */
+    public static boolean isComplete(PartialFile p) {
+        synchronized (p) {
+            return p.bitmap().complete();
+        }
+    }
+
+    /**
+     * Caller holds {@code p}'s monitor: notes the futures of blocks {@code [first, last]} and the runs of them to
+     * start, none longer than {@code longestRun} blocks.
+     */
+    private static void plan(PartialFile p, int first, int last, int longestRun, List<CompletableFuture<Void>> waits,
+                             List<int[]> runs) {
         int runStart = -1;
         for (int b = first; b <= last + 1; b++) {
             boolean missing = b <= last && !p.bitmap().has(b) && !p.inFlight().containsKey(b);
+            if (runStart >= 0 && (!missing || b - runStart == longestRun)) {
+                runs.add(new int[] {runStart, b});
+                runStart = -1;
+            }
             if (missing) {
                 if (runStart < 0) {
                     runStart = b;
@@ -123,13 +157,7 @@ public final class BlockFetches implements AutoCloseable {
                 CompletableFuture<Void> f = new CompletableFuture<>();
                 p.inFlight().put(b, f);
                 waits.add(f);
-                continue;
-            }
-            if (runStart >= 0) {
-                runs.add(new int[] {runStart, b});
-                runStart = -1;
-            }
-            if (b <= last && p.inFlight().containsKey(b)) {
+            } else if (b <= last && p.inFlight().containsKey(b)) {
                 waits.add(p.inFlight().get(b)); // coalesced: another request is fetching this block
             }
         }
@@ -209,7 +237,31 @@ public final class BlockFetches implements AutoCloseable {
             // dropped under the read (a complete copy committed, another version, a write notice): the whole file then
             why = FetchException.blocksDropped("the blocks of " + ticket.path() + " were dropped while being read");
         }
+        if (why == null) {
+            completeIfFull(p, ticket.path()); // before its waiters go on: they find the complete copy
+        }
         settle(p, first, toExclusive, why);
+    }
+
+    /**
+     * Once every block is proven the partial file becomes a complete replica (here, on a prover, its key pinned);
+     * its readers read on from the blocks they opened, whose bitmap stays full.
+     */
+    private void completeIfFull(PartialFile p, String path) {
+        if (!isComplete(p)) {
+            return;
+        }
+        store.pin(p.key());
+        try {
+            if (store.blocks().complete(p)) {
+                LOG.info("store: {} is complete: every block of its {} bytes proven", path, p.size());
+            }
+        } catch (IOException e) {
+            LOG.warn("store: {} has every block but was not made complete (it is served from its blocks): {}", path,
+                    e.toString());
+        } finally {
+            store.unpin(p.key());
+        }
     }
 
     /** Ends the futures of blocks {@code [first, toExclusive)}: proven (null) or failed. */

@@ -5,12 +5,13 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
-import java.util.Optional;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.mover.BlockMover;
+import org.gridcache.pool.mover.BlockRead;
 import org.gridcache.pool.mover.ByteRange;
 import org.gridcache.pool.mover.CutThroughMover;
 import org.gridcache.pool.mover.HitMover;
@@ -21,14 +22,16 @@ import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.PartialFile;
 import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The transfer, last in the pipeline: hands an admitted request to a mover — a {@link HitMover} for a stored file, a
- * {@link CutThroughMover} while its fetch fills it, a {@link SparseTransfer} for a Range of a large file that is not
- * stored whole (the blocks it touches fetched and kept, {@link BlockFetches}). One per connection: it holds the
- * mover in progress, resumes it when the client can take more, aborts it when the client leaves.
+ * {@link CutThroughMover} while its fetch fills it, a {@link SparseTransfer} for a Range of a file that is not
+ * stored whole (the blocks it touches fetched and kept, {@link BlockFetches}), a {@link BlockMover} for a whole read
+ * of a file the store holds blocks of (the missing ones fetched, the file then complete). One per connection: it
+ * holds the mover in progress, resumes it when the client can take more, aborts it when the client leaves.
  */
 final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implements Mover.Done {
     private static final Logger LOG = LoggerFactory.getLogger(TransferHandler.class);
@@ -38,7 +41,8 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     private final Origins origins;
     private Mover current;
     private final BlockFetches blocks;
-    private SparseTransfer sparse;
+    /** The block read in progress ({@link SparseTransfer} or {@link BlockMover}); null when none is. */
+    private BlockRead blockTransfer;
 
     TransferHandler(Downloads downloads, Store store, Movers movers, Origins origins, BlockFetches blocks) {
         this.blocks = blocks;
@@ -53,11 +57,14 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         if (blockRead(ex, ex.ticket)) {
             return;
         }
-        whole(ex);
+        whole(ex, false);
     }
 
-    /** The whole file: from the store, or from a whole-file fetch (started or joined). */
-    private void whole(Exchange ex) {
+    /** The whole file: from the store, from the blocks stored of it, or from a whole-file fetch (started or joined). */
+    private void whole(Exchange ex, boolean blocksTried) {
+        if (!blocksTried && fromBlocks(ex, ex.ticket)) {
+            return;
+        }
         Downloads.Source source;
         try {
             source = downloads.open(ex.ticket);
@@ -83,46 +90,88 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
      * refused). A Range of every byte is a whole read.
      */
     private boolean blockRead(Exchange ex, Ticket ticket) {
-        if (blocks == null || ex.range == null || ex.head || ticket.size() <= 0 || !ex.digests.isEmpty()) {
-            return false;
-        }
-        Optional<RangedReads> reads = origins.blockReads(ticket.originUrl());
-        if (reads.isEmpty()) {
+        if (ex.range == null || !readsBlocks(ex, ticket)) {
             return false;
         }
         List<ByteRange> ranges = SparseTransfer.ranges(ex.range, ticket.size());
         if (ranges.isEmpty() || ranges.get(0).length() == ticket.size() || downloads.holds(ticket)) {
             return false;
         }
-        PartialFile file;
-        FileChannel reader;
+        Opened opened = openBlocks(ex, ticket);
+        if (opened == null || opened.file == null) {
+            return opened == null; // refused (answered), or no block read after all
+        }
+        SparseTransfer transfer = new SparseTransfer(ex, ticket, ranges, opened.file, opened.reader, blocks, opened.reads,
+                movers, (reusable, fallBack) -> blocksDone(ex, reusable, fallBack));
+        blockTransfer = transfer;
+        transfer.start();
+        return true;
+    }
+
+    /**
+     * A whole read of a file the store holds blocks of (not stored whole nor being fetched): a {@link BlockMover},
+     * which fetches only the blocks missing and makes the file complete; true when one was started (or refused).
+     */
+    private boolean fromBlocks(Exchange ex, Ticket ticket) {
+        if (blocks == null || store.blocks().size() == 0 || !readsBlocks(ex, ticket) // no partial file: a hit's path
+                || store.blocks().partial(StoreKey.ofOrigin(ticket.originUrl())) == null || downloads.holds(ticket)) {
+            return false;
+        }
+        Opened opened = openBlocks(ex, ticket);
+        if (opened == null || opened.file == null) {
+            return opened == null; // refused (answered), or no block read after all
+        }
+        BlockMover mover = new BlockMover(ex, ticket, opened.file, opened.reader, blocks, opened.reads, movers,
+                (reusable, fallBack) -> blocksDone(ex, reusable, fallBack));
+        blockTransfer = mover;
+        mover.start();
+        return true;
+    }
+
+    /** Whether the request may be served from blocks: a GET without digests of a known size, from an origin that reads blocks. */
+    private boolean readsBlocks(Exchange ex, Ticket ticket) {
+        return blocks != null && !ex.head && ticket.size() > 0 && ex.digests.isEmpty()
+                && origins.blockReads(ticket.originUrl()).isPresent();
+    }
+
+    /** A partial file pinned and opened for reading, and the origin's block reads. */
+    private record Opened(PartialFile file, FileChannel reader, RangedReads reads) {
+    }
+
+    /**
+     * The ticket's partial file, pinned and opened; {@code Opened} with a null file when it is no block read (a
+     * complete copy stored, or the partial file gone); null when the request was refused.
+     */
+    private Opened openBlocks(Exchange ex, Ticket ticket) {
         try {
-            file = blocks.open(ticket);
+            PartialFile file = blocks.open(ticket);
             if (file == null) {
-                return false;
+                return new Opened(null, null, null);
             }
-            reader = store.blocks().open(file.key());
+            FileChannel reader = store.blocks().open(file.key());
             if (reader == null) {
                 blocks.release(file);
-                return false;
+                return new Opened(null, null, null);
             }
+            return new Opened(file, reader, origins.blockReads(ticket.originUrl()).orElseThrow());
         } catch (IOException e) {
             LOG.error("store: cannot keep blocks of {}: {}", ex.path, e.toString());
             ex.refuse(Failures.store("keep blocks of " + ex.path, e, "pool cannot write its store"));
-            return true;
+            return null;
         }
-        sparse = new SparseTransfer(ex, ticket, ranges, file, reader, blocks, reads.get(), movers, (s, reusable, fallBack) -> {
-            if (s == sparse) {
-                sparse = null;
-                if (fallBack) {
-                    whole(ex); // the origin ignores Range: the whole file, as before block reads
-                } else {
-                    ex.end(reusable);
-                }
-            }
-        });
-        sparse.start();
-        return true;
+    }
+
+    /** The end of a block read (on the event loop): the next request, or the whole file when the blocks went. */
+    private void blocksDone(Exchange ex, boolean reusable, boolean fallBack) {
+        if (blockTransfer == null) {
+            return;
+        }
+        blockTransfer = null;
+        if (fallBack) {
+            whole(ex, true); // the origin ignores Range, or the blocks were dropped: the whole file from a whole-file fetch
+        } else {
+            ex.end(reusable);
+        }
     }
 
     @Override
@@ -146,8 +195,8 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         if (current != null) {
             current.abort();
         }
-        if (sparse != null) {
-            sparse.abort();
+        if (blockTransfer != null) {
+            blockTransfer.abort();
         }
         super.channelInactive(ctx);
     }

@@ -26,6 +26,8 @@ public final class PartialFile extends Replica {
     private final Map<Integer, CompletableFuture<Void>> inFlight = new HashMap<>();
     /** Serialises proofs: one sidecar write at a time, each with every bit proven before it. */
     final Object proving = new Object();
+    /** Completed once the file is created on disk (PARTIAL) or its creation failed (REMOVED). */
+    private final CompletableFuture<Void> created = new CompletableFuture<>();
     /** System.nanoTime of the last read, for LRU eviction beside complete files. */
     volatile long lastUse = System.nanoTime();
 
@@ -71,6 +73,24 @@ public final class PartialFile extends Replica {
         while (bytes.hasRemaining()) {
             at += writer.write(bytes, at);
         }
+    }
+
+    /**
+     * Waits (briefly: a file and a sidecar created by another request) until this file, found NEW, is created or
+     * its creation failed; its state then says which.
+     */
+    public void awaitCreated() {
+        try {
+            created.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // the state says what became of it
+        }
+    }
+
+    void createdOrFailed() {
+        created.complete(null);
     }
 
     /** Whether the ticket's size and mtime say the origin holds another version than these blocks. */

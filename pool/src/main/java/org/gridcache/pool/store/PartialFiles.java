@@ -3,6 +3,7 @@ package org.gridcache.pool.store;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -21,13 +22,15 @@ import org.slf4j.LoggerFactory;
 public final class PartialFiles {
     private static final Logger LOG = LoggerFactory.getLogger(PartialFiles.class);
 
+    private final Store store;
     private final StoreFiles files;
     private final SpaceAllocator space;
     private final Map<StoreKey, PartialFile> partials = new ConcurrentHashMap<>();
     /** Wakes the evictor after a proof added bytes. */
     private final Runnable proved;
 
-    PartialFiles(StoreFiles files, SpaceAllocator space, Runnable proved) {
+    PartialFiles(Store store, StoreFiles files, SpaceAllocator space, Runnable proved) {
+        this.store = store;
         this.files = files;
         this.space = space;
         this.proved = proved;
@@ -99,12 +102,15 @@ public final class PartialFiles {
             files.writeSidecar(files.blocksSidecarFile(key), sidecar(p, bitmap));
         } catch (IOException e) {
             partials.remove(key, p);
+            p.remove();
+            p.createdOrFailed();
             p.closeQuietly();
             StoreFiles.deleteQuietly(tmpFile);
             StoreFiles.deleteQuietly(file);
             throw e;
         }
         p.become(ReplicaState.NEW, ReplicaState.PARTIAL);
+        p.createdOrFailed();
         return p;
     }
 
@@ -143,6 +149,48 @@ public final class PartialFiles {
         if (p.state() != ReplicaState.PARTIAL) {
             throw StoreException.gone("the partial file was dropped");
         }
+    }
+
+    /**
+     * Makes a partial file whose every block is proven a complete replica, as XrdPfc's file is complete once its
+     * bitmap is full: the complete sidecar is written, the data file made a hard link to the blocks file (its
+     * readers read on, and a crash in between leaves both, of which start-up keeps the complete one), the entry
+     * published, and only then the partial file removed. The caller pins the key, so eviction leaves both alone; a
+     * drop of the partial file meanwhile (another version, a write notice) wins, and the new entry is dropped with
+     * it. False when there was nothing to do: blocks missing, dropped, or a complete copy already stored. No lock.
+     */
+    public boolean complete(PartialFile p) throws IOException {
+        StoreKey key = p.key();
+        synchronized (p) {
+            if (!p.bitmap().complete()) {
+                return false;
+            }
+        }
+        if (p.state() != ReplicaState.PARTIAL || store.contains(key)) {
+            return false;
+        }
+        Sidecar sidecar = new Sidecar(p.originUrl(), p.size(), p.mtime(), null, System.currentTimeMillis() / 1000);
+        store.writeSidecar(key, sidecar);
+        Path data = files.dataFile(key);
+        try {
+            Files.createLink(data, files.blocksFile(key));
+        } catch (FileAlreadyExistsException e) {
+            return false; // a whole-file fetch committed first: its copy stands
+        }
+        StoreFiles.forceDirectory(data.getParent());
+        StoreEntry entry = store.origins().entryOf(sidecar);
+        space.add(entry.size);
+        StoreEntry replaced = store.index().publish(key, entry);
+        if (replaced != null) {
+            space.remove(replaced.size);
+        }
+        if (!p.become(ReplicaState.PARTIAL, ReplicaState.REMOVED)) {
+            store.drop(key, entry); // dropped while it was completed: so is the copy made of it
+            return false;
+        }
+        discard(p);
+        store.counters().filled(entry.size, false);
+        return true;
     }
 
     /** Removes the key's partial file from memory and disk; the bytes it held, or -1 when there was none. */
@@ -203,6 +251,7 @@ public final class PartialFiles {
             FileChannel writer = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
             PartialFile p = new PartialFile(key, s.originUrl(), s.mtime(), bitmap, writer);
             p.become(ReplicaState.NEW, ReplicaState.PARTIAL);
+            p.createdOrFailed();
             partials.put(key, p);
             space.add(bitmap.storedBytes());
             return true;

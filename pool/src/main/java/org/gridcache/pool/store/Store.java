@@ -53,7 +53,7 @@ public final class Store implements AutoCloseable {
                   Function<String, String> originOf, LongSupplier diskFree) {
         this.files = new StoreFiles(root.resolve("data"), mode, this::makeRoomOnDisk);
         this.space = new SpaceAllocator(capacity);
-        this.partials = new PartialFiles(files, space, this::evictIfNeeded);
+        this.partials = new PartialFiles(this, files, space, this::evictIfNeeded);
         this.eviction = new Eviction(capacity, settings);
         this.evictor = new Evictor(this, root.getFileName() == null ? "store" : root.getFileName().toString());
         this.startup = new StoreStartup(this, files);

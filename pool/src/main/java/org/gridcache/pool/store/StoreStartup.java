@@ -42,10 +42,15 @@ final class StoreStartup {
         Path data = files.data;
         StoreRecovery.Found found = StoreRecovery.scan(data, RECOVERY_THREADS);
         int dropped = 0;
+        java.util.Set<StoreKey> completeKeys = new java.util.HashSet<>();
+        found.complete().forEach(c -> completeKeys.add(c.key()));
         for (Path file : found.blocks()) {
             String name = file.getFileName().toString();
-            if (!store.blocks().restore(file, name.substring(0, name.length() - Store.BLOCKS.length()))) {
-                LOG.info("store: dropping {} (a partial file without a proven bitmap)", data.relativize(file));
+            String hex = name.substring(0, name.length() - Store.BLOCKS.length());
+            boolean superseded = completeKeys.contains(StoreKey.ofHex(hex)); // completed, crashed before it was removed
+            if (superseded || !store.blocks().restore(file, hex)) {
+                LOG.info("store: dropping {} ({})", data.relativize(file),
+                        superseded ? "a partial file of a complete copy" : "a partial file without a proven bitmap");
                 StoreFiles.deleteQuietly(file);
                 StoreFiles.deleteQuietly(StoreFiles.sibling(file, Store.SIDECAR));
                 dropped++;

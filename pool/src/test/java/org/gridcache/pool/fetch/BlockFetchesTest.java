@@ -200,7 +200,7 @@ class BlockFetchesTest {
     void smallFilesAndLargeSharesOfAFileAreBlockReads() throws Exception {
         PartialFile small = fetches.open(ticket(8L * BLOCK));
         assertNotNull(small);
-        BlockFetches.Plan plan = fetches.ensure(small, ticket(8L * BLOCK), origin, range(0, 8L * BLOCK - 2));
+        BlockFetches.Plan plan = fetches.ensure(small, ticket(8L * BLOCK), origin, range(0, 7L * BLOCK - 2)); // 7 of 8
         assertEquals(1, reads.size());
         reads.get(0).deliver();
         plan.ready().get(10, TimeUnit.SECONDS);
@@ -245,5 +245,37 @@ class BlockFetchesTest {
         }
         assertEquals(0, store.used());
         assertSame(fresh, store.blocks().partial(StoreKey.ofOrigin(URL)));
+    }
+
+    /** A whole read: origin reads of at most a step, read ahead; the last block proven makes the file complete. */
+    @Test
+    void aWholeReadGoesInShortRunsAndItsLastBlockMakesTheFileComplete() throws Exception {
+        long size = 8L * BLOCK;
+        PartialFile p = fetches.open(ticket(size));
+        BlockFetches.Plan first = fetches.ensure(p, ticket(size), origin, range(0, 2L * BLOCK - 1), 4, 2);
+        assertEquals(3, reads.size(), "blocks 0-1, then 2-3 and 4-5 ahead: no run longer than two blocks");
+        for (Read r : reads) {
+            assertEquals(2L * BLOCK, r.length());
+            r.deliver();
+        }
+        first.ready().get(10, TimeUnit.SECONDS);
+        assertFalse(BlockFetches.isComplete(p));
+        reads.clear();
+        BlockFetches.Plan rest = fetches.ensure(p, ticket(size), origin, range(2L * BLOCK, size - 1), 4, 2);
+        assertEquals(1, reads.size(), "only blocks 6-7 were neither stored nor coming");
+        assertEquals(6L * BLOCK, reads.get(0).offset());
+        reads.get(0).deliver();
+        rest.ready().get(10, TimeUnit.SECONDS);
+        StoreKey key = StoreKey.ofOrigin(URL);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> store.lookup(key) != null);
+        assertNull(store.blocks().partial(key));
+        assertEquals(size, store.used());
+        try (FileChannel in = store.pinAndOpen(key).file()) {
+            ByteBuffer b = ByteBuffer.allocate(10);
+            in.read(b, 7L * BLOCK + 3);
+            assertEquals((byte) ((7L * BLOCK + 3) % 251), b.get(0));
+        } finally {
+            store.unpin(key);
+        }
     }
 }

@@ -151,4 +151,70 @@ class PartialFilesTest {
         assertThrows(IOException.class, () -> store.blocks().prove(p, 2, 3, 0));
         assertEquals(0, store.used());
     }
+
+    @Test
+    void aPartialFileWithEveryBlockBecomesACompleteCopyOfTheSameBytes() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 3);
+        StoreKey key = p.key();
+        write(store, p, 0, 1);
+        write(store, p, 2, 3);
+        assertFalse(store.blocks().complete(p), "block 1 is missing");
+        assertNull(store.lookup(key));
+        write(store, p, 1, 2);
+        try (FileChannel reader = store.blocks().open(key)) {
+            assertTrue(store.blocks().complete(p));
+            assertEquals(ReplicaState.REMOVED, p.state());
+            assertNull(store.blocks().partial(key));
+            assertFalse(Files.exists(store.disk().blocksFile(key)));
+            assertFalse(Files.exists(store.disk().blocksSidecarFile(key)));
+            ByteBuffer b = ByteBuffer.allocate(BLOCK);
+            reader.read(b, 2L * BLOCK);
+            assertTrue(Arrays.equals(block(3), b.array()), "a reader of the blocks file reads on");
+        }
+        StoreEntry entry = store.lookup(key);
+        assertNotNull(entry);
+        assertEquals(3L * BLOCK, entry.size);
+        assertEquals(7, entry.mtime);
+        assertEquals(3L * BLOCK, store.used(), "counted once");
+        String sidecar = Files.readString(store.disk().sidecarFile(key));
+        assertFalse(sidecar.contains("blocks") || sidecar.contains("blockSize"), sidecar);
+        try (FileChannel data = FileChannel.open(store.disk().dataFile(key))) {
+            ByteBuffer b = ByteBuffer.allocate(BLOCK);
+            data.read(b, BLOCK);
+            assertTrue(Arrays.equals(block(2), b.array()));
+        }
+        Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        assertNotNull(again.lookup(key), "complete after a restart");
+        assertEquals(3L * BLOCK, again.used());
+    }
+
+    @Test
+    void aPartialFileDroppedWhileBeingCompletedLeavesNoCopy() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 1);
+        write(store, p, 0, 1);
+        store.blocks().drop(p); // another version, a write notice: before the completion looks
+        assertFalse(store.blocks().complete(p));
+        assertNull(store.lookup(p.key()));
+        assertFalse(Files.exists(store.disk().dataFile(p.key())));
+        assertEquals(0, store.used());
+    }
+
+    @Test
+    void aCrashBetweenTheCompleteCopyAndTheBlocksKeepsTheCompleteCopy() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 2);
+        StoreKey key = p.key();
+        write(store, p, 0, 1);
+        write(store, p, 1, 2);
+        // what a completion leaves before it removes the blocks: the complete sidecar and a link to the blocks file
+        store.writeSidecar(key, new Sidecar(BIG, 2L * BLOCK, 7, null, 0));
+        Files.createLink(store.disk().dataFile(key), store.disk().blocksFile(key));
+        Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        assertNotNull(again.lookup(key));
+        assertNull(again.blocks().partial(key));
+        assertFalse(Files.exists(again.disk().blocksFile(key)));
+        assertEquals(2L * BLOCK, again.used());
+    }
 }

@@ -33,6 +33,7 @@ class SparseReadsTest {
     private static final long SIZE = 1L << 30;
     private static final int RANGES = 40;
     private static final int RANGE_LENGTH = 1 << 20;
+    private static final int BLOCK = 128 << 10; // pool.block-size's default
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
@@ -150,20 +151,34 @@ class SparseReadsTest {
 
     @Test
     @Order(4)
-    void aFullReadIsByteExactAndBecomesAVerifiedCompleteHit() throws Exception {
+    void aFullReadFetchesOnlyTheMissingBlocksAndMakesTheFileACompleteHit() throws Exception {
         long before = origin.bytesSent("GET", "/big.bin");
+        java.util.BitSet stored = new java.util.BitSet();
+        List<long[]> read = new ArrayList<>(ranges);
+        read.add(new long[] {ranges.get(3)[0], ranges.get(3)[0] + 99}); // the vector read's two ranges
+        read.add(new long[] {5_000_000, 5_000_099});
+        for (long[] range : read) {
+            stored.set((int) (range[0] / BLOCK), (int) (range[1] / BLOCK) + 1);
+        }
         Path out = tmp.resolve("full.out");
         Tools.Result r = Tools.curl("-fL", "-D", "-", "-o", out.toString(), gridcache.door() + "/big.bin").assertOk();
-        assertTrue(r.out().contains("X-Cache: MISS"), r.out());
+        assertTrue(r.out().contains("HTTP/1.1 200") && r.out().contains("X-Cache: MISS"), r.out());
+        assertTrue(r.out().contains("Cache-Status: gridcache; fwd=partial; stored"), r.out());
         assertEquals(Tools.sha256(data.resolve("big.bin")), Tools.sha256(out));
-        assertEquals(before + SIZE, origin.bytesSent("GET", "/big.bin"), "the whole file, fetched once and verified");
+        assertEquals(before + SIZE - (long) stored.cardinality() * BLOCK, origin.bytesSent("GET", "/big.bin"),
+                "only the " + (SIZE / BLOCK - stored.cardinality()) + " blocks the store lacked");
         Files.delete(out);
         Tools.await("big.bin to be a complete hit", java.time.Duration.ofSeconds(60), () -> Tools.curl("-sL", "-D", "-",
                 "-o", "/dev/null", "-H", "Want-Digest: adler32", "-r", "0-0", gridcache.door() + "/big.bin").out().contains("X-Cache: HIT"));
         Tools.Result digest = Tools.curl("-fL", "-I", "-H", "Want-Digest: adler32", gridcache.door() + "/big.bin").assertOk();
         assertTrue(digest.out().toLowerCase().contains("digest: adler32="), "checksums kept with the complete copy: " + digest.out());
         assertEquals(RANGES, readRanges(), "ranges of the complete copy");
-        assertEquals(before + SIZE, origin.bytesSent("GET", "/big.bin"));
+        assertEquals(before + SIZE - (long) stored.cardinality() * BLOCK, origin.bytesSent("GET", "/big.bin"));
+        gridcache.close();
+        gridcache = Standalone.start(tmp, origin.url());
+        Tools.Result again = Tools.curl("-fL", "-D", "-", "-o", "/dev/null", gridcache.door() + "/big.bin").assertOk();
+        assertTrue(again.out().contains("X-Cache: HIT") && again.out().contains("Cache-Status: gridcache; hit"),
+                "complete after a restart: " + again.out());
     }
 
     @Test
@@ -202,6 +217,8 @@ class SparseReadsTest {
             Tools.Result r = reads.get(i).get().assertOk();
             assertTrue(Arrays.equals(expected, Files.readAllBytes(tmp.resolve("slow-" + i))), "client " + i);
             misses += r.out().contains("X-Cache: MISS") ? 1 : 0;
+            assertTrue(r.out().contains("Cache-Status: gridcache; fwd=partial; stored"), "a block read, not a whole-file "
+                    + "fetch: " + r.out());
         }
         assertEquals(1, origin.count("GET", "/slow/s.bin"), "one origin read for the three clients");
         assertTrue(misses >= 2, "at least one client joined the read in flight: " + misses + " misses");
