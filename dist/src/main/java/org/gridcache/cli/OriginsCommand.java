@@ -25,6 +25,9 @@ final class OriginsCommand {
                         + "the pool's host certificate for public data (service), the user's own bearer token to an http(s) origin (token), "
                         + "or nothing (none, the default otherwise).")
         String credential;
+        @Option(names = "--vo", paramLabel = "VO", description = "The virtual organisation whose data the origin holds: with "
+                + "srr.shares=vo the storage report counts the origin's cached files in that VO's share.")
+        String vo;
         @Option(names = "--no-check", description = "Write the entry without checking that its host resolves here and that a "
                 + "live door's --file-origin-root holds a file:// origin (the door still refuses what it may not serve).")
         boolean noCheck;
@@ -32,7 +35,7 @@ final class OriginsCommand {
 
         @Override
         void validate() {
-            entry = OriginEntry.of(name, prefix, url, credential);
+            entry = OriginEntry.of(name, prefix, url, credential).withVo(vo);
             if (!noCheck) {
                 OriginChecks.hostResolves(entry);
             }
@@ -45,7 +48,7 @@ final class OriginsCommand {
             }
             MountTable.put(client, entry);
             System.out.println("mounted " + entry.url() + " at " + entry.prefix() + " as " + entry.name()
-                    + " (credential " + entry.credentialMode().id() + ")");
+                    + " (credential " + entry.credentialMode().id() + (entry.vo() == null ? "" : ", VO " + entry.vo()) + ")");
             return 0;
         }
     }
@@ -55,7 +58,8 @@ final class OriginsCommand {
         @Override
         int run(CuratorFramework client) throws Exception {
             for (OriginEntry e : MountTable.list(client)) {
-                System.out.printf("%-16s %-24s %-8s %s%n", e.name(), e.prefix(), e.credentialMode().id(), e.url());
+                System.out.printf("%-16s %-24s %-8s %s%s%n", e.name(), e.prefix(), e.credentialMode().id(), e.url(),
+                        e.vo() == null ? "" : "  vo=" + e.vo());
             }
             return 0;
         }

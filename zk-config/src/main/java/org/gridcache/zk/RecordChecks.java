@@ -41,7 +41,7 @@ public final class RecordChecks {
         if (!e.name().equals(name)) {
             throw new IllegalArgumentException("entry names origin '" + e.name() + "' but is stored as '" + name + "'");
         }
-        OriginEntry checked = OriginEntry.of(e.name(), e.prefix(), e.url(), e.credentialMode().id());
+        OriginEntry checked = OriginEntry.of(e.name(), e.prefix(), e.url(), e.credentialMode().id()).withVo(e.vo());
         if (e.protocol() != null && !e.protocol().equals(checked.protocol())) {
             throw new IllegalArgumentException("protocol '" + e.protocol() + "' is not the scheme of " + e.url());
         }

@@ -46,6 +46,8 @@ class RecordChecksTest {
                 json("{\"name\":\"old\",\"prefix\":\"/old\",\"url\":\"https://se.example.org/old\",\"protocol\":\"https\"}")).credentialMode(),
                 "an entry from before grid security reads as credential none, as it always did");
         assertEquals("file", RecordChecks.origin("local", Json.bytes(OriginEntry.of("local", "/l", "file:///srv/data"))).protocol());
+        OriginEntry ofAVo = written.withVo("atlas");
+        assertEquals(ofAVo, RecordChecks.origin("atlas", Json.bytes(ofAVo)), "the declared VO is kept");
     }
 
     @Test
@@ -64,6 +66,8 @@ class RecordChecksTest {
                 .contains("file:///absolute/path"));
         assertTrue(refusal(() -> RecordChecks.origin("x",
                 json("{\"name\":\"x\",\"prefix\":\"/x\",\"url\":\"file:///srv\",\"credential\":\"service\"}"))).contains("credential service needs"));
+        assertTrue(refusal(() -> RecordChecks.origin("x",
+                json("{\"name\":\"x\",\"prefix\":\"/x\",\"url\":\"http://h/\",\"vo\":\"at las\"}"))).contains("a VO name may hold"));
         assertTrue(refusal(() -> RecordChecks.origin("x", json("{\"name\":\"x\"}"))).contains("needs name, prefix and url"));
         assertTrue(refusal(() -> RecordChecks.origin("x", json("not json"))).contains("malformed"));
     }

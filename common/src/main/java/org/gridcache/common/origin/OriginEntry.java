@@ -8,9 +8,10 @@ import java.util.Locale;
 /**
  * One row of the mount table ({@code /origins/<name>}): the namespace {@code prefix} is served from {@code url}.
  * {@code protocol} is derived from the URL ("http", "https", "file" or "gsiftp"); {@code credential} says which credential
- * doors and pools present to the origin.
+ * doors and pools present to the origin. {@code vo}, when the admin declared one, is the virtual organisation whose data
+ * the origin holds: the storage report's per-VO shares count the origin's cached files under it (null: none declared).
  */
-public record OriginEntry(String name, String prefix, String url, String protocol, CredentialMode credential) {
+public record OriginEntry(String name, String prefix, String url, String protocol, CredentialMode credential, String vo) {
     /** GridFTP with GSI: listed with MLSD/MLST, fetched with jGlobus. */
     public static final String GSIFTP = "gsiftp";
     /** The GridFTP control port when the URL names none. */
@@ -48,7 +49,15 @@ public record OriginEntry(String name, String prefix, String url, String protoco
         if (scheme.equals(GSIFTP) && cred == CredentialMode.NONE) {
             throw new IllegalArgumentException("a gsiftp:// origin needs a credential (GSI): user or service");
         }
-        return new OriginEntry(name, normalizedPrefix, base, scheme, cred);
+        return new OriginEntry(name, normalizedPrefix, base, scheme, cred, null);
+    }
+
+    /** This entry, its data declared {@code vo}'s (a VO name as VOMS writes it: atlas, vo.example.org); null: none. */
+    public OriginEntry withVo(String vo) {
+        if (vo != null && !vo.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+            throw new IllegalArgumentException("a VO name may hold only letters, digits, '.', '_' and '-' (got '" + vo + "')");
+        }
+        return new OriginEntry(name, prefix, url, protocol, credential, vo);
     }
 
     /** The credential mode; entries written before grid security have none. */

@@ -151,6 +151,11 @@ public final class ClusterSettings {
                 "168h", LIVE, "the longest a door-issued macaroon lives (dCache's default, 7 days); a longer validity asked "
                 + "for is cut to this, and the answer says so in Macaroon-Validity-Capped");
 
+        public static final Setting<StorageShares> SRR_SHARES = define("srr.shares", SettingTypes.STORAGE_SHARES, "origin",
+                LIVE, "the shares of the door's WLCG storage report (/.gridcache/api/v1/srr): one per origin, or vo: one per "
+                + "VO that mounts declare (origins add --vo), an origin's cached files counting in its VO's share; "
+                + "origins that declare none stay shares of their own");
+
         private Keys() {
         }
 

@@ -67,6 +67,7 @@ public final class SettingTypes {
     public static final Type<SelectionPolicy> SELECTION_POLICY = SelectionPolicy::parse;
     public static final Type<GridFtpProtection> GRIDFTP_PROTECTION = GridFtpProtection::parse;
     public static final Type<GridFtpChecksum> GRIDFTP_CHECKSUM = GridFtpChecksum::parse;
+    public static final Type<StorageShares> STORAGE_SHARES = StorageShares::parse;
     /** Checksum types by RFC 3230 name, comma-separated; none is allowed (the pool then computes nothing). */
     public static final Type<java.util.Set<org.gridcache.common.checksum.ChecksumType>> CHECKSUM_TYPES = SettingTypes::checksumTypes;
 

@@ -87,11 +87,16 @@ class ClusterSettingsTest {
         assertEquals("Least-Loaded", set.get(Keys.SELECTION_POLICY.key()), "the string form is the value as written");
         assertEquals("60s", set.get(Keys.GRIDFTP_TIMEOUT.key()));
         assertEquals(SelectionPolicy.labels(), java.util.List.of("random", "least-loaded", "affinity"));
+        assertEquals(StorageShares.ORIGIN, set.get(Keys.SRR_SHARES));
+        assertEquals(StorageShares.VO, ClusterSettings.of(Map.of(Keys.SRR_SHARES.key(), "VO")).get(Keys.SRR_SHARES));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ClusterSettings.validate(Keys.SRR_SHARES.key(), "group"));
+        assertEquals("invalid value 'group' for srr.shares: expected origin or vo", e.getMessage());
     }
 
     @Test
     void everyKeyIsDeclaredOnceWithAValidDefaultAndAnApplyMode() {
-        assertEquals(37, ClusterSettings.known().size());
+        assertEquals(38, ClusterSettings.known().size());
         ClusterSettings defaults = ClusterSettings.defaults();
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.DOOR_HEADER_TIMEOUT)); // Apache mod_reqtimeout's header=20
         assertEquals(Duration.ofSeconds(20), defaults.get(Keys.POOL_HEADER_TIMEOUT));

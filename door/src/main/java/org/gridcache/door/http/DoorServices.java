@@ -71,7 +71,8 @@ public final class DoorServices {
             case PREFIX + "/health" -> "ok\n";
             case PREFIX + "/metrics" -> operations.scrape();
             case PREFIX + "/status" -> StatusPage.render(operations, pools.live(), operations.selectableCount(), settings.get());
-            case SRR -> Json.string(storage.of(pools.live(), System.currentTimeMillis() / 1000)) + "\n";
+            case SRR -> Json.string(storage.of(pools.live(), settings.get().get(Keys.SRR_SHARES),
+                    System.currentTimeMillis() / 1000)) + "\n";
             case TRANSFERS -> Json.string(TransferList.of(pools.live(), System.currentTimeMillis())) + "\n";
             default -> Json.string(poolsFor(request.getRemoteAddr())) + "\n";
         };

@@ -2,6 +2,8 @@ package org.gridcache.door.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.gridcache.common.settings.StorageShares.ORIGIN;
+import static org.gridcache.common.settings.StorageShares.VO;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
@@ -28,7 +30,7 @@ class StorageReportTest {
     @Test
     void reportMatchesTheSrrSchema() throws Exception {
         JsonNode json = Json.mapper().readTree(Json.string(report.of(List.of(pool("p1", 1000, 400, PoolRecord.ENABLED,
-                Map.of(DATA, 100L))), 1700000000)));
+                Map.of(DATA, 100L))), ORIGIN, 1700000000)));
         List<Error> errors = schema().validate(json);
         assertTrue(errors.isEmpty(), errors.toString());
         JsonNode service = json.get("storageservice");
@@ -48,7 +50,7 @@ class StorageReportTest {
         StorageReport.Srr srr = report.of(List.of(pool("p1", 1000, 400, PoolRecord.ENABLED,
                         Map.of(DATA, 300L, ATLAS, 50L, "http://unmounted.example", 7L)),
                 pool("p2", 500, 480, PoolRecord.DRAINING, Map.of(DATA, 20L)),
-                pool("p3", 100, 100, PoolRecord.ENABLED, null)), 1700000000); // an older pool: no origins' bytes
+                pool("p3", 100, 100, PoolRecord.ENABLED, null)), ORIGIN, 1700000000); // an older pool: no origins' bytes
         StorageReport.Share atlas = srr.storageservice().storageshares().get(0);
         StorageReport.Share data = srr.storageservice().storageshares().get(1);
         assertEquals(50, atlas.usedsize());
@@ -63,10 +65,48 @@ class StorageReportTest {
 
     @Test
     void servingStateFollowsThePools() throws Exception {
-        assertEquals("closed", report.of(List.of(), 1).storageservice().storageshares().get(0).servingstate());
-        StorageReport.Srr draining = report.of(List.of(pool("p1", 10, 5, PoolRecord.DRAINING)), 1);
+        assertEquals("closed", report.of(List.of(), ORIGIN, 1).storageservice().storageshares().get(0).servingstate());
+        StorageReport.Srr draining = report.of(List.of(pool("p1", 10, 5, PoolRecord.DRAINING)), ORIGIN, 1);
         assertEquals("draining", draining.storageservice().storageshares().get(0).servingstate());
-        assertTrue(schema().validate(Json.mapper().readTree(Json.string(report.of(List.of(), 1)))).isEmpty());
+        assertTrue(schema().validate(Json.mapper().readTree(Json.string(report.of(List.of(), ORIGIN, 1)))).isEmpty());
+    }
+
+    /**
+     * Per VO: the origins whose mounts declare atlas are one share, cms's another; an origin whose mounts declare two
+     * VOs is a share of both, one that declares none a share of its own; every share valid against the schema.
+     */
+    @Test
+    void perVoSharesSumTheirOriginsBytes() throws Exception {
+        String cms = "https://cms.example/store";
+        String shared = "https://shared.example/x";
+        String plain = "http://plain.example";
+        List<OriginEntry> mounts = List.of(OriginEntry.of("data", "/data", DATA, null).withVo("atlas"),
+                OriginEntry.of("atlas", "/atlas", ATLAS, "service").withVo("atlas"),
+                OriginEntry.of("cms", "/cms", cms, null).withVo("cms"),
+                OriginEntry.of("both-a", "/both/a", shared, null).withVo("cms"),
+                OriginEntry.of("both-b", "/both/b", shared, null).withVo("atlas"),
+                OriginEntry.of("plain", "/plain", plain, null));
+        StorageReport byVo = new StorageReport(() -> "door-1", () -> "https://door.example:8443", "1.2", () -> mounts);
+        StorageReport.Srr srr = byVo.of(List.of(pool("p1", 1000, 100, PoolRecord.ENABLED,
+                        Map.of(DATA, 300L, ATLAS, 50L, cms, 7L, shared, 11L, plain, 13L)),
+                pool("p2", 500, 480, PoolRecord.ENABLED, Map.of(ATLAS, 20L, cms, 1L))), VO, 1700000000);
+        Map<String, StorageReport.Share> shares = srr.storageservice().storageshares().stream()
+                .collect(java.util.stream.Collectors.toMap(StorageReport.Share::name, s -> s));
+        assertEquals(java.util.Set.of("atlas", "cms", "atlas+cms", "plain"), shares.keySet());
+        assertEquals(370, shares.get("atlas").usedsize());
+        assertEquals(List.of("atlas"), shares.get("atlas").vos());
+        assertEquals(List.of("/atlas", "/data"), shares.get("atlas").path());
+        assertEquals(8, shares.get("cms").usedsize());
+        assertEquals(List.of("atlas", "cms"), shares.get("atlas+cms").vos());
+        assertEquals(List.of("/both/a", "/both/b"), shares.get("atlas+cms").path());
+        assertEquals(11, shares.get("atlas+cms").usedsize());
+        assertEquals(List.of(), shares.get("plain").vos());
+        assertEquals(13, shares.get("plain").usedsize());
+        assertEquals(1500, shares.get("cms").totalsize());
+        List<Error> errors = schema().validate(Json.mapper().readTree(Json.string(srr)));
+        assertTrue(errors.isEmpty(), errors.toString());
+        assertEquals(5, byVo.of(List.of(), ORIGIN, 1).storageservice().storageshares().size(),
+                "by origin, the same mounts are five shares, the VOs unused");
     }
 
     private static Schema schema() throws Exception {

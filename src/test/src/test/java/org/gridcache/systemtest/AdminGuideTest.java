@@ -31,7 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * /etc/grid-security (a host certificate of the host's name from gridenv's CA), /etc/hosts, /etc/gridcache,
  * /var/lib/gridcache, /var/log/gridcache, /srv and /tmp are the host's own. {@code serve} blocks start a service and
  * are awaited until it says it is up; {@code expect=TEXT} blocks must print TEXT; {@code env} blocks are the admin's
- * shell settings, run before every later block. Alice, the guide's admin, has her proxy where the guide says.
+ * shell settings, run before every later block; {@code ctrl-c} blocks first stop what the host's serve blocks started,
+ * as the admin would. {@code systemctl} and {@code journalctl} run the packaged units without systemd
+ * ({@link UnitsWithoutSystemd}); blocks run in the host's /tmp, where the jmxterm jar the guide names is. Alice, the guide's
+ * admin, has her proxy where the guide says. The site's public mirror, {@code data.example.org}, is a plain HTTP file
+ * server on a host of its own.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class AdminGuideTest {
@@ -41,12 +45,17 @@ class AdminGuideTest {
     private static final List<String> OWN_DIRS = List.of("etc/grid-security", "etc/gridcache", "var/lib/gridcache",
             "var/log/gridcache", "srv");
     private static final String BRIDGE = "gcag0";
+    /** The origins' host: data.example.org (the public mirror) and se.example.org, which nothing reads. */
+    private static final String ORIGIN_HOST = "data";
+    private static final String ORIGIN_ADDRESS = "10.231.0.250";
+    private static final Duration EXPECT_WAIT = Duration.ofSeconds(60);
 
     static {
         HOSTS.put("zk1", "10.231.0.11");
         HOSTS.put("zk2", "10.231.0.12");
         HOSTS.put("zk3", "10.231.0.13");
         HOSTS.put("pool1", "10.231.0.21");
+        HOSTS.put("pool2", "10.231.0.22");
         HOSTS.put("door", "10.231.0.31");
     }
 
@@ -54,6 +63,7 @@ class AdminGuideTest {
     static Path tmp;
     static Path pki;
     static final List<Process> services = new ArrayList<>();
+    static final Map<String, List<Process>> servedBy = new LinkedHashMap<>();
     static final List<Path> mountPointsMade = new ArrayList<>();
     static boolean userMade;
     static boolean networkMade;
@@ -72,6 +82,10 @@ class AdminGuideTest {
             return attributes.matches(".*\\bserve\\b.*");
         }
 
+        boolean ctrlC() {
+            return attributes.matches(".*\\bctrl-c\\b.*");
+        }
+
         String expect() {
             Matcher m = Pattern.compile("expect=(.*)$").matcher(attributes.trim());
             return m.find() ? m.group(1) : null;
@@ -80,7 +94,7 @@ class AdminGuideTest {
 
     @BeforeAll
     static void hosts() throws Exception {
-        Tools.require("ip", "unshare", "openssl", "curl", "useradd", "tar");
+        Tools.require("ip", "unshare", "openssl", "curl", "useradd", "tar", "setpriv", "python3");
         boolean root = Tools.run(Duration.ofSeconds(10), "id", "-u").out().trim().equals("0");
         if (!root) {
             String message = "SYSTEM TEST NEEDS ROOT (network namespaces): AdminGuideTest";
@@ -96,8 +110,9 @@ class AdminGuideTest {
         StringBuilder etcHosts = new StringBuilder("127.0.0.1 localhost\n");
         HOSTS.forEach((host, address) -> etcHosts.append(address).append(' ').append(host).append(".example.org ")
                 .append(host).append('\n'));
-        // the origins the guide mounts: `origins add` checks that their hosts resolve; nothing reads from them here
-        etcHosts.append("10.231.0.250 se.example.org data.example.org\n");
+        // the origins the guide mounts: `origins add` checks that their hosts resolve; the public mirror is read
+        etcHosts.append(ORIGIN_ADDRESS + " se.example.org data.example.org\n");
+        publicMirror();
         for (String dir : OWN_DIRS) {
             Path mountPoint = Path.of("/", dir);
             if (!Files.isDirectory(mountPoint)) {
@@ -111,13 +126,13 @@ class AdminGuideTest {
                 Files.createDirectories(home.resolve(dir));
             }
             Files.createDirectories(home.resolve("tmp"));
-            Files.createDirectories(home.resolve("cwd"));
             Files.setPosixFilePermissions(home.resolve("tmp"), PosixFilePermissions.fromString("rwxrwxrwx"));
             Files.writeString(home.resolve("hosts"), etcHosts);
             Path gridSecurity = home.resolve("etc/grid-security");
             hostCertificate(host + ".example.org", gridSecurity);
             Tools.run(Duration.ofSeconds(30), "cp", "-a", pki.resolve("certificates").toString(), pki.resolve("vomsdir").toString(),
                     gridSecurity.toString()).assertOk();
+            Files.copy(Jmxterm.JAR, home.resolve("tmp/jmxterm-1.0.4-uber.jar"));
             Path proxy = Files.copy(pki.resolve("proxies/alice.pem"), home.resolve("tmp/x509up_u0"));
             Files.setPosixFilePermissions(proxy, PosixFilePermissions.fromString("rw-------"));
         }
@@ -137,20 +152,22 @@ class AdminGuideTest {
             List<Path> outputs = new ArrayList<>();
             for (String host : block.hosts()) {
                 assertTrue(HOSTS.containsKey(host), "the guide names a host this test does not make: " + host);
+                if (block.ctrlC()) {
+                    stopServed(host);
+                }
                 if (block.serve()) {
                     Path out = tmp.resolve("out/" + host + "-" + services.size() + ".out");
                     Files.createDirectories(out.getParent());
-                    services.add(onHost(host, env + block.script()).redirectErrorStream(true).redirectOutput(out.toFile()).start());
+                    Process service = onHost(host, env + block.script()).redirectErrorStream(true).redirectOutput(out.toFile())
+                            .start();
+                    services.add(service);
+                    servedBy.computeIfAbsent(host, h -> new ArrayList<>()).add(service);
                     outputs.add(out);
+                } else if (block.expect() != null) { // a look at what the cluster does now: asked again until it shows
+                    Tools.await("'" + block.expect() + "' on " + host + " from " + block.script(), EXPECT_WAIT)
+                            .untilAsserted(() -> assertTrue(run(host, env, block).out().contains(block.expect())));
                 } else {
-                    List<String> command = onHostCommand(host, env + block.script());
-                    Tools.Result r = Tools.run(Duration.ofSeconds(180), command.toArray(String[]::new));
-                    assertEquals(0, r.exit(), () -> "on " + host + ":\n" + block.script() + "\nexit " + r.exit()
-                            + "\nstdout: " + r.out() + "\nstderr: " + r.err());
-                    if (block.expect() != null) {
-                        assertTrue(r.out().contains(block.expect()), () -> "on " + host + ":\n" + block.script()
-                                + "\ndid not print " + block.expect() + ": " + r.out());
-                    }
+                    run(host, env, block);
                 }
             }
             for (Path out : outputs) { // members of an ensemble start together, and are up once they all are
@@ -164,6 +181,32 @@ class AdminGuideTest {
                 });
             }
         }
+    }
+
+    /** Runs {@code block} on {@code host}, which must succeed. */
+    private static Tools.Result run(String host, CharSequence env, Block block) {
+        List<String> command = onHostCommand(host, env + UnitsWithoutSystemd.functions(Gridcache.DIST) + block.script());
+        Tools.Result r = Tools.run(Duration.ofSeconds(240), command.toArray(String[]::new));
+        assertEquals(0, r.exit(), () -> "on " + host + ":\n" + block.script() + "\nexit " + r.exit()
+                + "\nstdout: " + r.out() + "\nstderr: " + r.err());
+        return r;
+    }
+
+    /** Stops the services {@code host}'s serve blocks started (their processes get SIGTERM), as Ctrl-C would. */
+    private static void stopServed(String host) throws InterruptedException {
+        for (Process served : servedBy.getOrDefault(host, List.of())) {
+            List<ProcessHandle> all = new ArrayList<>(served.descendants().toList());
+            all.add(served.toHandle());
+            all.forEach(ProcessHandle::destroy);
+            for (ProcessHandle p : all) {
+                try {
+                    p.onExit().get(60, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    Assertions.fail("a service on " + host + " did not stop: " + p.info().commandLine().orElse("?"));
+                }
+            }
+        }
+        servedBy.remove(host);
     }
 
     private static List<Block> blocks() throws IOException {
@@ -182,12 +225,13 @@ class AdminGuideTest {
     /** {@code script} as root on {@code host}: its network namespace, and mounts and host name of its own. */
     private static List<String> onHostCommand(String host, String script) {
         Path home = tmp.resolve("hosts/" + host).toAbsolutePath();
-        StringBuilder setup = new StringBuilder("set -e\ncd '" + home.resolve("cwd") + "'\nhostname " + host + ".example.org\n");
+        StringBuilder setup = new StringBuilder("set -e\nhostname " + host + ".example.org\n");
         for (String dir : OWN_DIRS) {
             setup.append("mount --bind '").append(home.resolve(dir)).append("' /").append(dir).append('\n');
         }
         setup.append("mount --bind '").append(home.resolve("hosts")).append("' /etc/hosts\n")
                 .append("mount --bind '").append(home.resolve("tmp")).append("' /tmp\n")
+                .append("cd /tmp\n") // the admin's working directory: a path that resolves inside the host's mounts
                 .append("export PATH='").append(Gridcache.DIST.toAbsolutePath().normalize().resolve("bin")).append("':$PATH\n");
         return List.of("ip", "netns", "exec", "gcag-" + host, "unshare", "--mount", "--uts", "--propagation", "private",
                 "bash", "-e", "-c", setup + script);
@@ -207,6 +251,21 @@ class AdminGuideTest {
             ip("-n", ns, "link", "set", "eth0", "up");
             ip("-n", ns, "link", "set", "lo", "up");
         });
+    }
+
+    /** data.example.org: a plain HTTP server of /pub/hello.txt in a network namespace of its own. */
+    private static void publicMirror() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("mirror/pub"));
+        Files.writeString(root.resolve("hello.txt"), "hello from the public mirror\n");
+        String ns = "gcag-" + ORIGIN_HOST;
+        ip("netns", "add", ns);
+        ip("link", "add", ns, "type", "veth", "peer", "name", "eth0", "netns", ns);
+        ip("link", "set", ns, "master", BRIDGE, "up");
+        ip("-n", ns, "addr", "add", ORIGIN_ADDRESS + "/24", "dev", "eth0");
+        ip("-n", ns, "link", "set", "eth0", "up");
+        services.add(new ProcessBuilder("ip", "netns", "exec", ns, "python3", "-m", "http.server", "80", "--bind",
+                ORIGIN_ADDRESS, "--directory", root.getParent().toString()).redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("mirror.out").toFile()).start());
     }
 
     private static void ip(String... args) {
@@ -234,14 +293,14 @@ class AdminGuideTest {
 
     @AfterAll
     static void stop() throws Exception {
-        for (String host : HOSTS.keySet()) {
+        for (String host : allHosts()) {
             signal(host, "-TERM");
         }
         for (Process service : services) {
             service.waitFor(30, TimeUnit.SECONDS);
         }
         if (networkMade) {
-            for (String host : HOSTS.keySet()) {
+            for (String host : allHosts()) {
                 signal(host, "-KILL");
                 Tools.run(Duration.ofSeconds(30), "ip", "netns", "del", "gcag-" + host);
             }
@@ -253,6 +312,12 @@ class AdminGuideTest {
         if (userMade && Tools.run(Duration.ofSeconds(10), "id", "gridcache").exit() == 0) {
             Tools.run(Duration.ofSeconds(30), "userdel", "gridcache").assertOk();
         }
+    }
+
+    private static List<String> allHosts() {
+        List<String> all = new ArrayList<>(HOSTS.keySet());
+        all.add(ORIGIN_HOST);
+        return all;
     }
 
     /** Sends {@code signal} to the processes this test started in {@code host}'s namespace. */

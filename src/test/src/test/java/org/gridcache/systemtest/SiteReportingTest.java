@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,15 +27,22 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code Cache-Status} (RFC 9211) on a miss, a hit and a block read, seen through curl; and the door's WLCG Storage
  * Resource Reporting JSON, whose service sizes are the pool's own figures from its metrics and which has one share per
  * origin: two more origins mounted at {@code /one} and {@code /two}, whose files only one test reads, show what was
- * read through each and what an admin evicted (jmxterm, as in {@link OperationsTest}).
+ * read through each and what an admin evicted (jmxterm, as in {@link OperationsTest}). With {@code srr.shares=vo}, two
+ * more origins whose mounts declare the VO atlas are one share of what was read through both. Every report read is
+ * checked against the WLCG SRR schema 4.2.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SiteReportingTest {
+    /** WLCG's SRR schema 4.2, as the door's unit test reads it. */
+    private static final Schema SRR_SCHEMA = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7)
+            .getSchema(readSchema());
     @TempDir
     static Path tmp;
     static NginxOrigin origin;
     static NginxOrigin one;
     static NginxOrigin two;
+    static NginxOrigin atlasA;
+    static NginxOrigin atlasB;
     static Standalone gridcache;
     static Jmxterm jmx;
 
@@ -50,16 +61,24 @@ class SiteReportingTest {
         Tools.randomFile(dataTwo.resolve("c.bin"), 3 << 20, 6);
         one = NginxOrigin.start(tmp.resolve("nginx-one"), dataOne);
         two = NginxOrigin.start(tmp.resolve("nginx-two"), dataTwo);
+        Path dataAtlasA = Files.createDirectories(tmp.resolve("atlas-a"));
+        Tools.randomFile(dataAtlasA.resolve("d.bin"), 1 << 20, 7);
+        Path dataAtlasB = Files.createDirectories(tmp.resolve("atlas-b"));
+        Tools.randomFile(dataAtlasB.resolve("e.bin"), 2 << 20, 8);
+        atlasA = NginxOrigin.start(tmp.resolve("nginx-atlas-a"), dataAtlasA);
+        atlasB = NginxOrigin.start(tmp.resolve("nginx-atlas-b"), dataAtlasB);
         int jmxPort = Tools.freePort();
         gridcache = Standalone.start(tmp, origin.url(), "--jmx-port", String.valueOf(jmxPort));
         gridcache.admin("origins", "add", "one", "--prefix", "/one", "--url", one.url()).assertOk();
         gridcache.admin("origins", "add", "two", "--prefix", "/two", "--url", two.url()).assertOk();
+        gridcache.admin("origins", "add", "atlas-a", "--prefix", "/atlas/a", "--url", atlasA.url(), "--vo", "atlas").assertOk();
+        gridcache.admin("origins", "add", "atlas-b", "--prefix", "/atlas/b", "--url", atlasB.url(), "--vo", "atlas").assertOk();
         jmx = new Jmxterm("127.0.0.1:" + jmxPort, tmp.resolve("jmxterm-session.txt"));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Tools.closeAll(origin, one, two, gridcache);
+        Tools.closeAll(origin, one, two, atlasA, atlasB, gridcache);
     }
 
     @Test
@@ -123,6 +142,41 @@ class SiteReportingTest {
         });
     }
 
+    /**
+     * Per VO: the VO atlas, which the mounts /atlas/a and /atlas/b declare, is one share holding what was read through
+     * both; origins that declare no VO stay shares of their own; by origin again, the two are shares apart.
+     */
+    @Test
+    void perVoSharesHoldWhatWasReadThroughTheirVosMounts() throws Exception {
+        for (String path : List.of("/atlas/a/d.bin", "/atlas/b/e.bin")) {
+            Tools.await("a read of " + path, Duration.ofSeconds(30),
+                    () -> Tools.curl("-fL", "-o", "/dev/null", gridcache.door() + path).exit() == 0);
+        }
+        gridcache.admin("config", "set", "srr.shares", "vo").assertOk();
+        try {
+            Tools.await("the atlas share to hold what was read through its mounts", Duration.ofSeconds(60)).untilAsserted(() -> {
+                String metrics = metrics();
+                JsonNode srr = srr();
+                JsonNode atlas = share(srr, "/atlas/a");
+                assertEquals("atlas", atlas.get("name").asText(), srr.toString());
+                assertEquals("[\"atlas\"]", atlas.get("vos").toString());
+                assertEquals("[\"/atlas/a\",\"/atlas/b\"]", atlas.get("path").toString());
+                assertEquals(3 << 20, atlas.get("usedsize").asLong(), srr.toString()); // d.bin and e.bin
+                assertEquals(sample(metrics, "gridcache_pool_capacity_bytes"), atlas.get("totalsize").asLong());
+                assertEquals("[]", share(srr, "/two").get("vos").toString(), "a mount of no VO: a share of its own");
+                assertServiceSizesAreThePools(srr, metrics);
+            });
+        } finally {
+            gridcache.admin("config", "set", "srr.shares", "origin").assertOk();
+        }
+        Tools.await("the shares by origin again", Duration.ofSeconds(60)).untilAsserted(() -> {
+            JsonNode srr = srr();
+            assertEquals(1 << 20, share(srr, "/atlas/a").get("usedsize").asLong(), srr.toString());
+            assertEquals(2 << 20, share(srr, "/atlas/b").get("usedsize").asLong(), srr.toString());
+            assertEquals("[]", share(srr, "/atlas/a").get("vos").toString());
+        });
+    }
+
     /** The service's sizes: the pool's capacity and what it holds, as its metrics say. */
     private static void assertServiceSizesAreThePools(JsonNode srr, String metrics) {
         JsonNode online = srr.at("/storageservice/storagecapacity/online");
@@ -151,7 +205,10 @@ class SiteReportingTest {
     private static JsonNode srr() throws Exception {
         Tools.Result r = Tools.curl("-f", "-D", "-", gridcache.door() + "/.gridcache/api/v1/srr").assertOk();
         assertTrue(r.out().toLowerCase().contains("content-type: application/json"), r.out());
-        return Json.mapper().readTree(r.out().substring(r.out().indexOf("\r\n\r\n") + 4));
+        JsonNode srr = Json.mapper().readTree(r.out().substring(r.out().indexOf("\r\n\r\n") + 4));
+        List<Error> errors = SRR_SCHEMA.validate(srr);
+        assertTrue(errors.isEmpty(), () -> errors + " in " + srr);
+        return srr;
     }
 
     /** GETs {@code url} through door and pool: the pool's answer carries {@code Cache-Status} and {@code X-Cache}. */
@@ -162,6 +219,14 @@ class SiteReportingTest {
         String heads = Tools.curl(args.toArray(String[]::new)).assertOk().out();
         assertTrue(heads.contains("\r\nCache-Status: " + expected + "\r\n"), heads);
         assertTrue(heads.contains("\r\nX-Cache: " + xCache + "\r\n"), heads);
+    }
+
+    private static String readSchema() {
+        try {
+            return Files.readString(Path.of("../../door/src/test/resources/srr-4.2.schema.json"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static long sample(String metrics, String name) {
