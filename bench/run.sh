@@ -14,7 +14,8 @@
 #   gridftp    GridFTP miss, 1 and 4 streams, beside globus-url-copy                            (gridftp-bench.sh)
 #   tpc        HTTP third-party copy, pull and push, beside a direct copy                       (tpc-bench.sh)
 #   sparse     4 % of a file in scattered ranges: origin bytes, hot vs cold, when bench/sparse-bench.sh exists
-#   jmh        JMH headlines (ticket verification, selection p99) and metadata bytes per cached file
+#   jmh        JMH headlines (ticket verification, selection p99, the store's hit path at 1, 2, 4 and 8 threads) and
+#              metadata bytes per cached file
 #
 # --quick: small sizes, one round, short wrk runs (a check that everything works; minutes, not a measurement).
 # Every load is bounded: each step runs under `timeout` (STEP_LIMIT seconds, default 1800, --quick 600), every curl
@@ -216,6 +217,9 @@ fi
 if wants jmh; then
   step jmh java -jar "$JAR" 'TicketBenchmark.verify' 'SelectionBenchmark.affinity' "${JMH_OPTS[@]}" \
     -rf csv -rff "$OUT/jmh.csv"
+  for t in 1 2 4 8; do # the store's hit path: no shared lock on it, so ops/s per thread should not fall with threads
+    step "store-hit-t$t" java -jar "$JAR" 'StoreHitBenchmark.hit' -t "$t" "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-store-t$t.csv"
+  done
   step footprint java -XX:+UseSerialGC -cp "$JAR" org.gridcache.pool.StoreIndexFootprint $FOOTPRINT_N
   python3 "$ROOT/bench/report.py" import-jmh "$OUT" || log "jmh: no results to import"
 fi

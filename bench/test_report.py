@@ -188,5 +188,20 @@ class BenchmarksSectionTest(unittest.TestCase):
         self.assertIn(report.END, text)
 
 
+class ImportJmhTest(unittest.TestCase):
+    def test_the_store_hit_path_is_reported_per_thread_for_each_thread_count(self):
+        with tempfile.TemporaryDirectory() as d:
+            for t, score in ((1, "2000000,5"), (4, "6000000.0")):
+                with open(os.path.join(d, f"jmh-store-t{t}.csv"), "w") as f:
+                    f.write('"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)","Unit","Param: files"\n')
+                    f.write(f'"org.gridcache.pool.store.StoreHitBenchmark.hit","thrpt",{t},5,"{score}","1","ops/s",1024\n')
+            report.import_jmh(type("Args", (), {"dir": d}))
+            with open(os.path.join(d, "results.csv")) as f:
+                rows = [line.split(",") for line in f.read().splitlines()]
+        self.assertEqual([["store-hit-per-thread", "1024 files", "gridcache", "1", "2000000", "ops/s", "1 thread"],
+                          ["store-hit-per-thread", "1024 files", "gridcache", "1", "1500000", "ops/s", "4 threads"]],
+                         rows)
+
+
 if __name__ == "__main__":
     unittest.main()
