@@ -11,11 +11,13 @@ import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.cluster.TransferList;
 import org.gridcache.door.webdav.HtmlListing;
+import org.gridcache.door.webdav.Stylesheet;
 
 /**
  * {@code /.gridcache/status}: one HTML page for people (what Shoal's web page gave its users) that reloads itself
  * every few seconds: the pools with their state, load, free space and hit rate, the transfers in progress
- * ({@link TransferTable}), the policy in force, this door's traffic. No script, no external resource: it works in any browser and in a text one.
+ * ({@link TransferTable}), the policy in force, this door's traffic. It wears the listing pages' {@link Stylesheet}, so
+ * both look like one product, and needs no script: it works in any browser and in a text one.
  */
 public final class StatusPage {
     static final int REFRESH_SECONDS = 5;
@@ -29,14 +31,9 @@ public final class StatusPage {
         StringBuilder html = new StringBuilder(4096);
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta http-equiv=\"refresh\" content=\"").append(REFRESH_SECONDS).append("\">")
-                .append("<title>gridcache status</title>\n<style>")
-                .append("body{font-family:sans-serif;margin:1.5em;color:#222}h1{margin-bottom:.2em}")
-                .append("table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{padding:.3em .8em;border-bottom:1px solid #ddd}")
-                .append("th{text-align:left;background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}")
-                .append(".enabled{color:#17692b}.draining{color:#a33}.readonly{color:#a66f00}")
-                .append(".bar{width:8em;height:.8em;background:#e6e6e6;display:inline-block;vertical-align:middle}")
-                .append(".bar span{display:block;height:100%;background:#4a7fc1}.muted{color:#777}")
-                .append("</style></head>\n<body>\n<h1>gridcache status</h1>\n<p class=\"muted\">door ")
+                .append("<title>gridcache status</title>\n<link rel=\"stylesheet\" href=\"").append(Stylesheet.PATH)
+                .append("\">\n</head>\n<body class=\"status\">\n<nav class=\"top\"><a href=\"/\">Browse files</a></nav>\n")
+                .append("<h1>gridcache status</h1>\n<p class=\"muted\">door ")
                 .append(HtmlListing.escape(door.getId())).append(" &middot; updated ")
                 .append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append(" &middot; refreshes every ")
                 .append(REFRESH_SECONDS).append(" s</p>\n<ul>\n<li>Selection policy in force: <b id=\"policy\">")

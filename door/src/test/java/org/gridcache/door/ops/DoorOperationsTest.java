@@ -236,6 +236,7 @@ class DoorOperationsTest {
         assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"));
         String html = page.body();
         assertTrue(html.contains("<meta http-equiv=\"refresh\""), html);
+        assertTrue(html.contains("<link rel=\"stylesheet\" href=\"/.gridcache/style.css\">"), "the listing pages' look: " + html);
         assertTrue(html.contains("<b id=\"policy\">affinity</b>"), html);
         assertTrue(html.contains("<b id=\"live\">2</b> live, <b id=\"selectable\">1</b>"), html);
         assertTrue(html.contains("<td class=\"draining\">draining</td>"), html);

@@ -1,6 +1,7 @@
 package org.gridcache.systemtest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -16,17 +17,21 @@ import org.gridcache.common.cluster.TransferList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 42 items 7 and 9: transfers in progress where people look. A slow read (curl at 2 MiB/s) and a slow upload
  * through a pool are listed, bytes growing, on the door's {@code /.gridcache/api/v1/transfers}, its status page and
- * by {@code gridcache transfers} (once, and with {@code --watch}); a PUT whose 307 curl does not follow moves nothing
- * and is listed nowhere.
+ * by {@code gridcache transfers} (once, and with {@code --watch}); a PUT whose 307 curl does not follow reaches no
+ * pool and is listed nowhere.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ActiveTransfersTest {
     private static final String API = "/.gridcache/api/v1/transfers";
     @TempDir
@@ -95,6 +100,50 @@ class ActiveTransfersTest {
         assertEquals("upload", first.kind());
         assertEquals(24L << 20, first.size());
         awaitListed("/slow-up.bin", e -> e.bytes() > first.bytes());
+    }
+
+    /**
+     * Item 9: curl without -L gets the door's 307, exits 0 and stores nothing. Only pools list transfers, and no pool
+     * saw this PUT: the pool's count of answers (every PUT it takes ends in one, counted before it is sent) stays as
+     * it was across it, and grows by exactly one for the followed upload after it. While that upload is held open
+     * half-sent, so surely in progress, the API, the status page and {@code gridcache transfers} list it and nothing
+     * else. First, so that no answer to another test's client can be counted late in between.
+     */
+    @Test
+    @Order(1)
+    void aPutWhose307IsNotFollowedReachesNoPoolAndIsListedNowhere() throws Exception {
+        long answered = poolAnswers();
+        Path file = Tools.randomFile(tmp.resolve("unfollowed.bin"), 8L << 20, 84);
+        Tools.Result put = Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-T", file.toString(), door + "/unfollowed.bin")
+                .assertOk();
+        assertEquals("307", put.out());
+        assertEquals(answered, poolAnswers(), "no pool answered the unfollowed PUT");
+
+        try (HeldUpload held = HeldUpload.start(door + "/held.bin", 8L << 20)) {
+            TransferList.Entry listed = awaitListed("/held.bin", e -> e.bytes() > 0);
+            assertEquals("upload", listed.kind());
+            assertEquals(List.of("/held.bin"), transfers().transfers().stream().map(TransferList.Entry::path).toList());
+            String page = Tools.curl("-f", door + "/.gridcache/status").assertOk().out();
+            assertTrue(page.contains("<td class=\"path\">/held.bin</td>") && !page.contains("unfollowed"), page);
+            String command = gridcache.admin("transfers").assertOk().out();
+            assertTrue(command.startsWith("1 transfer in progress at 1 pool") && command.contains("/held.bin"), command);
+            assertFalse(command.contains("unfollowed"), command);
+            assertEquals(201, held.finish());
+        }
+        assertEquals(answered + 1, poolAnswers(), "the held upload is the one PUT a pool answered");
+        assertFalse(Files.exists(data.resolve("unfollowed.bin")), "nothing stored at the origin");
+        assertEquals(8L << 20, Files.size(data.resolve("held.bin")));
+        assertEquals("404", Tools.curl("-o", "/dev/null", "-w", "%{http_code}", "-L", door + "/unfollowed.bin").out());
+    }
+
+    /** Every answer the pool sent so far ({@code gridcache_pool_responses_total}, all statuses). */
+    private static long poolAnswers() {
+        String pools = Tools.curl("-f", door + "/.gridcache/api/v1/pools").assertOk().out();
+        String url = Json.read(pools.getBytes(StandardCharsets.UTF_8), com.fasterxml.jackson.databind.JsonNode.class)
+                .get("pools").get(0).get("url").asText();
+        return Tools.curl("-f", url + "/.gridcache/metrics").assertOk().out().lines()
+                .filter(l -> l.startsWith("gridcache_pool_responses_total{"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
     /** curl at 2 MiB/s in the background, stopped after the test. */

@@ -42,6 +42,7 @@ class ListingPageTest {
         Tools.randomFile(data.resolve("dir/sub/small.bin"), 1_000, 82);
         Files.writeString(data.resolve("dir/sub/medium.txt"), "m".repeat(300_000));
         Files.writeString(data.resolve(HOSTILE), "escaped\n");
+        sortable(data.resolve("sort"));
         Path extra = Files.createDirectories(tmp.resolve("extra"));
         Files.writeString(extra.resolve("e.txt"), "extra\n");
         plain = Standalone.start(Files.createDirectories(tmp.resolve("plain")), data.toString(), "--file-origin-root", extra.toString());
@@ -52,6 +53,20 @@ class ListingPageTest {
         Path pkiParent = GridEnv.worldReadableDir("gridcache-listing-pki");
         pki = GridEnv.pki(pkiParent.resolve("pki"));
         https = Standalone.startHttps(Files.createDirectories(tmp.resolve("https")), data.toString(), pki);
+    }
+
+    /**
+     * Three files whose orders by name, size and date all differ, sizes whose readable texts sort otherwise than their
+     * bytes ("16.0 MiB" &lt; "2.0 KiB" &lt; "900 B" as text, 2.0 &lt; 16.0 &lt; 900 as numbers), and a collection.
+     */
+    private static void sortable(Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("delta"));
+        Object[][] files = {{"alpha.bin", 2048L, "2021-03-01T00:00:00Z"}, {"beta.bin", 16L << 20, "2023-03-01T00:00:00Z"},
+                {"gamma.bin", 900L, "2022-03-01T00:00:00Z"}};
+        for (Object[] f : files) {
+            Path file = Tools.randomFile(dir.resolve((String) f[0]), (Long) f[1], 90);
+            Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(java.time.Instant.parse((String) f[2])));
+        }
     }
 
     @AfterAll
@@ -126,6 +141,63 @@ class ListingPageTest {
         assertShows(bySize, "<th data-key=\"size\" aria-sort=\"descending\" class=\"n\"><a href=\"?sort=size\">Size</a></th>");
         String bySizeUp = chromium("--dump-dom", door + "/dir/sub/?sort=size").assertOk().out();
         assertEquals(List.of("../", "small.bin", "medium.txt", "big.bin"), rowNames(bySizeUp));
+    }
+
+    /**
+     * The page's script sorts in place when a header is clicked (the page is not reloaded: the links' server-side
+     * sorting is not what the test sees): ascending, then descending on a second click; collections stay first; sizes
+     * by their exact bytes, not by the readable text.
+     */
+    @Test
+    void clickingAColumnHeaderSortsTheRowsInThePage() throws Exception {
+        try (HeadlessChromium chromium = HeadlessChromium.start(tmp)) {
+            String page = door + "/sort/";
+            chromium.open(page);
+            chromium.evaluate("window.notReloaded = true");
+            assertEquals(List.of("delta", "alpha.bin", "beta.bin", "gamma.bin"), rowNames(chromium));
+            assertShows(chromium.evaluate("document.querySelector('#listing tbody').innerHTML").asText(),
+                    "<td class=\"n\" title=\"900 bytes\">900 B</td>", "<td class=\"n\" title=\"2048 bytes\">2.0 KiB</td>",
+                    "<td class=\"n\" title=\"16777216 bytes\">16.0 MiB</td>");
+
+            // the page came sorted by name ascending: name's first click turns it round
+            sortBy(chromium, "name", "descending", "delta", "gamma.bin", "beta.bin", "alpha.bin");
+            sortBy(chromium, "name", "ascending", "delta", "alpha.bin", "beta.bin", "gamma.bin");
+            sortBy(chromium, "size", "ascending", "delta", "gamma.bin", "alpha.bin", "beta.bin");
+            sortBy(chromium, "size", "descending", "delta", "beta.bin", "alpha.bin", "gamma.bin");
+            sortBy(chromium, "modified", "ascending", "delta", "alpha.bin", "gamma.bin", "beta.bin");
+            sortBy(chromium, "modified", "descending", "delta", "beta.bin", "gamma.bin", "alpha.bin");
+            // a column sorted by another before starts ascending again
+            sortBy(chromium, "name", "ascending", "delta", "alpha.bin", "beta.bin", "gamma.bin");
+            sortBy(chromium, "size", "ascending", "delta", "gamma.bin", "alpha.bin", "beta.bin");
+
+            assertEquals(page, chromium.evaluate("location.href").asText(), "sorted in the page, not by a link");
+            assertTrue(chromium.evaluate("window.notReloaded === true").asBoolean(), "the same document, not reloaded");
+            assertEquals("up", chromium.evaluate("document.querySelector('#listing tbody tr').className").asText(),
+                    "../ stays the first row");
+            Path png = Files.createDirectories(Path.of(System.getProperty("gridcache.target", "target"), "screenshots"))
+                    .resolve("listing-sorted-by-size.png");
+            chromium.screenshot(png);
+            System.out.println("screenshot of " + page + " sorted by size: " + png.toAbsolutePath());
+        }
+    }
+
+    /** Clicks the header of {@code key}, then asserts its {@code aria-sort} and the rows' names top to bottom. */
+    private static void sortBy(HeadlessChromium chromium, String key, String ariaSort, String... names) {
+        String header = "#listing th[data-key=\"" + key + "\"]";
+        chromium.click(header + " a");
+        Tools.await("the " + key + " header to show " + ariaSort, Duration.ofSeconds(10),
+                () -> ariaSort.equals(chromium.evaluate("document.querySelector('" + header + "').getAttribute('aria-sort')").asText()));
+        assertEquals(List.of(names), rowNames(chromium), "sorted by " + key + ", " + ariaSort);
+        assertEquals(1, chromium.evaluate("document.querySelectorAll('#listing th[data-key]:not([aria-sort=\"none\"])').length")
+                .asInt(), "one header shows the order");
+    }
+
+    /** The names of the rows in the page now ({@code data-name}: without a collection's slash), top to bottom. */
+    private static List<String> rowNames(HeadlessChromium chromium) {
+        List<String> names = new java.util.ArrayList<>();
+        chromium.evaluate("Array.prototype.map.call(document.querySelectorAll('#listing tbody tr[data-name]'),"
+                + " function (r) { return r.dataset.name; })").forEach(n -> names.add(n.asText()));
+        return names;
     }
 
     @Test

@@ -107,6 +107,25 @@ class StatusPageTest {
         return m.find() ? m.group(1) : "?";
     }
 
+    /** The status page wears the listing pages' stylesheet: linked, served as CSS, and taken by the browser. */
+    @Test
+    void theStatusPageLooksLikeTheListingPages() throws Exception {
+        String page = Tools.curl("-f", door + "/.gridcache/status").assertOk().out();
+        assertTrue(page.contains("<link rel=\"stylesheet\" href=\"/.gridcache/style.css\">"), page);
+        assertTrue(page.contains("<meta http-equiv=\"refresh\" content=\"5\">"), "still refreshed live: " + page);
+        assertTrue(page.contains("<nav class=\"top\"><a href=\"/\">Browse files</a></nav>"), page);
+        Tools.Result css = Tools.curl("-sf", "-D", "-", "-o", "/dev/null", door + "/.gridcache/style.css").assertOk();
+        assertTrue(css.out().toLowerCase().contains("content-type: text/css; charset=utf-8"), css.out());
+        // Chromium applies a stylesheet of a standards-mode page only when it is served as text/css
+        try (HeadlessChromium chromium = HeadlessChromium.start(tmp)) {
+            chromium.open(door + "/.gridcache/status");
+            assertEquals(door + "/.gridcache/style.css", chromium.evaluate("document.styleSheets[0].href").asText());
+            assertTrue(chromium.evaluate("document.styleSheets[0].cssRules.length").asInt() > 10, "its rules were taken");
+            assertEquals("rgb(31, 95, 168)", chromium.evaluate("getComputedStyle(document.querySelector('nav.top a')).color")
+                    .asText(), "a link in the listing pages' blue");
+        }
+    }
+
     @Test
     void aSiteMapSetLiveMakesThePoolsApiNearestFirstAndABadOneIsRefused() {
         String before = Tools.curl("-f", door + "/.gridcache/api/v1/pools").assertOk().out();
