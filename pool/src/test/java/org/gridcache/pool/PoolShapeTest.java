@@ -43,6 +43,15 @@ class PoolShapeTest {
                 .because("the pool's requests go through http.PoolClient, on its own event loops").check(pool);
     }
 
+    /** Nor Jetty's: the door's server and client stay in the door. */
+    @Test
+    void thePoolUsesNoJetty() {
+        JavaClasses pool = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.gridcache.pool");
+        noClasses().should().dependOnClassesThat().resideInAPackage("org.eclipse.jetty..")
+                .because("the pool's requests go through http.PoolClient, on its own event loops").check(pool);
+    }
+
     @Test
     void classesAndPackagesStaySmall() throws IOException {
         ModuleShape.assertSized(Path.of("src/main/java"));
