@@ -27,7 +27,7 @@ import org.gridcache.pool.ops.PoolMXBean;
 import org.gridcache.pool.ops.PoolOperations;
 import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.origin.FileOriginFetcher;
-import org.gridcache.pool.origin.GridFtpOriginFetcher;
+import org.gridcache.pool.origin.gridftp.GridFtpOriginFetcher;
 import org.gridcache.pool.origin.HttpOriginFetcher;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.http.ReceiveSlabs;

@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The pool's packages, bottom to top (each package-info says why it sits where it does): the disk (store); the HTTP
  * vocabulary, a failed fetch as clients hear it, TLS, the one HTTP client and receive memory (http); users' delegated
- * credentials (access); the origins, their fetchers' sink and the permission cache (origin); asking other pools
- * (peer); hit or fetch, from the origin or a peer (fetch); client transfers and their counters (mover); JMX and
- * metrics (ops); third-party copies (tpc); the request path (serve); and the pool that assembles it all.
+ * credentials (access); the origins, their fetchers' sink and the permission cache (origin); the GridFTP origins
+ * (origin.gridftp); asking other pools (peer); hit or fetch, from the origin or a peer (fetch); client transfers and
+ * their counters (mover); JMX and metrics (ops); third-party copies (tpc); the request path (serve); and the pool
+ * that assembles it all.
  */
 class PoolShapeTest {
     @Test
@@ -25,6 +26,7 @@ class PoolShapeTest {
                 "http",
                 "access",
                 "origin",
+                "origin.gridftp",
                 "peer",
                 "fetch",
                 "mover",
