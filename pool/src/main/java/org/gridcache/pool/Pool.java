@@ -27,7 +27,7 @@ import org.gridcache.pool.ops.PoolMXBean;
 import org.gridcache.pool.ops.PoolOperations;
 import org.gridcache.pool.mover.PoolStats;
 import org.gridcache.pool.origin.FileOriginFetcher;
-import org.gridcache.pool.origin.GridFtpOriginFetcher;
+import org.gridcache.pool.origin.gridftp.GridFtpOriginFetcher;
 import org.gridcache.pool.origin.HttpOriginFetcher;
 import org.gridcache.pool.origin.Origins;
 import org.gridcache.pool.http.ReceiveSlabs;
@@ -176,7 +176,7 @@ public final class Pool implements Closeable {
                 new FileOriginUploader(mounts::entries, settings.fileOriginRoots()), gridftp.uploader()), staleCopies,
                 () -> config.current().get(Keys.POOL_CHECKSUMS));
         copies = new CopyService(settings.name(), store, downloads, access,
-                security.tls() ? security.trust() : null, uploads.uploaders(), staleCopies, stats, movers,
+                client, uploads.uploaders(), staleCopies, stats, movers,
                 () -> config.current().get(Keys.POOL_CHECKSUMS), () -> config.current().get(Keys.TPC_MARKER_INTERVAL),
                 () -> config.current().get(Keys.TPC_ALLOWED_HOSTS));
         port = server.bind(settings.bindHost(), settings.port(), new PoolChannelInitializer(

@@ -8,16 +8,19 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +40,9 @@ import org.gridcache.common.security.GridTrust;
  * ({@code peer}). Every TLS context a pool presents as a client is made here, from its {@link PoolSecurity}: nothing
  * ({@link #anonymous}), its host certificate ({@link #host} towards origins, {@link #cluster} towards doors and
  * peers) or a user's proxy ({@link #presenting}); every https connection checks the server's name and its chain
- * against the pool's CA directory (the JDK's trust store on a plain pool).
+ * against the pool's CA directory (the JDK's trust store on a plain pool). Connections come whole-answer
+ * ({@link #exchange}), with a pipeline of the caller's ({@link #connect}), or for a worker thread that streams
+ * bodies both ways with backpressure ({@link #open}, third-party copies).
  *
  * <p>Origins get a new context per connection: a context shared between connections resumes TLS sessions, and
  * mod_gridsite sees a resumed session (which carries no certificate chain) as an anonymous client. Doors and peers
@@ -102,6 +107,15 @@ public final class PoolClient {
      */
     public ChannelFuture connect(String host, int port, Supplier<SslContext> tls, Duration connectTimeout,
                                  Consumer<Channel> pipeline) {
+        return connect(InetSocketAddress.createUnresolved(host, port), host, tls, connectTimeout, pipeline);
+    }
+
+    /**
+     * A connection to {@code address} (resolved and checked by the caller, or left to Netty's resolver when
+     * unresolved) whose TLS, if any, asks for and checks the name {@code host} (SNI, host name verification).
+     */
+    public ChannelFuture connect(InetSocketAddress address, String host, Supplier<SslContext> tls, Duration connectTimeout,
+                                 Consumer<Channel> pipeline) {
         return new Bootstrap().group(group).channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .option(ChannelOption.ALLOCATOR, AlignedBuffers.ALLOCATOR) // TLS's buffers
@@ -109,12 +123,47 @@ public final class PoolClient {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (tls != null) {
-                            ch.pipeline().addLast("tls", new SslHandler(verifyingEngine(ch, tls, host, port)));
+                            ch.pipeline().addLast("tls", new SslHandler(verifyingEngine(ch, tls, host, address.getPort())));
                         }
                         pipeline.accept(ch);
                     }
                 })
-                .connect(host, port);
+                .connect(address);
+    }
+
+    /**
+     * A connection for a worker thread ({@link ClientConnection}: blocking calls, answers read as the worker takes
+     * them) to {@code address}, resolved and checked by the caller, TLS checking the name {@code host} when
+     * {@code tls} is not null; completes once connected and, with TLS, once the handshake succeeded. It fails after
+     * {@code idleTimeout} without a byte read or written.
+     */
+    public CompletableFuture<ClientConnection> open(InetSocketAddress address, String host, Supplier<SslContext> tls,
+                                                    Duration connectTimeout, Duration idleTimeout) {
+        CompletableFuture<ClientConnection> opened = new CompletableFuture<>();
+        ClientConnection[] made = new ClientConnection[1];
+        connect(address, host, tls, connectTimeout, ch -> made[0] = ClientConnection.install(ch, idleTimeout))
+                .addListener((ChannelFuture f) -> {
+                    if (!f.isSuccess()) {
+                        opened.completeExceptionally(f.cause());
+                        return;
+                    }
+                    SslHandler handshake = f.channel().pipeline().get(SslHandler.class);
+                    if (handshake == null) {
+                        complete(opened, made[0], null);
+                    } else {
+                        handshake.handshakeFuture().addListener(h -> complete(opened, made[0], h.cause()));
+                    }
+                });
+        return opened;
+    }
+
+    private static void complete(CompletableFuture<ClientConnection> opened, ClientConnection connection, Throwable failure) {
+        if (failure != null) {
+            connection.close();
+            opened.completeExceptionally(failure);
+        } else if (!opened.complete(connection)) {
+            connection.close(); // given up on meanwhile
+        }
     }
 
     private static SSLEngine verifyingEngine(Channel ch, Supplier<SslContext> tls, String host, int port) {
@@ -137,15 +186,28 @@ public final class PoolClient {
 
     /** A request for {@code url} without a body, on a connection of its own that closes after the answer. */
     public static FullHttpRequest request(HttpMethod method, URI url) {
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, target(url));
+        addressed(request, url).headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        return request;
+    }
+
+    /** A request's head for {@code url}, for a {@link ClientConnection}: its body, if any, follows. */
+    public static HttpRequest head(HttpMethod method, URI url) {
+        return addressed(new DefaultHttpRequest(HttpVersion.HTTP_1_1, method, target(url)), url);
+    }
+
+    private static String target(URI url) {
         String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        String target = url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, target);
+        return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
+    }
+
+    private static <R extends HttpRequest> R addressed(R request, URI url) {
         int port = port(url);
         boolean defaultPort = port == (https(url) ? 443 : 80);
+        // names spelt as RFC 9110 does: some grid servers match them case-sensitively (RemoteSession)
         request.headers()
-                .set(HttpHeaderNames.HOST, defaultPort ? url.getHost() : url.getHost() + ":" + port)
-                .set(HttpHeaderNames.USER_AGENT, "gridcache-pool")
-                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                .set("Host", defaultPort ? url.getHost() : url.getHost() + ":" + port)
+                .set("User-Agent", "gridcache-pool");
         return request;
     }
 

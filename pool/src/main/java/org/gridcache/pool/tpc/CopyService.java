@@ -17,12 +17,12 @@ import java.util.function.Supplier;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.net.AllowedHosts;
-import org.gridcache.common.security.GridTrust;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.origin.OriginAccess;
 import org.gridcache.pool.fetch.Downloads;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.fetch.StaleCopies;
+import org.gridcache.pool.http.PoolClient;
 import org.gridcache.pool.http.Refusal;
 import org.gridcache.pool.mover.Movers;
 import org.gridcache.pool.mover.PoolStats;
@@ -48,9 +48,12 @@ public final class CopyService implements AutoCloseable {
     private final RemoteHttp remote;
     private final ExecutorService workers;
 
-    /** {@code access} and {@code trust} null: a pool without grid security (no user credentials, JDK trust for https). */
+    /**
+     * {@code access} null: a pool without grid security (no user credentials); {@code client}: the pool's HTTP client,
+     * with the TLS it presents and trusts.
+     */
     public CopyService(String poolName, Store store,
-                       Downloads downloads, OriginAccess access, GridTrust trust, List<OriginUploader> uploaders,
+                       Downloads downloads, OriginAccess access, PoolClient client, List<OriginUploader> uploaders,
                        StaleCopies staleCopies, PoolStats stats, Movers movers, Supplier<Set<ChecksumType>> kept,
                        Supplier<Duration> markerInterval, Supplier<AllowedHosts> allowedHosts) {
         this.movers = movers;
@@ -63,7 +66,7 @@ public final class CopyService implements AutoCloseable {
         this.stats = stats;
         this.kept = kept;
         this.markerInterval = markerInterval;
-        this.remote = new RemoteHttp(trust, allowedHosts, poolName);
+        this.remote = new RemoteHttp(client, allowedHosts);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, poolName + "-tpc-" + n.incrementAndGet());
@@ -188,6 +191,5 @@ public final class CopyService implements AutoCloseable {
     @Override
     public void close() {
         workers.shutdownNow();
-        remote.close();
     }
 }

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.http.HttpHeader;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.ChecksumType;
@@ -70,7 +69,7 @@ final class Pull implements Copy {
             if (response.status() != 200) {
                 throw new CopyFailure("the remote answered GET with " + response.status());
             }
-            long length = response.headers().getLongField(HttpHeader.CONTENT_LENGTH);
+            long length = response.length();
             if (length < 0) {
                 throw new CopyFailure("the remote sent no Content-Length: this pool writes origins with known lengths only");
             }

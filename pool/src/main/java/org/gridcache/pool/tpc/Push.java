@@ -1,5 +1,6 @@
 package org.gridcache.pool.tpc;
 
+import io.netty.handler.codec.http.HttpMethod;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +10,6 @@ import java.nio.channels.FileChannel;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.client.ContentResponse;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.checksum.Checksums;
@@ -127,7 +127,7 @@ final class Push implements Copy {
     private int put(RemoteSession client, FileChannel file, long size, ChecksumComputation computation, AtomicLong moved)
             throws CopyFailure {
         try {
-            return client.put(URI.create(ticket.remote()), headers, () -> new Sent(file, computation, moved), size).getStatus();
+            return client.put(URI.create(ticket.remote()), headers, () -> new Sent(file, computation, moved), size).status();
         } catch (IOException e) {
             throw new CopyFailure(cancelled ? "the client left" : "the PUT to the remote " + CopyService.hostOf(ticket.remote())
                     + " failed after " + moved.get() + " bytes: " + CopyService.oneLine(e));
@@ -139,12 +139,12 @@ final class Push implements Copy {
         Map<String, String> head = new java.util.LinkedHashMap<>(headers);
         head.put(DigestRequest.WANT_DIGEST, check.want());
         try {
-            ContentResponse response = client.send(URI.create(ticket.remote()), "HEAD", head);
-            if (response.getStatus() != 200) {
-                return check.required() ? "the remote answered HEAD with " + response.getStatus() + " after the PUT" : null;
+            RemoteSession.Answer response = client.send(URI.create(ticket.remote()), HttpMethod.HEAD, head);
+            if (response.status() != 200) {
+                return check.required() ? "the remote answered HEAD with " + response.status() + " after the PUT" : null;
             }
-            return check.mismatch(response.getHeaders().get(DigestRequest.DIGEST),
-                    response.getHeaders().get(DigestRequest.REPR_DIGEST), ours);
+            return check.mismatch(response.headers().get(DigestRequest.DIGEST),
+                    response.headers().get(DigestRequest.REPR_DIGEST), ours);
         } catch (IOException e) {
             return check.required() ? "cannot ask the remote for its checksum: " + CopyService.oneLine(e) : null;
         }
@@ -153,7 +153,7 @@ final class Push implements Copy {
     /** Undoes a PUT the remote took but that failed verification: nothing wrong may stay there. */
     private void delete(RemoteSession client) {
         try {
-            int status = client.send(URI.create(ticket.remote()), "DELETE", headers).getStatus();
+            int status = client.send(URI.create(ticket.remote()), HttpMethod.DELETE, headers).status();
             if (status >= 300) {
                 LOG.warn("COPY {}: the remote refused to DELETE the copy that failed verification: {}", ticket.path(), status);
             }

@@ -1,7 +1,6 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import eu.emi.security.authn.x509.X509Credential;
-import org.gridcache.common.settings.ClusterSettings.Keys;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.URI;
 import java.nio.file.Path;
@@ -10,9 +9,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.origin.CredentialMode;
 import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.settings.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtp;
 import org.gridcache.gridftp.GridFtpConnection;
@@ -20,6 +20,7 @@ import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.OriginFetcher;
 
 /**
  * What every GridFTP conversation of the pool shares — the fetch, the ranged read and the permission check: the

@@ -1,18 +1,20 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import java.io.IOException;
-import org.gridcache.common.settings.GridFtpChecksum;
-import org.gridcache.common.checksum.ChecksumType;
-import org.gridcache.common.checksum.Checksums;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.Map;
+import org.gridcache.common.checksum.ChecksumType;
+import org.gridcache.common.checksum.Checksums;
+import org.gridcache.common.settings.GridFtpChecksum;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.DownloadSink;
+import org.gridcache.pool.origin.OriginFetcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

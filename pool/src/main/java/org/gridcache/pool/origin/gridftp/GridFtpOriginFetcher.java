@@ -1,9 +1,6 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import eu.emi.security.authn.x509.X509Credential;
-import org.gridcache.common.settings.GridFtpChecksum;
-import org.gridcache.common.checksum.Checksums;
-import org.gridcache.common.settings.ClusterSettings.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
@@ -15,16 +12,25 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.checksum.Checksums;
 import org.gridcache.common.origin.OriginEntry;
+import org.gridcache.common.settings.ClusterSettings.Keys;
+import org.gridcache.common.settings.ClusterSettings;
+import org.gridcache.common.settings.GridFtpChecksum;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.gridftp.RemoteEntry;
 import org.gridcache.pool.access.DelegatedCredentials;
-import org.gridcache.pool.http.ReceiveSlabs;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.http.ReceiveSlabs;
+import org.gridcache.pool.origin.DownloadSink;
+import org.gridcache.pool.origin.OriginAccess;
+import org.gridcache.pool.origin.OriginFetcher;
+import org.gridcache.pool.origin.OriginUploader;
+import org.gridcache.pool.origin.PermissionCheck;
+import org.gridcache.pool.origin.RangedReads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

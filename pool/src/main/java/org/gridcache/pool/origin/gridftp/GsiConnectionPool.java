@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import eu.emi.security.authn.x509.X509Credential;
 import eu.emi.security.authn.x509.proxy.ProxyUtils;

@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -9,6 +9,8 @@ import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.RangedReads;
+import org.gridcache.pool.origin.ReadHandle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

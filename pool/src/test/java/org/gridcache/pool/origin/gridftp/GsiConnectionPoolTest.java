@@ -1,19 +1,19 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-
 import eu.emi.security.authn.x509.X509Credential;
+import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;
+import eu.emi.security.authn.x509.proxy.ProxyGenerator;
+import eu.emi.security.authn.x509.proxy.ProxyType;
 import java.net.URI;
 import java.nio.file.Path;
 import org.gridcache.common.security.GridCredentials;
 import org.gridcache.common.security.TestPki;
 import org.gridcache.gridftp.GridFtpOptions;
-import eu.emi.security.authn.x509.proxy.ProxyCertificateOptions;
-import eu.emi.security.authn.x509.proxy.ProxyGenerator;
-import eu.emi.security.authn.x509.proxy.ProxyType;
 import org.junit.jupiter.api.Test;
+
 
 /**
  * The pool of idle GSI control connections: the key that keeps users apart (the idle pool beneath:

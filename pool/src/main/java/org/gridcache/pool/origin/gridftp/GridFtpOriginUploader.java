@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -15,6 +15,7 @@ import org.gridcache.gridftp.GridFtpConnection;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.gridftp.RemoteEntry;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.OriginUploader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import eu.emi.security.authn.x509.X509Credential;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -11,6 +11,7 @@ import org.gridcache.gridftp.GridFtpOptions;
 import org.gridcache.gridftp.RemoteEntry;
 import org.gridcache.pool.access.DelegatedCredentials;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.PermissionCheck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

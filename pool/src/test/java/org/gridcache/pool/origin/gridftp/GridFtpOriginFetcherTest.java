@@ -1,9 +1,8 @@
-package org.gridcache.pool.origin;
+package org.gridcache.pool.origin.gridftp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -11,15 +10,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.zip.Adler32;
-import org.gridcache.common.origin.CredentialMode;
-import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
 import org.gridcache.common.checksum.Checksums;
+import org.gridcache.common.origin.CredentialMode;
+import org.gridcache.common.ticket.Ticket;
 import org.gridcache.gridftp.Checksum;
 import org.gridcache.gridftp.GridFtpException;
 import org.gridcache.pool.http.FetchException;
+import org.gridcache.pool.origin.DownloadSink;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
 
 /** The GridFTP fetcher's verification and failure mapping (the transfers themselves: GridFtpOriginTest, against a real server). */
 class GridFtpOriginFetcherTest {
