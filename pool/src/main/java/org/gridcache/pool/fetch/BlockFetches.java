@@ -130,6 +130,13 @@ public final class BlockFetches implements AutoCloseable {
         return new Plan(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), fetched);
     }
 
+    /** Whether any block of {@code p} is proven. */
+    public static boolean holdsAny(PartialFile p) {
+        synchronized (p) {
+            return p.bitmap().storedBytes() > 0;
+        }
+    }
+
     /** Whether every block of {@code p} is proven. */
     public static boolean isComplete(PartialFile p) {
         synchronized (p) {

@@ -109,13 +109,18 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     }
 
     /**
-     * A whole read of a file the store holds blocks of (not stored whole nor being fetched): a {@link BlockMover},
-     * which fetches only the blocks missing and makes the file complete; true when one was started (or refused).
+     * A whole read of a file the store holds blocks of, of the ticket's version (not stored whole nor being
+     * fetched): a {@link BlockMover}, which fetches only the blocks missing and makes the file complete; true when
+     * one was started (or refused).
      */
     private boolean fromBlocks(Exchange ex, Ticket ticket) {
-        if (blocks == null || store.blocks().size() == 0 || !readsBlocks(ex, ticket) // no partial file: a hit's path
-                || store.blocks().partial(StoreKey.ofOrigin(ticket.originUrl())) == null || downloads.holds(ticket)) {
+        if (blocks == null || store.blocks().size() == 0 || !readsBlocks(ex, ticket)) { // no partial file: a hit's path
             return false;
+        }
+        PartialFile held = store.blocks().partial(StoreKey.ofOrigin(ticket.originUrl()));
+        if (held == null || held.isStaleFor(ticket.size(), ticket.mtime()) || !BlockFetches.holdsAny(held)
+                || downloads.holds(ticket)) {
+            return false; // nothing worth keeping: an ordinary whole-file fetch, which drops the partial file
         }
         Opened opened = openBlocks(ex, ticket);
         if (opened == null || opened.file == null) {

@@ -530,7 +530,7 @@ class GridFtpOriginTest {
 
     /**
      * A Range of a large cold file is a block read: its 128 KiB blocks by one partial retrieve (ERET), kept, so the
-     * same range again is a hit; the whole file is a fetch of its own, then a hit.
+     * same range again is a hit; the whole file then fetches only the blocks it lacks (partial retrieves), then a hit.
      */
     @Test
     void aRangeOfALargeColdFileIsABlockReadByPartialRetrieve() throws Exception {
@@ -548,8 +548,9 @@ class GridFtpOriginTest {
     }
 
     /**
-     * A Range of a small cold file (under pool.sparse-min-size) is a block read too: its blocks by one partial
-     * retrieve, kept (Cache-Status says stored), so the same range again is a hit; the whole file is a fetch, then a hit.
+     * A Range of a small cold file is a block read too: its blocks by one partial
+     * retrieve, kept (Cache-Status says stored), so the same range again is a hit; the whole file then fetches only
+     * the blocks it lacks, then a hit.
      */
     @Test
     void aRangeOfASmallColdFileIsABlockReadAndKept() throws Exception {
