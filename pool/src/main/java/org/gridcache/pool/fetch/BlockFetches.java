@@ -63,6 +63,9 @@ public final class BlockFetches implements AutoCloseable {
         }
         for (int attempt = 0; attempt < 3; attempt++) {
             PartialFile p = store.blocks().partial(key);
+            if (p != null && p.state() == ReplicaState.NEW) {
+                p.awaitCreated(); // another request is creating it (on its thread: a file and a sidecar away)
+            }
             if (p != null && p.isStaleFor(size, ticket.mtime())) {
                 LOG.info("store: blocks of {} are of another version (size {} mtime {}); dropping them", ticket.path(), p.size(), p.mtime());
                 store.blocks().drop(p);
@@ -263,7 +266,7 @@ public final class BlockFetches implements AutoCloseable {
             if (store.blocks().complete(p)) {
                 LOG.info("store: {} is complete: every block of its {} bytes proven", path, p.size());
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // its waiters are settled whatever happens here
             LOG.warn("store: {} has every block but was not made complete (it is served from its blocks): {}", path,
                     e.toString());
         } finally {

@@ -194,10 +194,10 @@ final class ReceivedAnswers extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        paused = true; // first: a worker that takes bytes from now on sees it and wakes this loop
         if (buffered.get() < ClientConnection.BUFFERED) {
+            paused = false;
             ctx.read();
-        } else {
-            paused = true;
         }
     }
 

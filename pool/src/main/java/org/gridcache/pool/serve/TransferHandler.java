@@ -114,7 +114,8 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
      * one was started (or refused).
      */
     private boolean fromBlocks(Exchange ex, Ticket ticket) {
-        if (blocks == null || store.blocks().size() == 0 || !readsBlocks(ex, ticket)) { // no partial file: a hit's path
+        if (blocks == null || ex.range != null || store.blocks().size() == 0 // no partial file: a hit's path
+                || !readsBlocks(ex, ticket)) {
             return false;
         }
         PartialFile held = store.blocks().partial(StoreKey.ofOrigin(ticket.originUrl()));
@@ -153,7 +154,13 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             if (file == null) {
                 return new Opened(null, null, null);
             }
-            FileChannel reader = store.blocks().open(file.key());
+            FileChannel reader;
+            try {
+                reader = store.blocks().open(file.key());
+            } catch (IOException e) {
+                blocks.release(file);
+                throw e;
+            }
             if (reader == null) {
                 blocks.release(file);
                 return new Opened(null, null, null);

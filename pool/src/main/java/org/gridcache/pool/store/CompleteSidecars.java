@@ -28,21 +28,42 @@ final class CompleteSidecars {
 
     /** Writes a complete file's sidecar atomically: temporary file, fsync, rename. */
     void write(StoreKey key, Sidecar sidecar) throws IOException {
-        Path target = files.sidecarFile(key);
-        Path tmp = StoreFiles.sibling(target, StoreFiles.TMP);
+        Path tmp = StoreFiles.sibling(files.sidecarFile(key), StoreFiles.TMP);
         files.writeTemporary(tmp, sidecar);
+        renameAfter(key, tmp, () -> true);
+    }
+
+    /** A step taken in a key's bin before its sidecar's rename; false: no rename. */
+    interface BeforeRename {
+        boolean run() throws IOException;
+    }
+
+    /**
+     * Renames {@code tmp} (written and fsync'ed) to the key's sidecar, inside the key's bin, after {@code first}
+     * agreed; false (and {@code tmp} deleted) when it did not. A partial file's completion links its data file there,
+     * so that no whole-file fetch's sidecar rename comes between its check and its link.
+     */
+    boolean renameAfter(StoreKey key, Path tmp, BeforeRename first) throws IOException {
         IOException[] failed = {null};
+        boolean[] renamed = {false};
         writes.compute(key, (k, v) -> {
             try {
-                StoreFiles.move(tmp, target);
+                if (first.run()) {
+                    StoreFiles.move(tmp, files.sidecarFile(key));
+                    renamed[0] = true;
+                }
             } catch (IOException e) {
                 failed[0] = e;
             }
             return null;
         });
+        if (!renamed[0]) {
+            StoreFiles.deleteQuietly(tmp);
+        }
         if (failed[0] != null) {
             throw failed[0];
         }
+        return renamed[0];
     }
 
     /** The checksums kept in a stored file's sidecar; none when the file is not stored or its sidecar predates them. */

@@ -26,6 +26,8 @@ public final class PartialFile extends Replica {
     private final Map<Integer, CompletableFuture<Void>> inFlight = new HashMap<>();
     /** Serialises proofs: one sidecar write at a time, each with every bit proven before it. */
     final Object proving = new Object();
+    /** Set while {@link PartialFiles#complete} makes it a complete copy: one completion at a time. */
+    final java.util.concurrent.atomic.AtomicBoolean completing = new java.util.concurrent.atomic.AtomicBoolean();
     /** Completed once the file is created on disk (PARTIAL) or its creation failed (REMOVED). */
     private final CompletableFuture<Void> created = new CompletableFuture<>();
     /** System.nanoTime of the last read, for LRU eviction beside complete files. */

@@ -109,7 +109,7 @@ public final class PartialFiles {
             StoreFiles.deleteQuietly(file);
             throw e;
         }
-        p.become(ReplicaState.NEW, ReplicaState.PARTIAL);
+        p.become(ReplicaState.NEW, ReplicaState.PARTIAL); // false when dropped meanwhile: REMOVED, callers look again
         p.createdOrFailed();
         return p;
     }
@@ -160,22 +160,40 @@ public final class PartialFiles {
      * it. False when there was nothing to do: blocks missing, dropped, or a complete copy already stored. No lock.
      */
     public boolean complete(PartialFile p) throws IOException {
-        StoreKey key = p.key();
         synchronized (p) {
             if (!p.bitmap().complete()) {
                 return false;
             }
         }
-        if (p.state() != ReplicaState.PARTIAL || store.contains(key)) {
-            return false;
+        if (p.state() != ReplicaState.PARTIAL || !p.completing.compareAndSet(false, true)) {
+            return false; // dropped, or another prover is completing it
         }
-        Sidecar sidecar = new Sidecar(p.originUrl(), p.size(), p.mtime(), null, System.currentTimeMillis() / 1000);
-        store.writeSidecar(key, sidecar);
-        Path data = files.dataFile(key);
         try {
-            Files.createLink(data, files.blocksFile(key));
-        } catch (FileAlreadyExistsException e) {
-            return false; // a whole-file fetch committed first: its copy stands
+            return completeOnce(p);
+        } finally {
+            p.completing.set(false);
+        }
+    }
+
+    private boolean completeOnce(PartialFile p) throws IOException {
+        StoreKey key = p.key();
+        Sidecar sidecar = new Sidecar(p.originUrl(), p.size(), p.mtime(), null, System.currentTimeMillis() / 1000);
+        Path tmp = StoreFiles.sibling(files.sidecarFile(key), ".complete" + StoreFiles.TMP);
+        files.writeTemporary(tmp, sidecar);
+        Path data = files.dataFile(key);
+        boolean linked = store.sidecars().renameAfter(key, tmp, () -> {
+            if (store.contains(key) || Files.exists(files.partFile(key)) || Files.exists(files.uploadFile(key))) {
+                return false; // a whole-file fetch or an upload is committing (or did): its copy and sidecar stand
+            }
+            try {
+                Files.createLink(data, files.blocksFile(key));
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                return false;
+            }
+        });
+        if (!linked) {
+            return false;
         }
         StoreFiles.forceDirectory(data.getParent());
         StoreEntry entry = store.origins().entryOf(sidecar);

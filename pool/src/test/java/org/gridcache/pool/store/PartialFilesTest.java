@@ -217,4 +217,21 @@ class PartialFilesTest {
         assertFalse(Files.exists(again.disk().blocksFile(key)));
         assertEquals(2L * BLOCK, again.used());
     }
+
+    @Test
+    void aWholeFileFetchInFlightKeepsItsSidecarAndTheBlocksWait() throws Exception {
+        Store store = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
+        PartialFile p = big(store, 1);
+        StoreKey key = p.key();
+        write(store, p, 0, 1);
+        store.disk().createPart(key).close(); // a whole-file fetch of the key has started
+        store.writeSidecar(key, new Sidecar(BIG, BLOCK, 7, "\"fetched\"", 0));
+        assertFalse(store.blocks().complete(p));
+        assertTrue(Files.readString(store.disk().sidecarFile(key)).contains("fetched"), "the fetch's sidecar stands");
+        assertFalse(Files.exists(store.disk().dataFile(key)));
+        assertNotNull(store.blocks().partial(key), "still served from its blocks");
+        Files.delete(store.disk().partFile(key)); // the fetch failed: the blocks complete now
+        assertTrue(store.blocks().complete(p));
+        assertNotNull(store.lookup(key));
+    }
 }
