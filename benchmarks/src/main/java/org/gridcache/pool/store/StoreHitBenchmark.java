@@ -1,8 +1,6 @@
 package org.gridcache.pool.store;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -52,12 +50,9 @@ public class StoreHitBenchmark {
         for (int i = 0; i < files; i++) {
             String url = "http://origin/f" + i;
             StoreKey key = StoreKey.ofOrigin(url);
-            store.reserve(5939);
-            try (FileChannel out = store.disk().createPart(key)) {
-                out.write(ByteBuffer.allocate(5939));
-            }
-            store.writeSidecar(key, new Sidecar(url, 5939, 1, null, 0));
-            store.commit(key, new StoreEntry(5939, 1, null), 5939, false);
+            ReplicaWriter fill = store.openFill(key, 5939);
+            Files.write(fill.path(), new byte[5939]);
+            fill.commit(new Sidecar(url, 5939, 1, null, 0), false);
             keys[i] = key;
         }
     }

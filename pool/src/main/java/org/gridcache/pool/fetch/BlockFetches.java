@@ -8,6 +8,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -16,6 +17,7 @@ import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.BlockBitmap;
+import org.gridcache.pool.store.PartialFiles.BlockWriter;
 import org.gridcache.pool.store.PartialFile;
 import org.gridcache.pool.store.PartialFiles;
 import org.gridcache.pool.store.ReplicaState;
@@ -29,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * The sparse block cache: a Range on a cold file fetches just the blocks ({@code pool.block-size}) it touches
  * into a {@link PartialFile} and keeps them, as XCache's block cache does. Requests for a block being fetched join
  * that fetch (one origin read per block); the missing blocks of one request that lie side by side are one ranged
- * read. A block counts (is served, survives a restart) only once {@link PartialFiles#prove} has put its bytes and then its
- * bit on disk; a failed read stores nothing for its blocks and fails every request waiting on them (with
+ * read. A block counts (is served, survives a restart) only once its run's write ({@link PartialFiles.BlockWriter#commit})
+ * has put its bytes and then its bit on disk; a failed read stores nothing for its blocks and fails every request waiting on them (with
  * {@link FetchException#blocksDropped} when the partial file was dropped under it: they are served whole instead).
  */
 public final class BlockFetches implements AutoCloseable {
@@ -40,11 +42,27 @@ public final class BlockFetches implements AutoCloseable {
     private final IntSupplier prefetch;
     /** fsync and sidecar writes, off the event loops. */
     private final ExecutorService provers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-block-prover", true));
+    /**
+     * Partial files opened and block reads started, off the event loops: a creation writes a file and a sidecar (or
+     * waits for another request's), a run's reservation asks the file system for its free bytes and may wait for the
+     * evictor.
+     */
+    private final Executor starters;
+    /** The starter threads when this made them (not given): shut down with it. */
+    private final ExecutorService ownStarters;
 
     public BlockFetches(Store store, IntSupplier blockSize, IntSupplier prefetch) {
+        this(store, blockSize, prefetch, null);
+    }
+
+    /** {@code starters}: where runs start and partial files are opened; null: two threads of its own. */
+    BlockFetches(Store store, IntSupplier blockSize, IntSupplier prefetch, Executor starters) {
         this.store = store;
         this.blockSize = blockSize;
         this.prefetch = prefetch;
+        this.ownStarters = starters == null
+                ? Executors.newFixedThreadPool(2, new DefaultThreadFactory("pool-block-start", true)) : null;
+        this.starters = starters == null ? ownStarters : starters;
     }
 
     /**
@@ -94,6 +112,27 @@ public final class BlockFetches implements AutoCloseable {
         return null; // dropped again and again: served as no block read
     }
 
+    /** {@link #open} on one of the starter threads: what an event loop calls. */
+    public CompletableFuture<PartialFile> openAsync(Ticket ticket) {
+        CompletableFuture<PartialFile> opened = new CompletableFuture<>();
+        try {
+            starters.execute(() -> {
+                try {
+                    opened.complete(open(ticket));
+                } catch (IOException | RuntimeException e) {
+                    opened.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            opened.completeExceptionally(shuttingDown());
+        }
+        return opened;
+    }
+
+    private static FetchException shuttingDown() {
+        return new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down");
+    }
+
     /** What a request waits for: every block of its ranges proven; {@code fetched} when some had to come from the origin. */
     public record Plan(CompletableFuture<Void> ready, boolean fetched) {
     }
@@ -127,7 +166,7 @@ public final class BlockFetches implements AutoCloseable {
             }
         }
         for (int[] run : runs) {
-            start(p, ticket, reads, run[0], run[1]);
+            startOffLoop(p, ticket, reads, run[0], run[1]);
         }
         boolean fetched = !waits.isEmpty();
         return new Plan(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), fetched);
@@ -173,26 +212,57 @@ public final class BlockFetches implements AutoCloseable {
         }
     }
 
+    /** Starts the read of a run on a starter thread; its blocks' waiters hear of any failure. */
+    private void startOffLoop(PartialFile p, Ticket ticket, RangedReads reads, int first, int toExclusive) {
+        try {
+            starters.execute(() -> {
+                try {
+                    start(p, ticket, reads, first, toExclusive);
+                } catch (RuntimeException e) {
+                    LOG.error("{}: blocks {}-{} not read", ticket.path(), first, toExclusive - 1, e);
+                    settle(p, first, toExclusive, FetchException.badGateway("pool could not read the blocks; see its log"));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            settle(p, first, toExclusive, shuttingDown());
+        }
+    }
+
     /** Reads blocks {@code [first, toExclusive)} from the origin into the partial file. */
     private void start(PartialFile p, Ticket ticket, RangedReads reads, int first, int toExclusive) {
-        BlockBitmap bitmap = p.bitmap(); // geometry only: immutable
-        long offset = bitmap.startOf(first);
-        long length = bitmap.startOf(toExclusive - 1) + bitmap.lengthOf(toExclusive - 1) - offset;
+        if (p.state() != ReplicaState.PARTIAL) { // dropped since it was planned: nothing to read into
+            settle(p, first, toExclusive, FetchException.blocksDropped("the blocks of " + ticket.path() + " were dropped"));
+            return;
+        }
+        BlockWriter run;
         try {
-            store.reserve(length);
+            run = store.blocks().openRun(p, first, toExclusive);
         } catch (StoreException e) {
             settle(p, first, toExclusive, FetchException.fromStore(e));
             return;
         }
+        long offset = run.offset();
+        long length = run.length();
         LOG.debug("{}: blocks {}-{} ({} bytes from {}) from the origin", ticket.path(), first, toExclusive - 1, length, offset);
         URI origin;
         try {
             origin = URI.create(ticket.originUrl());
         } catch (IllegalArgumentException e) {
-            store.release(length);
+            run.cancel();
             settle(p, first, toExclusive, FetchException.badGateway("ticket names no usable origin URL"));
             return;
         }
+        try {
+            read(p, ticket, reads, origin, run, first, toExclusive);
+        } catch (RuntimeException e) {
+            run.cancel();
+            throw e;
+        }
+    }
+
+    private void read(PartialFile p, Ticket ticket, RangedReads reads, URI origin, BlockWriter run, int first, int toExclusive) {
+        long offset = run.offset();
+        long length = run.length();
         reads.read(origin, ticket, offset, length, new RangedReads.Receiver() {
             private long received; // one fetcher thread at a time
 
@@ -204,10 +274,7 @@ public final class BlockFetches implements AutoCloseable {
             public void receive(ByteBuf data) throws IOException {
                 try {
                     int n = data.readableBytes();
-                    if (received + n > length) {
-                        throw new IOException("origin sent more than the " + length + " bytes asked for");
-                    }
-                    p.write(data.nioBuffer(), offset + received);
+                    run.write(data.nioBuffer(), received);
                     received += n;
                 } finally {
                     data.release();
@@ -219,28 +286,28 @@ public final class BlockFetches implements AutoCloseable {
                 FetchException why = failure == null && received != length
                         ? FetchException.badGateway("origin sent " + received + " of the " + length + " bytes of a range") : failure;
                 try {
-                    provers.execute(() -> finish(p, ticket, first, toExclusive, length, received, why));
+                    provers.execute(() -> finish(p, ticket, run, first, toExclusive, received, why));
                 } catch (RejectedExecutionException e) {
-                    store.release(length);
-                    settle(p, first, toExclusive, new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
+                    run.cancel();
+                    settle(p, first, toExclusive, shuttingDown());
                 }
             }
         });
     }
 
-    private void finish(PartialFile p, Ticket ticket, int first, int toExclusive, long length, long received, FetchException failure) {
+    private void finish(PartialFile p, Ticket ticket, BlockWriter run, int first, int toExclusive, long received,
+                        FetchException failure) {
         store.counters().countOriginBytes(received);
         FetchException why = failure;
         if (why == null) {
             try {
-                store.blocks().prove(p, first, toExclusive, length);
+                run.commit();
             } catch (IOException e) {
                 LOG.warn("store: blocks {}-{} of {} not kept: {}", first, toExclusive - 1, ticket.path(), e.toString());
-                store.release(length);
                 why = new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool could not keep the blocks read; try again");
             }
         } else {
-            store.release(length);
+            run.cancel();
             LOG.info("{}: blocks {}-{} failed: {}", ticket.path(), first, toExclusive - 1, why.getMessage());
         }
         if (why != null && p.state() != ReplicaState.PARTIAL) {
@@ -294,6 +361,29 @@ public final class BlockFetches implements AutoCloseable {
         }
     }
 
+    /**
+     * The complete copy of {@code p}'s version, pinned and opened, when one is stored (a whole-file fetch committed
+     * it and dropped {@code p}, or {@code p} became it); null otherwise. Given back by {@link #release(PartialFile, Store.Opened)}.
+     */
+    public Store.Opened completeCopyOf(PartialFile p) throws IOException {
+        Store.Opened copy = store.pinAndOpen(p.key());
+        if (copy != null && copy.entry().isStaleFor(p.size(), p.mtime())) {
+            release(p, copy);
+            return null;
+        }
+        return copy;
+    }
+
+    /** The end of a read's use of a complete copy from {@link #completeCopyOf}. */
+    public void release(PartialFile p, Store.Opened copy) {
+        try {
+            copy.file().close();
+        } catch (IOException e) {
+            LOG.debug("closing a stored file: {}", e.toString());
+        }
+        store.unpin(p.key());
+    }
+
     /** The end of a block read's use of its partial file. */
     public void release(PartialFile p) {
         store.unpin(p.key());
@@ -301,6 +391,9 @@ public final class BlockFetches implements AutoCloseable {
 
     @Override
     public void close() {
+        if (ownStarters != null) {
+            ownStarters.shutdown();
+        }
         provers.shutdown();
     }
 }

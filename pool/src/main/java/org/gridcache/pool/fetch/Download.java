@@ -12,6 +12,7 @@ import org.gridcache.common.checksum.Checksums;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.DownloadSink;
 import org.gridcache.pool.origin.OriginFetcher;
+import org.gridcache.pool.store.ReplicaWriter;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.StoreKey;
 import org.slf4j.Logger;
@@ -68,7 +69,6 @@ public final class Download implements DownloadSink {
     }
 
     private final Downloads owner;
-    private final StoreKey key;
     private final String originUrl;
     private final URI origin;
     private final long ticketSize;
@@ -89,13 +89,13 @@ public final class Download implements DownloadSink {
     private final AtomicReference<FetchException> failure = new AtomicReference<>();
     /** Where the bytes come from once chosen ("origin", "peer p1"); null while the pool still asks its peers. */
     private volatile String source;
-    /** Store space held for this fetch; read and changed only inside {@link FetchesInFlight}'s per-key compute. */
-    long reserved;
+    /** The store's write of this fetch: its room and its part file. */
+    final ReplicaWriter replica;
 
-    Download(Downloads owner, StoreKey key, String originUrl, URI origin, long ticketSize, long ticketMtime, WriteBehind.PartFile partFile,
-             WriteBehindBudget budget, WriteQueue diskWriter, Set<ChecksumType> types) {
+    Download(Downloads owner, ReplicaWriter replica, String originUrl, URI origin, long ticketSize, long ticketMtime,
+             WriteBehind.PartFile partFile, WriteBehindBudget budget, WriteQueue diskWriter, Set<ChecksumType> types) {
         this.owner = owner;
-        this.key = key;
+        this.replica = replica;
         this.originUrl = originUrl;
         this.origin = origin;
         this.ticketSize = ticketSize;
@@ -105,7 +105,7 @@ public final class Download implements DownloadSink {
     }
 
     StoreKey key() {
-        return key;
+        return replica.key();
     }
 
     public State state() {
@@ -340,7 +340,6 @@ public final class Download implements DownloadSink {
             if (newlyVerified[0]) {
                 listeners.tell(this); // the content is the origin's: the last byte need not wait for the fsync or the costly checksums
             }
-            out.force(true);
             computed = fillChecksums.withCostly(computed, out, total);
             writer.close();
             owner.commit(this, new Sidecar(originUrl, total, mtime, etag, System.currentTimeMillis() / 1000, computed.toHex()));
@@ -364,7 +363,7 @@ public final class Download implements DownloadSink {
             return; // abandoned meanwhile (pool closing): already reported
         }
         if (!(e instanceof IOException io && FetchException.isNoSpace(io))) { // a full disk is said once, by fail's line
-            LOG.error("store: cannot commit {} from {}: {}", key, describe(), e.toString());
+            LOG.error("store: cannot commit {} from {}: {}", key(), describe(), e.toString());
         }
         fail(e instanceof IOException io ? FetchException.storeWrite("store the file", io)
                 : new FetchException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool cannot store the file: " + e.getMessage()));

@@ -1,18 +1,17 @@
 package org.gridcache.pool.fetch;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.common.checksum.ChecksumType;
@@ -21,6 +20,7 @@ import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.OriginFetcher;
 import org.gridcache.pool.peer.Peers;
 import org.gridcache.pool.store.ChecksumsOnDemand;
+import org.gridcache.pool.store.ReplicaWriter;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreEntry;
@@ -38,6 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Downloads implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Downloads.class);
+    private static final int OPENERS = 4;
 
     /** Where a client's bytes come from; both variants hold a pin and an open file that the mover must release. */
     public sealed interface Source permits Hit, Joined {
@@ -67,6 +68,11 @@ public final class Downloads implements AutoCloseable {
     private final WriteBehindBudget budget;
     /** Blocking disk writes of fills and uploads, off the event loops. */
     private final WriteQueue diskWriters = new WriteQueue();
+    /**
+     * Where misses are opened, off the event loops ({@link #openAsync}): a reservation may wait for the evictor, and a
+     * part file is created. A few threads: each holds a miss only until its fetch has started.
+     */
+    private final ExecutorService openers = Executors.newFixedThreadPool(OPENERS, new DefaultThreadFactory("pool-miss", true));
     /** Checksums clients ask for that a fill did not compute ({@code pool.checksums} lacks them). */
     private final ChecksumsOnDemand checksumsOnDemand;
 
@@ -85,7 +91,7 @@ public final class Downloads implements AutoCloseable {
                      java.util.function.Supplier<java.util.Set<ChecksumType>> checksumTypes) {
         this.checksumTypes = checksumTypes;
         this.store = store;
-        this.inFlight = new FetchesInFlight(store);
+        this.inFlight = new FetchesInFlight();
         store.reservationsWritten(() -> inFlight.started().stream().mapToLong(Download::written).sum());
         this.fetchers = fetchers;
         this.peers = peers;
@@ -104,6 +110,41 @@ public final class Downloads implements AutoCloseable {
      */
     public java.util.concurrent.Executor diskWriters() {
         return diskWriters;
+    }
+
+    /**
+     * The ticket's file when a current copy is stored: a hit, pinned and opened (a map read, a pin, an open; no
+     * lock); null for a miss, and for a stale copy, which {@link #open} drops and fetches anew.
+     */
+    public Hit hit(Ticket ticket) throws IOException {
+        StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
+        Store.Opened stored = store.pinAndOpen(key);
+        if (stored == null) {
+            return null;
+        }
+        if (stored.entry().isStaleFor(ticket.size(), ticket.mtime())) {
+            closeQuietly(stored.file());
+            store.unpin(key);
+            return null;
+        }
+        return new Hit(key, stored.entry(), stored.file());
+    }
+
+    /** {@link #open}, on one of the pool's opener threads: what an event loop calls for a miss. */
+    public CompletableFuture<Source> openAsync(Ticket ticket) {
+        CompletableFuture<Source> opened = new CompletableFuture<>();
+        try {
+            openers.execute(() -> {
+                try {
+                    opened.complete(open(ticket));
+                } catch (FetchException | IOException | RuntimeException e) {
+                    opened.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            opened.completeExceptionally(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
+        }
+        return opened;
     }
 
     /** The file the ticket names, pinned and opened: from the store, or from a fetch (started if none runs). */
@@ -158,24 +199,26 @@ public final class Downloads implements AutoCloseable {
      */
     private Source start(StoreKey key, Ticket ticket, URI origin, OriginFetcher fetcher, FetchesInFlight.Fill fill)
             throws FetchException, IOException {
-        long reserve = Math.max(0, ticket.size());
-        FileChannel reader;
+        FileChannel reader = null;
         Download started;
         try {
+            ReplicaWriter replica;
             try {
-                store.reserve(reserve);
+                replica = store.openFill(key, Math.max(0, ticket.size()));
             } catch (StoreException e) {
                 throw FetchException.fromStore(e);
             }
             try {
-                reader = store.disk().createPart(key);
-            } catch (IOException e) {
-                store.release(reserve);
+                reader = FileChannel.open(replica.path(), StandardOpenOption.READ);
+                started = new Download(this, replica, ticket.originUrl(), origin, ticket.size(), ticket.mtime(),
+                        partFile(key), budget, diskWriters, checksumTypes.get());
+            } catch (IOException | RuntimeException e) {
+                if (reader != null) {
+                    closeQuietly(reader);
+                }
+                replica.cancel();
                 throw e;
             }
-            started = new Download(this, key, ticket.originUrl(), origin, ticket.size(), ticket.mtime(),
-                    partFile(key), budget, diskWriters, checksumTypes.get());
-            started.reserved = reserve;
         } catch (FetchException | IOException | RuntimeException e) {
             inFlight.remove(key, fill);
             fill.started.complete(null);
@@ -323,6 +366,7 @@ public final class Downloads implements AutoCloseable {
         for (Download d : inFlight.started()) {
             d.fail(new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool is shutting down"));
         }
+        openers.shutdown();
         diskWriters.shutdown();
         checksumsOnDemand.close();
     }

@@ -8,24 +8,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.store.Sidecar;
-import org.gridcache.pool.store.Store;
+import org.gridcache.pool.store.ReplicaWriter;
 import org.gridcache.pool.store.StoreException;
 import org.gridcache.pool.store.StoreKey;
 
 /**
  * The fetches in flight, one per key, in a concurrent map changed only by per-key atomic operations: a miss puts its
- * {@link Fill} by {@code putIfAbsent} (the winner starts the fetch, the others join it), and a fetch's reservation
- * ({@link Download#reserved}) is read and changed only inside the map's per-key {@code compute}. No system call
- * runs inside one: renames, deletes and reservations happen before or after, and a fetch leaves the map only after
- * its copy is published or its part file deleted.
+ * {@link Fill} by {@code putIfAbsent} (the winner starts the fetch, the others join it). A fetch's room and part file
+ * are its {@link ReplicaWriter}, which ends once: committed or cancelled. A fetch leaves the map only after its copy
+ * is published or its part file deleted.
  */
 final class FetchesInFlight {
-    private final Store store;
     private final Map<StoreKey, Fill> inFlight = new ConcurrentHashMap<>();
-
-    FetchesInFlight(Store store) {
-        this.store = store;
-    }
 
     /**
      * What the in-flight map holds for a key: the fetch once its request has reserved room and created the part
@@ -89,90 +83,42 @@ final class FetchesInFlight {
         return all;
     }
 
-    /**
-     * Grows the download's reservation to {@code total} bytes (507 when the store has no room). The reservation is
-     * made first, then counted in {@link Download#reserved} inside the in-flight map's per-key {@code compute} (which
-     * guards that field), or given back when the fetch left the map meanwhile.
-     */
+    /** Grows the download's reservation to {@code total} bytes (507 when the store has no room). */
     void reserve(Download d, long total) throws FetchException {
-        long more = total - reservedOf(d);
-        if (more <= 0) {
-            return;
-        }
         try {
-            store.reserve(more);
+            d.replica.grow(total);
         } catch (StoreException e) {
             throw FetchException.fromStore(e);
-        }
-        boolean[] kept = {false};
-        inFlight.computeIfPresent(d.key(), (k, f) -> {
-            if (f.now() == d) {
-                d.reserved += more;
-                kept[0] = true;
-            }
-            return f;
-        });
-        if (!kept[0]) {
-            store.release(more);
         }
     }
 
     long reservedOf(Download d) {
-        long[] reserved = {0};
-        inFlight.computeIfPresent(d.key(), (k, f) -> {
-            if (f.now() == d) {
-                reserved[0] = d.reserved;
-            }
-            return f;
-        });
-        return reserved[0];
+        return d.replica.reserved();
     }
 
     /**
-     * Writes the sidecar, then makes the file a hit; throws if the fetch was abandoned meanwhile. The reservation
-     * passes to the commit inside the map's per-key {@code compute}; the rename runs outside it, and the fetch
-     * leaves the map only once its copy is published, so a request finds one or the other.
+     * Makes the file a hit through its write handle (which refuses a fetch abandoned meanwhile); the fetch leaves
+     * the map only once its copy is published, so a request finds one or the other.
      */
     void commit(Download d, Sidecar sidecar) throws IOException {
-        store.writeSidecar(d.key(), sidecar); // safe unlocked: only this fetch writes this key's files now
-        long reserved = takeReservation(d);
-        if (reserved < 0) {
-            throw new IOException("fetch was abandoned");
-        }
         try {
-            store.commit(d.key(), store.origins().entryOf(sidecar), reserved, d.fromPeer());
-        } catch (IOException | RuntimeException e) {
-            store.release(reserved);
-            throw e;
+            d.replica.commit(sidecar, d.fromPeer());
+        } finally {
+            leave(d); // published, or its part file deleted by the failed commit
         }
-        inFlight.computeIfPresent(d.key(), (k, f) -> f.now() == d ? null : f);
-    }
-
-    /** The download's reservation, now the caller's to commit or release; -1 when it is no longer in the map. */
-    private long takeReservation(Download d) {
-        long[] reserved = {-1};
-        inFlight.computeIfPresent(d.key(), (k, f) -> {
-            if (f.now() == d) {
-                reserved[0] = d.reserved;
-                d.reserved = 0;
-            }
-            return f;
-        });
-        return reserved[0];
     }
 
     /**
-     * Forgets a failed fetch: closes and deletes its part file, returns its reservation. It leaves the map only
-     * after its part file is deleted, so a new fetch of the key never has its part file deleted by this one.
+     * Forgets a failed fetch: closes its writer, cancels its write (the part file deleted, the room returned). It
+     * leaves the map only after that, so a new fetch of the key never has its part file deleted by this one.
      */
     void abandon(Download d) {
         d.closeQuietly();
-        long reserved = takeReservation(d);
-        if (reserved < 0) {
-            return;
-        }
-        store.deletePart(d.key());
-        store.release(reserved);
+        d.replica.cancel();
+        leave(d);
+    }
+
+    private void leave(Download d) {
         inFlight.computeIfPresent(d.key(), (k, f) -> f.now() == d ? null : f);
     }
 }

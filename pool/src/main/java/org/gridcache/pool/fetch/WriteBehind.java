@@ -8,7 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.gridcache.pool.http.FetchException;
-import org.gridcache.pool.store.NoSpaceRetry;
+import org.gridcache.pool.store.WriteHandle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -149,7 +149,7 @@ final class WriteBehind {
         taken = position + length;
         int[] done = {0};
         FileChannel channel = out();
-        NoSpaceRetry.run(partFile::makeRoom, length, "write a fill", () -> {
+        WriteHandle.retryOnNoSpace(partFile::makeRoom, length, "write a fill", () -> {
             while (done[0] < length) { // a retry goes on from the first byte not written
                 done[0] += buf.getBytes(index + done[0], channel, position + done[0], length - done[0]);
             }
@@ -162,7 +162,7 @@ final class WriteBehind {
         FileChannel channel = out();
         long[] n = {0};
         try {
-            NoSpaceRetry.run(partFile::makeRoom, count, "write a fill", () -> {
+            WriteHandle.retryOnNoSpace(partFile::makeRoom, count, "write a fill", () -> {
                 channel.position(written);
                 n[0] = source.transferTo(position, count, channel);
             });

@@ -3,6 +3,7 @@ package org.gridcache.pool.mover;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.gridcache.common.ticket.Ticket;
@@ -11,6 +12,7 @@ import org.gridcache.pool.http.Exchange;
 import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.origin.RangedReads;
 import org.gridcache.pool.store.PartialFile;
+import org.gridcache.pool.store.Store;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * origin sends only the blocks the store lacked. One step in flight per client: a slow client holds back only itself.
  *
  * <p>A failure before the head went out is an error status, or, when the blocks were dropped under the read or the
- * origin failed to send a range, the whole file from a whole-file fetch instead; after it, the connection is closed,
- * so the client sees a body shorter than its {@code Content-Length}, never a short file that looks complete.
+ * origin failed to send a range, the whole file from a whole-file fetch instead. After it, blocks dropped for a
+ * complete copy of the same version (a whole-file fetch of the file committed meanwhile) let the rest go from that
+ * copy; any other failure closes the connection, so the client sees a body shorter than its {@code Content-Length},
+ * never a short file that looks complete.
  */
 public final class BlockMover extends BlockRead {
     private static final Logger LOG = LoggerFactory.getLogger(BlockMover.class);
@@ -36,6 +40,8 @@ public final class BlockMover extends BlockRead {
     private final String cacheStatus;
     private long position;
     private boolean headSent;
+    /** The complete copy the rest went from, once the blocks were dropped for it: pinned, given back at the end. */
+    private Store.Opened copy;
 
     /** {@code file}: the partial file opened for reading, closed by this mover; {@code partial} pinned, released by it. */
     public BlockMover(Exchange ex, Ticket ticket, PartialFile partial, FileChannel file, BlockFetches fetches,
@@ -92,12 +98,53 @@ public final class BlockMover extends BlockRead {
         });
     }
 
+    /**
+     * The blocks went after the head (dropped for a complete copy, or for another version): when a complete copy of
+     * this version is stored, the rest of the file goes from it; false when there is none.
+     */
+    private boolean goOnFromCopy() {
+        if (copy != null) {
+            return false;
+        }
+        try {
+            copy = fetches.completeCopyOf(partial);
+        } catch (IOException e) {
+            LOG.debug("{}: no complete copy to go on from: {}", ex.path, e.toString());
+        }
+        if (copy == null) {
+            return false;
+        }
+        LOG.info("{} {}: its blocks went for a complete copy after {} bytes; the rest from that copy", ex.method, ex.path, sent);
+        long rest = partial.size() - position;
+        ex.ctx.writeAndFlush(new SharedFileRegion(copy.file(), position, rest)).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess()) {
+                finish(false, 200, false);
+                return;
+            }
+            sent += rest;
+            movers.sent(rest);
+            position += rest;
+            begin(); // every byte sent: the end of the body
+        });
+        return true;
+    }
+
+    @Override
+    protected void giveBack() {
+        if (copy != null) {
+            fetches.release(partial, copy);
+        }
+    }
+
     @Override
     protected void fail(Throwable error) {
         if (finished) {
             return;
         }
         FetchException e = asFetchException(error);
+        if (headSent && e.isWholeInstead() && goOnFromCopy()) {
+            return;
+        }
         if (headSent) {
             LOG.warn("{} {}: {} after {} bytes; closing the connection", ex.method, ex.path, e.getMessage(), sent);
             ex.ctx.close();

@@ -102,6 +102,10 @@ public abstract class BlockRead {
         finish(false, 0, false);
     }
 
+    /** What a read holds besides its partial file, given back when it ends (once, on the event loop). */
+    protected void giveBack() {
+    }
+
     /** Ends the read once: gives back the file and the pin, counts it, tells {@link Done}. */
     protected final void finish(boolean complete, int status, boolean fallBack) {
         if (finished) {
@@ -114,6 +118,7 @@ public abstract class BlockRead {
             LOG.debug("closing the blocks of {}: {}", ex.path, e.toString());
         }
         fetches.release(partial);
+        giveBack();
         movers.ended();
         if (progress != null) {
             progress.end();

@@ -2,14 +2,17 @@ package org.gridcache.pool.serve;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import org.gridcache.common.ticket.Ticket;
 import org.gridcache.pool.fetch.BlockFetches;
 import org.gridcache.pool.fetch.Downloads;
-import org.gridcache.pool.http.FetchException;
 import org.gridcache.pool.http.Exchange;
+import org.gridcache.pool.http.Refusal;
 import org.gridcache.pool.mover.BlockMover;
 import org.gridcache.pool.mover.BlockRead;
 import org.gridcache.pool.mover.ByteRange;
@@ -60,34 +63,66 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         whole(ex, false);
     }
 
-    /** The whole file: from the store, from the blocks stored of it, or from a whole-file fetch (started or joined). */
+    /**
+     * The whole file: from the store, from the blocks stored of it, or from a whole-file fetch (started or joined). A
+     * hit is served at once; a miss is opened off the event loop (its reservation may wait for the evictor, and it
+     * creates the part file), and its mover starts back on the loop.
+     */
     private void whole(Exchange ex, boolean blocksTried) {
         if (!blocksTried && fromBlocks(ex, ex.ticket)) {
             return;
         }
-        Downloads.Source source;
+        Downloads.Hit hit;
         try {
-            source = downloads.open(ex.ticket);
-        } catch (FetchException e) {
-            ex.refuse(Failures.of(e));
-            return;
+            hit = downloads.hit(ex.ticket);
         } catch (IOException e) {
             LOG.error("store: cannot open {}: {}", ex.path, e.toString());
             ex.refuse(Failures.store("open its store for " + ex.path, e, "pool cannot read its store"));
             return;
         }
-        if (source instanceof Downloads.Hit hit) {
+        if (hit != null) {
             current = new HitMover(ex, hit, store, movers, downloads.checksumsOnDemand(), this);
-        } else {
-            current = new CutThroughMover(ex, (Downloads.Joined) source, store, movers, downloads.checksumsOnDemand(), this);
+            current.start();
+            return;
         }
-        current.start();
+        downloads.openAsync(ex.ticket).whenCompleteAsync((source, failure) -> onLoop(ex, () -> opened(ex, source, failure)),
+                ex.ctx.executor());
+    }
+
+    /**
+     * Runs a step that continues a request on the event loop after work elsewhere; a bug in it closes the connection
+     * (as {@link #exceptionCaught} does), never leaves the client waiting.
+     */
+    private static void onLoop(Exchange ex, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            LOG.error("pool: {} {} failed", ex.method, ex.path, e);
+            ex.ctx.close();
+        }
+    }
+
+    /** A miss opened (on the event loop again): its mover, or its refusal; aborted at once when the client has left. */
+    private void opened(Exchange ex, Downloads.Source source, Throwable failure) {
+        if (failure != null) {
+            refuseOpening(ex, failure, "open its store for " + ex.path, "pool cannot read its store");
+            return;
+        }
+        current = source instanceof Downloads.Hit hit
+                ? new HitMover(ex, hit, store, movers, downloads.checksumsOnDemand(), this)
+                : new CutThroughMover(ex, (Downloads.Joined) source, store, movers, downloads.checksumsOnDemand(), this);
+        if (ex.ctx.channel().isActive()) {
+            current.start();
+        } else {
+            current.abort(); // the client left while it was opened: its pin and file go back
+        }
     }
 
     /**
      * A Range on a file that is not stored whole nor being fetched, from an origin that reads blocks: a
-     * {@link SparseTransfer}, whatever the file's size and the share of it read; true when one was started (or
-     * refused). A Range of every byte is a whole read.
+     * {@link SparseTransfer}, whatever the file's size and the share of it read; true when the request is a block
+     * read (it goes on once its partial file is opened, or as a whole read when there is none to read after all). A
+     * Range of every byte is a whole read.
      */
     private boolean blockRead(Exchange ex, Ticket ticket) {
         if (ex.range == null || !readsBlocks(ex, ticket)) {
@@ -97,21 +132,19 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         if (ranges.isEmpty() || ranges.get(0).length() == ticket.size() || downloads.holds(ticket)) {
             return false;
         }
-        Opened opened = openBlocks(ex, ticket);
-        if (opened == null || opened.file == null) {
-            return opened == null; // refused (answered), or no block read after all
-        }
-        SparseTransfer transfer = new SparseTransfer(ex, ticket, ranges, opened.file, opened.reader, blocks, opened.reads,
-                movers, (reusable, fallBack) -> blocksDone(ex, reusable, fallBack));
-        blockTransfer = transfer;
-        transfer.start();
+        openBlocks(ex, ticket, opened -> {
+            SparseTransfer transfer = new SparseTransfer(ex, ticket, ranges, opened.file, opened.reader, blocks, opened.reads,
+                    movers, (reusable, fallBack) -> blocksDone(ex, reusable, fallBack));
+            blockTransfer = transfer;
+            transfer.start();
+        }, () -> whole(ex, false));
         return true;
     }
 
     /**
      * A whole read of a file the store holds blocks of, of the ticket's version (not stored whole nor being
      * fetched): a {@link BlockMover}, which fetches only the blocks missing and makes the file complete; true when
-     * one was started (or refused).
+     * the request is read so (it goes on once the partial file is opened, or as a whole-file fetch after all).
      */
     private boolean fromBlocks(Exchange ex, Ticket ticket) {
         if (blocks == null || ex.range != null || store.blocks().size() == 0 // no partial file: a hit's path
@@ -123,14 +156,12 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
                 || downloads.holds(ticket)) {
             return false; // nothing worth keeping: an ordinary whole-file fetch, which drops the partial file
         }
-        Opened opened = openBlocks(ex, ticket);
-        if (opened == null || opened.file == null) {
-            return opened == null; // refused (answered), or no block read after all
-        }
-        BlockMover mover = new BlockMover(ex, ticket, opened.file, opened.reader, blocks, opened.reads, movers,
-                (reusable, fallBack) -> blocksDone(ex, reusable, fallBack));
-        blockTransfer = mover;
-        mover.start();
+        openBlocks(ex, ticket, opened -> {
+            BlockMover mover = new BlockMover(ex, ticket, opened.file, opened.reader, blocks, opened.reads, movers,
+                    (reusable, fallBack) -> blocksDone(ex, reusable, fallBack));
+            blockTransfer = mover;
+            mover.start();
+        }, () -> whole(ex, true));
         return true;
     }
 
@@ -145,31 +176,63 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
     }
 
     /**
-     * The ticket's partial file, pinned and opened; {@code Opened} with a null file when it is no block read (a
-     * complete copy stored, or the partial file gone); null when the request was refused.
+     * Opens the ticket's partial file off the event loop (it may be created, or another request's creation waited
+     * for), then, on the loop, pinned and opened for reading: {@code then} with it, or {@code otherwise} when it is no
+     * block read after all (a complete copy stored, or the partial file gone). A failure is refused; a client that
+     * left meanwhile ends the exchange, the file released.
      */
-    private Opened openBlocks(Exchange ex, Ticket ticket) {
-        try {
-            PartialFile file = blocks.open(ticket);
+    private void openBlocks(Exchange ex, Ticket ticket, Consumer<Opened> then, Runnable otherwise) {
+        blocks.openAsync(ticket).whenCompleteAsync((file, failure) -> onLoop(ex, () -> {
+            if (failure != null) {
+                refuseOpening(ex, failure, "keep blocks of " + ex.path, "pool cannot write its store");
+                return;
+            }
             if (file == null) {
-                return new Opened(null, null, null);
+                otherwise.run();
+                return;
             }
             FileChannel reader;
             try {
                 reader = store.blocks().open(file.key());
             } catch (IOException e) {
                 blocks.release(file);
-                throw e;
+                refuseOpening(ex, e, "read blocks of " + ex.path, "pool cannot read its store");
+                return;
             }
             if (reader == null) {
                 blocks.release(file);
-                return new Opened(null, null, null);
+                otherwise.run();
+            } else if (!ex.ctx.channel().isActive()) {
+                closeQuietly(reader);
+                blocks.release(file);
+                ex.end(false);
+            } else {
+                then.accept(new Opened(file, reader, origins.blockReads(ticket.originUrl()).orElseThrow()));
             }
-            return new Opened(file, reader, origins.blockReads(ticket.originUrl()).orElseThrow());
+        }), ex.ctx.executor());
+    }
+
+    /** Refuses a request whose file could not be opened: the failure's own status, the store's, or 500 (logged). */
+    private static void refuseOpening(Exchange ex, Throwable failure, String what, String otherwise) {
+        Refusal refusal = Failures.of(failure);
+        if (refusal == null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause instanceof IOException e) {
+                LOG.error("store: cannot {}: {}", what, e.toString());
+                refusal = Failures.store(what, e, otherwise);
+            } else {
+                LOG.error("pool: cannot serve {}", ex.path, cause);
+                refusal = new Refusal(HttpResponseStatus.INTERNAL_SERVER_ERROR, "pool failed to serve the file; see its log");
+            }
+        }
+        ex.refuse(refusal);
+    }
+
+    private static void closeQuietly(FileChannel file) {
+        try {
+            file.close();
         } catch (IOException e) {
-            LOG.error("store: cannot keep blocks of {}: {}", ex.path, e.toString());
-            ex.refuse(Failures.store("keep blocks of " + ex.path, e, "pool cannot write its store"));
-            return null;
+            LOG.debug("closing a partial file: {}", e.toString());
         }
     }
 

@@ -2,6 +2,7 @@ package org.gridcache.pool.store;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -120,13 +121,25 @@ public final class PartialFiles {
     }
 
     /**
+     * Opens the write of blocks {@code [first, toExclusive)} of {@code p}: their bytes reserved (the evictor making
+     * room; {@link StoreException.Reason#NO_SPACE} when there is none).
+     */
+    public BlockWriter openRun(PartialFile p, int first, int toExclusive) throws StoreException {
+        BlockBitmap bitmap = p.bitmap(); // geometry only: immutable
+        long offset = bitmap.startOf(first);
+        long length = bitmap.startOf(toExclusive - 1) + bitmap.lengthOf(toExclusive - 1) - offset;
+        store.reserve(length);
+        return new BlockWriter(store, p, first, toExclusive, offset, length);
+    }
+
+    /**
      * Makes blocks {@code [from, toExclusive)} of {@code p}, written by a fetch that reserved {@code reserved} bytes,
      * proven: the data fsync'ed first, then the sidecar with their bits (atomically replaced), and only then the
      * bits in memory, so nothing is served or kept across a restart that is not on disk. The reservation becomes
      * stored bytes. Throws {@link StoreException.Reason#GONE} (the caller releasing the reservation) when the file
      * was dropped meanwhile.
      */
-    public void prove(PartialFile p, int from, int toExclusive, long reserved) throws IOException {
+    void prove(PartialFile p, int from, int toExclusive, long reserved) throws IOException {
         synchronized (p.proving) {
             p.writer().force(false);
             BlockBitmap next;
@@ -276,6 +289,63 @@ public final class PartialFiles {
         } catch (IOException | IllegalArgumentException | ArithmeticException e) {
             LOG.debug("store: partial file {} unproven: {}", file, e.toString());
             return false;
+        }
+    }
+
+    /**
+     * The write of a run of blocks {@code [first, toExclusive)} of a partial file, opened by {@link PartialFiles#openRun}
+     * with the run's bytes reserved: the ranged read writes them at their offsets, {@link #commit} proves them (the data
+     * fsync'ed, the bits in the sidecar, then in memory; the reservation becomes stored bytes), {@link #cancel} gives the
+     * room back and sets no bit (what was written stays unproven in the blocks file, as after a crash). How commit and
+     * cancel exclude each other: {@link WriteHandle}.
+     */
+    public static final class BlockWriter extends WriteHandle {
+        private final Store store;
+        private final PartialFile file;
+        private final int first;
+        private final int toExclusive;
+        private final long offset;
+        private final long length;
+
+        BlockWriter(Store store, PartialFile file, int first, int toExclusive, long offset, long length) {
+            super(store, length);
+            this.store = store;
+            this.file = file;
+            this.first = first;
+            this.toExclusive = toExclusive;
+            this.offset = offset;
+            this.length = length;
+        }
+
+        /** Where the run starts in the file. */
+        public long offset() {
+            return offset;
+        }
+
+        /** The run's bytes. */
+        public long length() {
+            return length;
+        }
+
+        /** Writes {@code bytes} at {@code position} of the run (0 is its first byte); refuses bytes past its end. */
+        public void write(ByteBuffer bytes, long position) throws IOException {
+            if (position < 0 || position + bytes.remaining() > length) {
+                throw new IOException("origin sent more than the " + length + " bytes asked for");
+            }
+            file.write(bytes, offset + position);
+        }
+
+        /**
+         * Proves the run's blocks; throws {@link StoreException.Reason#GONE} when the partial file was dropped meanwhile
+         * or the write ended before, and on any failure no bit is set and the room is returned.
+         */
+        public void commit() throws IOException {
+            commitWith(reserved -> store.blocks().prove(file, first, toExclusive, reserved));
+        }
+
+        @Override
+        void discard() {
+            // no bit set: the bytes written stay unproven, and are written again by the next read of these blocks
         }
     }
 }

@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@link CompleteSidecars} (see there for each one's order). The replica index's per-key operations hold a map bin
  * for a few field writes, no system call.
  */
-public final class Store implements AutoCloseable {
+public final class Store implements AutoCloseable, WriteHandle.Room {
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
     public static final String PART = ".part";
     /** A file being uploaded through this pool (write-through): apart from a fetch's part file of the same key. */
@@ -185,27 +184,26 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Makes a fetched file a hit: renames its part file (already fsync'ed, sidecar already written) to the final
-     * name and turns its reservation into committed bytes.
+     * Opens the write of a fill of {@code key}: {@code reserve} bytes reserved (the evictor making room; 507 when
+     * there is none), its part file created. The only way a fetched file becomes a replica.
      */
-    public void commit(StoreKey key, StoreEntry entry, long reserved, boolean fromPeer) throws IOException {
-        commitFrom(files.partFile(key), key, entry, reserved);
-        counters.filled(entry.size, fromPeer);
+    public ReplicaWriter openFill(StoreKey key, long reserve) throws IOException {
+        return ReplicaWriter.open(this, key, ReplicaWriter.Kind.FILL, reserve);
     }
 
     /**
-     * Makes an upload's copy a hit once the origin confirmed the write (its upload file fsync'ed, its sidecar
-     * written): it replaces any older copy of the file.
+     * Opens the write of the copy an upload or a third-party pull keeps of {@code key}: {@code length} bytes
+     * reserved, its upload file created (apart from a fill's part file of the same key).
      */
-    public void commitUpload(StoreKey key, StoreEntry entry, long reserved) throws IOException {
-        commitFrom(files.uploadFile(key), key, entry, reserved);
+    public ReplicaWriter openCopy(StoreKey key, long length) throws IOException {
+        return ReplicaWriter.open(this, key, ReplicaWriter.Kind.COPY, length);
     }
 
     /**
      * The older copy is REMOVED before the rename (a reader that opens the path afterwards sees that and lets go),
      * the new one published after it; between the two a lookup misses, as it would before the commit.
      */
-    private void commitFrom(Path from, StoreKey key, StoreEntry entry, long reserved) throws IOException {
+    void commitFrom(Path from, StoreKey key, StoreEntry entry, long reserved) throws IOException {
         Path target = files.dataFile(key);
         StoreEntry old = index.peek(key);
         if (old != null && index.remove(key, old)) {
@@ -277,10 +275,12 @@ public final class Store implements AutoCloseable {
      * Reserves room for {@code bytes} more, the evictor making room first when needed ({@link StoreSpace#reserve});
      * throws {@link StoreException.Reason#NO_SPACE} when there is none.
      */
+    @Override
     public void reserve(long bytes) throws StoreException {
         room.reserve(bytes);
     }
 
+    @Override
     public void release(long bytes) {
         space.release(bytes);
     }
@@ -377,17 +377,6 @@ public final class Store implements AutoCloseable {
     /** Where fills and uploads write, and the store's layout on disk. */
     public StoreFiles disk() {
         return files;
-    }
-
-    /** Deletes the part file of a failed fetch; what it had read from the origin still counts as origin bytes. */
-    public void deletePart(StoreKey key) {
-        Path part = files.partFile(key);
-        try {
-            counters.countOriginBytes(Files.size(part));
-        } catch (IOException e) {
-            // gone already: nothing to count
-        }
-        StoreFiles.deleteQuietly(part);
     }
 
     /** Stops the evictor; the files stay as they are. */

@@ -63,22 +63,7 @@ public final class StoreFiles {
         return sibling(dataFile(key), Store.UPLOAD);
     }
 
-    /** Creates (truncating leftovers) the file an upload's copy is written into. */
-    public FileChannel createUpload(StoreKey key) throws IOException {
-        return create(uploadFile(key));
-    }
-
-    /** Deletes the copy of an upload that failed or was refused. */
-    public void deleteUpload(StoreKey key) {
-        deleteQuietly(uploadFile(key));
-    }
-
-    /** Creates (truncating leftovers) the part file a fetch writes into. */
-    public FileChannel createPart(StoreKey key) throws IOException {
-        return create(partFile(key));
-    }
-
-    /** Opens the part file {@link #createPart} made, for writing and reading, as it is. */
+    /** Opens the part file of a fill, for writing and reading, as it is (its {@link ReplicaWriter} created it). */
     public FileChannel openPart(StoreKey key) throws IOException {
         return FileChannel.open(partFile(key), StandardOpenOption.WRITE, StandardOpenOption.READ);
     }
@@ -141,7 +126,7 @@ public final class StoreFiles {
      * has no space (ENOSPC), the evictor makes room and the write is tried once more.
      */
     void writeTemporary(Path tmp, Sidecar sidecar) throws IOException {
-        NoSpaceRetry.run(makeRoom, SpaceAllocator.SIDECAR, "write a sidecar", () -> writeTemporaryOnce(tmp, sidecar));
+        WriteHandle.retryOnNoSpace(makeRoom, SpaceAllocator.SIDECAR, "write a sidecar", () -> writeTemporaryOnce(tmp, sidecar));
     }
 
     private void writeTemporaryOnce(Path tmp, Sidecar sidecar) throws IOException {

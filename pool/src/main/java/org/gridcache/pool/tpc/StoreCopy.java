@@ -3,7 +3,8 @@ package org.gridcache.pool.tpc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import org.gridcache.pool.store.NoSpaceRetry;
+import org.gridcache.pool.store.WriteHandle;
+import org.gridcache.pool.store.ReplicaWriter;
 import org.gridcache.pool.store.Sidecar;
 import org.gridcache.pool.store.Store;
 import org.gridcache.pool.store.StoreKey;
@@ -19,15 +20,13 @@ import org.slf4j.LoggerFactory;
 public final class StoreCopy {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCopy.class);
     private final Store store;
-    private final StoreKey key;
     /** What is copied, for the log: "the upload of /a/f", "the third-party copy of /a/f". */
     private final String what;
-    private long reserved;
-    private FileChannel file;
+    /** The store's write of the copy; null when there is none (no room, or lost). */
+    private ReplicaWriter replica;
 
-    private StoreCopy(Store store, StoreKey key, String what) {
+    private StoreCopy(Store store, String what) {
         this.store = store;
-        this.key = key;
         this.what = what;
     }
 
@@ -36,24 +35,22 @@ public final class StoreCopy {
      * without either, there is none.
      */
     public static StoreCopy open(Store store, StoreKey key, long length, String what) {
-        StoreCopy copy = new StoreCopy(store, key, what);
+        StoreCopy copy = new StoreCopy(store, what);
         try {
-            store.reserve(length);
-            copy.reserved = length;
-            copy.file = store.disk().createUpload(key);
+            copy.replica = store.openCopy(key, length);
         } catch (IOException e) {
             LOG.info("store: no copy of {} is kept: {}", what, e.getMessage());
-            copy.discard();
         }
         return copy;
     }
 
     public void write(ByteBuffer data) {
-        if (file == null) {
+        if (replica == null) {
             return;
         }
+        FileChannel file = replica.file();
         try {
-            NoSpaceRetry.run(store::makeRoomOnDisk, data.remaining(), "keep a copy", () -> {
+            WriteHandle.retryOnNoSpace(store::makeRoomOnDisk, data.remaining(), "keep a copy", () -> {
                 while (data.hasRemaining()) { // a retry goes on from the first byte not written
                     file.write(data);
                 }
@@ -66,42 +63,25 @@ public final class StoreCopy {
 
     /** Makes the copy a hit; false when there is none to keep. */
     public boolean commit(Sidecar sidecar) {
-        if (file == null) {
-            discard();
+        if (replica == null) {
             return false;
         }
         try {
-            file.force(true);
-            closeFile();
-            store.writeSidecar(key, sidecar);
-            store.commitUpload(key, store.origins().entryOf(sidecar), reserved);
-            reserved = 0;
+            replica.commit(sidecar, false);
             return true;
         } catch (IOException e) {
             LOG.warn("store: the copy of {} could not be kept: {}", what, e.toString());
-            discard();
             return false;
+        } finally {
+            replica = null;
         }
     }
 
     /** Nothing of it stays: the file deleted, the room returned. */
     public void discard() {
-        closeFile();
-        store.disk().deleteUpload(key);
-        if (reserved > 0) {
-            store.release(reserved);
-            reserved = 0;
-        }
-    }
-
-    private void closeFile() {
-        if (file != null) {
-            try {
-                file.close();
-            } catch (IOException e) {
-                // nothing more to keep
-            }
-            file = null;
+        if (replica != null) {
+            replica.cancel();
+            replica = null;
         }
     }
 }

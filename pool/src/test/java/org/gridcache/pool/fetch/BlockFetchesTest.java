@@ -66,7 +66,7 @@ class BlockFetchesTest {
     @BeforeEach
     void open() throws Exception {
         store = Store.open(dir, 1000L * BLOCK, ClusterSettings::defaults);
-        fetches = new BlockFetches(store, () -> BLOCK, prefetch::get);
+        fetches = new BlockFetches(store, () -> BLOCK, prefetch::get, Runnable::run); // runs start at once, on the test's thread
     }
 
     @AfterEach
@@ -172,7 +172,7 @@ class BlockFetchesTest {
     @Test
     void noRoomIs507AndNothingIsRead() throws Exception {
         Store small = Store.open(dir.resolve("small"), BLOCK / 2, ClusterSettings::defaults);
-        BlockFetches f = new BlockFetches(small, () -> BLOCK, () -> 0);
+        BlockFetches f = new BlockFetches(small, () -> BLOCK, () -> 0, Runnable::run);
         PartialFile p = f.open(ticket(SIZE));
         BlockFetches.Plan a = f.ensure(p, ticket(SIZE), origin, range(0, 10));
         assertFailsWith(HttpResponseStatus.INSUFFICIENT_STORAGE, () -> a.ready().get(10, TimeUnit.SECONDS));
@@ -276,6 +276,53 @@ class BlockFetchesTest {
             assertEquals((byte) ((7L * BLOCK + 3) % 251), b.get(0));
         } finally {
             store.unpin(key);
+        }
+    }
+
+    /** A run planned before its partial file was dropped asks the origin for nothing; its waiters are served whole. */
+    @Test
+    void aRunPlannedBeforeItsFileWasDroppedReadsNothing() throws Exception {
+        List<Runnable> queued = new CopyOnWriteArrayList<>();
+        BlockFetches deferred = new BlockFetches(store, () -> BLOCK, () -> 0, queued::add);
+        try {
+            PartialFile p = deferred.open(ticket(SIZE));
+            BlockFetches.Plan plan = deferred.ensure(p, ticket(SIZE), origin, range(0, 10));
+            assertEquals(1, queued.size(), "the run waits for a starter");
+            store.blocks().drop(p);
+            queued.forEach(Runnable::run);
+            assertTrue(reads.isEmpty(), "nothing asked of the origin");
+            ExecutionException x = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> plan.ready().get(10, TimeUnit.SECONDS));
+            assertTrue(((FetchException) x.getCause()).isWholeInstead(), x.getCause().getMessage());
+            deferred.release(p);
+            assertEquals(0, store.used());
+        } finally {
+            deferred.close();
+        }
+    }
+
+    /**
+     * A pool's block reads start on its starter threads, never on the caller's (an event loop): a run's reservation
+     * asks the file system and may wait for the evictor; a partial file is created there too.
+     */
+    @Test
+    void runsAndPartialFilesAreStartedOffTheCallersThread() throws Exception {
+        List<String> readOn = new CopyOnWriteArrayList<>();
+        RangedReads recording = (URI uri, Ticket ticket, long offset, long length, RangedReads.Receiver receiver) -> {
+            readOn.add(Thread.currentThread().getName());
+            return origin.read(uri, ticket, offset, length, receiver);
+        };
+        BlockFetches pooled = new BlockFetches(store, () -> BLOCK, () -> 0);
+        try {
+            PartialFile p = pooled.openAsync(ticket(SIZE)).get(10, TimeUnit.SECONDS);
+            BlockFetches.Plan plan = pooled.ensure(p, ticket(SIZE), recording, range(0, 10));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> reads.size() == 1);
+            assertTrue(readOn.get(0).startsWith("pool-block-start"), "started on " + readOn.get(0));
+            reads.get(0).deliver();
+            plan.ready().get(10, TimeUnit.SECONDS);
+            pooled.release(p);
+        } finally {
+            pooled.close();
         }
     }
 }

@@ -430,6 +430,8 @@ class DownloadsTest {
             Downloads.Source source = downloads.open(ticket);
             source.file().close();
             assertTrue(source instanceof Downloads.Joined, "a fetch started now, none left from before: " + source);
+            Download fill = ((Downloads.Joined) source).download(); // ended before the directory goes
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> fill.state().ended());
         }
     }
 
@@ -526,6 +528,48 @@ class DownloadsTest {
             });
         }
         assertTrue(busy.await(30, TimeUnit.SECONDS), "the disk writers held");
+    }
+
+    /**
+     * A miss is opened on the pool's opener threads, never on the caller's (an event loop): its reservation may wait
+     * for the evictor and it creates the part file. A hit is served on the caller's thread.
+     */
+    @Test
+    void aMissIsOpenedOffTheCallersThreadAndAHitOnIt() throws Exception {
+        Store store = Store.open(dir, 1 << 30, ClusterSettings::defaults);
+        List<String> fetchedOn = new CopyOnWriteArrayList<>();
+        OriginFetcher origin = new AnyOrigin() {
+            @Override
+            public void fetch(URI uri, DownloadSink sink) {
+                fetchedOn.add(Thread.currentThread().getName());
+                try {
+                    sink.begin(3, 1, null);
+                    sink.write(Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), () -> { });
+                    sink.complete();
+                } catch (FetchException e) {
+                    sink.fail(e);
+                }
+            }
+        };
+        try (Downloads downloads = new Downloads(store, List.of(origin), () -> 1 << 20)) {
+            Ticket ticket = ticket("f", 3, 1);
+            assertEquals(null, downloads.hit(ticket));
+            Downloads.Source miss = downloads.openAsync(ticket).get(30, TimeUnit.SECONDS);
+            assertTrue(miss instanceof Downloads.Joined);
+            assertEquals(1, fetchedOn.size());
+            assertTrue(fetchedOn.get(0).startsWith("pool-miss"), "fetched on " + fetchedOn.get(0));
+            Download fill = ((Downloads.Joined) miss).download();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).alias("the fill committed")
+                    .until(() -> fill.state() == Download.State.COMPLETE);
+            miss.file().close();
+            store.unpin(miss.key());
+
+            Downloads.Hit hit = downloads.hit(ticket);
+            assertNotNull(hit, "committed: a hit, on the caller's thread");
+            hit.file().close();
+            store.unpin(hit.key());
+            assertEquals(1, fetchedOn.size());
+        }
     }
 
     private static Ticket ticket(String name, long size, long mtime) {

@@ -55,12 +55,9 @@ class ChecksumsOnDemandTest {
     /** A copy filled as a fill with pool.checksums=adler32,crc32c leaves it. */
     private StoreKey put(String url, byte[] data) throws Exception {
         StoreKey key = StoreKey.ofOrigin(url);
-        store.reserve(data.length);
-        try (FileChannel out = store.disk().createPart(key)) {
-            out.write(ByteBuffer.wrap(data));
-        }
-        store.writeSidecar(key, new Sidecar(url, data.length, 7, "\"e\"", 0, all(data).only(CHEAP).toHex()));
-        store.commit(key, new StoreEntry(data.length, 7, "\"e\""), data.length, false);
+        ReplicaWriter fill = store.openFill(key, data.length);
+        Files.write(fill.path(), data);
+        fill.commit(new Sidecar(url, data.length, 7, "\"e\"", 0, all(data).only(CHEAP).toHex()), false);
         return key;
     }
 
@@ -130,16 +127,14 @@ class ChecksumsOnDemandTest {
         opened.data().close();
 
         byte[] data = random(50_000, 4); // an upload's copy replaces it meanwhile
-        try (FileChannel out = FileChannel.open(store.disk().uploadFile(key), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            out.write(ByteBuffer.wrap(data));
-        }
+        ReplicaWriter upload = store.openCopy(key, data.length);
+        upload.file().write(ByteBuffer.wrap(data));
         Sidecar replacing = new Sidecar("http://o/replaced", data.length, 8, null, 1, all(data).only(CHEAP).toHex());
-        store.writeSidecar(key, replacing);
+        store.writeSidecar(key, replacing); // the first step of the upload's commit
         assertFalse(store.sidecars().keep(key, copy, opened.sidecar(), all(old)),
                 "its sidecar changed: the old copy's checksums are not written over it");
         assertEquals(replacing, sidecar(key));
-        store.reserve(data.length);
-        store.commitUpload(key, new StoreEntry(data.length, 8, null), data.length);
+        upload.commit(replacing, false);
         assertFalse(store.sidecars().keep(key, copy, replacing, all(old)), "another copy is stored now");
         assertEquals(replacing, sidecar(key));
 

@@ -141,7 +141,7 @@ class NoSpaceRetryTest {
         int index = buf.readerIndex();
         int length = buf.readableBytes();
         int[] done = {0};
-        NoSpaceRetry.run(bytes -> roomAsked.add(bytes) && roomMade, length, "write a fill", () -> {
+        WriteHandle.retryOnNoSpace(bytes -> roomAsked.add(bytes) && roomMade, length, "write a fill", () -> {
             while (done[0] < length) {
                 done[0] += buf.getBytes(index + done[0], channel, position + done[0], length - done[0]);
             }
@@ -196,7 +196,7 @@ class NoSpaceRetryTest {
 
     @Test
     void otherErrorsAreNotRetried() {
-        assertThrows(IOException.class, () -> NoSpaceRetry.run(bytes -> roomAsked.add(bytes), 1, "write",
+        assertThrows(IOException.class, () -> WriteHandle.retryOnNoSpace(bytes -> roomAsked.add(bytes), 1, "write",
                 () -> { throw new IOException("Input/output error"); }));
         assertEquals(List.of(), roomAsked, "no eviction for an error that is not a full disk");
     }

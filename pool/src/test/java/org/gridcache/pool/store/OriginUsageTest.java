@@ -3,8 +3,7 @@ package org.gridcache.pool.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,17 +42,9 @@ class OriginUsageTest {
 
     private static StoreKey keep(Store store, String url, int size, boolean upload) throws Exception {
         StoreKey key = StoreKey.ofOrigin(url);
-        store.reserve(size);
-        try (FileChannel out = upload ? store.disk().createUpload(key) : store.disk().createPart(key)) {
-            out.write(ByteBuffer.allocate(size));
-        }
-        Sidecar sidecar = new Sidecar(url, size, 1, null, 0);
-        store.writeSidecar(key, sidecar);
-        if (upload) {
-            store.commitUpload(key, store.origins().entryOf(sidecar), size);
-        } else {
-            store.commit(key, store.origins().entryOf(sidecar), size, false);
-        }
+        ReplicaWriter write = upload ? store.openCopy(key, size) : store.openFill(key, size);
+        Files.write(write.path(), new byte[size]);
+        write.commit(new Sidecar(url, size, 1, null, 0), false);
         return key;
     }
 

@@ -36,9 +36,9 @@ class PartialFilesTest {
     }
 
     private static void write(Store store, PartialFile p, int block, int fill) throws Exception {
-        store.reserve(BLOCK);
-        p.write(ByteBuffer.wrap(block(fill)), (long) block * BLOCK);
-        store.blocks().prove(p, block, block + 1, BLOCK);
+        PartialFiles.BlockWriter run = store.blocks().openRun(p, block, block + 1);
+        run.write(ByteBuffer.wrap(block(fill)), 0);
+        run.commit();
     }
 
     @Test
@@ -99,12 +99,9 @@ class PartialFilesTest {
         StoreKey key = StoreKey.ofOrigin(url);
         PartialFile p = store.blocks().create(key, url, 2L * BLOCK, 7, BLOCK);
         write(store, p, 0, 1);
-        store.reserve(2L * BLOCK);
-        try (FileChannel out = store.disk().createPart(key)) {
-            out.write(ByteBuffer.allocate(2 * BLOCK));
-        }
-        store.writeSidecar(key, new Sidecar(url, 2L * BLOCK, 7, null, 0));
-        store.commit(key, new StoreEntry(2L * BLOCK, 7, null), 2L * BLOCK, false);
+        ReplicaWriter fill = store.openFill(key, 2L * BLOCK);
+        Files.write(fill.path(), new byte[2 * BLOCK]);
+        fill.commit(new Sidecar(url, 2L * BLOCK, 7, null, 0), false);
         assertNull(store.blocks().partial(key));
         assertFalse(Files.exists(store.disk().blocksFile(key)));
         assertEquals(2L * BLOCK, store.used());
@@ -121,12 +118,9 @@ class PartialFilesTest {
             write(store, p, b, b);
         }
         StoreKey complete = StoreKey.ofOrigin("http://o/c");
-        store.reserve(4L * BLOCK);
-        try (FileChannel out = store.disk().createPart(complete)) {
-            out.write(ByteBuffer.allocate(4 * BLOCK));
-        }
-        store.writeSidecar(complete, new Sidecar("http://o/c", 4L * BLOCK, 1, null, 0));
-        store.commit(complete, new StoreEntry(4L * BLOCK, 1, null), 4L * BLOCK, false);
+        ReplicaWriter fill = store.openFill(complete, 4L * BLOCK);
+        Files.write(fill.path(), new byte[4 * BLOCK]);
+        fill.commit(new Sidecar("http://o/c", 4L * BLOCK, 1, null, 0), false);
         assertEquals(8L * BLOCK, store.used());
 
         store.reserve(3L * BLOCK); // 11 blocks > 10: the partial file, used least recently, goes
@@ -148,8 +142,9 @@ class PartialFilesTest {
         assertNotNull(store.blocks().partial(key));
         store.unpin(key);
         assertEquals(2L * BLOCK, store.evict(key));
-        assertThrows(IOException.class, () -> store.blocks().prove(p, 2, 3, 0));
-        assertEquals(0, store.used());
+        PartialFiles.BlockWriter late = store.blocks().openRun(p, 2, 3); // a read of it still in flight
+        assertThrows(IOException.class, late::commit);
+        assertEquals(0, store.used(), "its room given back");
     }
 
     @Test
@@ -224,7 +219,7 @@ class PartialFilesTest {
         PartialFile p = big(store, 1);
         StoreKey key = p.key();
         write(store, p, 0, 1);
-        store.disk().createPart(key).close(); // a whole-file fetch of the key has started
+        store.openFill(key, 0); // a whole-file fetch of the key has started
         store.writeSidecar(key, new Sidecar(BIG, BLOCK, 7, "\"fetched\"", 0));
         assertFalse(store.blocks().complete(p));
         assertTrue(Files.readString(store.disk().sidecarFile(key)).contains("fetched"), "the fetch's sidecar stands");

@@ -175,6 +175,67 @@ class ReplicaTransitionsModelTest {
         });
     }
 
+    /**
+     * A write's growth, commit and cancel at once (a fetch growing its reservation while it commits, and the pool
+     * abandoning it): one of commit and cancel ends it, and the store's room adds up: no reservation left behind,
+     * nothing stored unless committed, a growth after the end given back.
+     */
+    @Test
+    void aWriteEndsOnceAndItsRoomAddsUp() {
+        Lincheck.runConcurrentTest(INVOCATIONS, () -> {
+            SpaceAllocator space = new SpaceAllocator(100);
+            WriteHandle.Room room = new WriteHandle.Room() {
+                @Override
+                public void reserve(long bytes) throws StoreException {
+                    if (!space.tryReserve(bytes)) {
+                        throw StoreException.noSpace("full");
+                    }
+                }
+
+                @Override
+                public void release(long bytes) {
+                    space.release(bytes);
+                }
+            };
+            assertTrue(space.tryReserve(30));
+            WriteHandle write = new WriteHandle(room, 30) {
+                @Override
+                void discard() {
+                }
+            };
+            AtomicLong committed = new AtomicLong();
+            AtomicInteger ends = new AtomicInteger();
+            Thread grow = new Thread(() -> {
+                try {
+                    write.grow(50);
+                } catch (StoreException ended) {
+                    // the write ended first: its new room went back
+                }
+            });
+            Thread commit = new Thread(() -> {
+                try {
+                    write.commitWith(reserved -> {
+                        space.commit(reserved, reserved);
+                        committed.set(reserved);
+                    });
+                    ends.incrementAndGet();
+                } catch (java.io.IOException cancelled) {
+                    // cancelled first: nothing stored
+                }
+            });
+            Thread cancel = new Thread(() -> {
+                if (write.cancel()) {
+                    ends.incrementAndGet();
+                }
+            });
+            runAll(grow, commit, cancel);
+            assertEquals(1, ends.get(), "ended exactly once");
+            assertFalse(write.isOpen());
+            assertEquals(0, space.reserved(), "no reservation left behind");
+            assertEquals(committed.get(), space.used(), "stored: what the commit took, or nothing");
+        });
+    }
+
     private static void runAll(Thread... threads) {
         for (Thread t : threads) {
             t.start();

@@ -87,11 +87,9 @@ class StoreRecoveryTest {
 
         Store reopened = reopen();
         reopened.evict(a); // an operator's eviction, before or after the verifier reached it
-        try (FileChannel out = reopened.disk().createPart(b)) { // b fetched anew (stale, say), committed over the old copy
-            out.write(ByteBuffer.allocate(200));
-        }
-        reopened.writeSidecar(b, new Sidecar("http://o/b", 200, 8, null, 0));
-        reopened.commit(b, new StoreEntry(200, 8, null), 0, false);
+        ReplicaWriter fill = reopened.openFill(b, 200); // b fetched anew (stale, say), committed over the old copy
+        Files.write(fill.path(), new byte[200]);
+        fill.commit(new Sidecar("http://o/b", 200, 8, null, 0), false);
         assertTrue(reopened.awaitVerified(Duration.ofSeconds(30)));
         assertEquals(0, reopened.unverifiedFiles());
         assertNull(reopened.lookup(a));
@@ -149,9 +147,9 @@ class StoreRecoveryTest {
         Store store = reopen();
         StoreKey key = StoreKey.ofOrigin("http://o/sparse");
         PartialFile p = store.blocks().create(key, "http://o/sparse", 4 * 1024, 7, 1024);
-        store.reserve(1024);
-        p.writer().write(ByteBuffer.allocate(1024), 0);
-        store.blocks().prove(p, 0, 1, 1024);
+        PartialFiles.BlockWriter run = store.blocks().openRun(p, 0, 1);
+        run.write(ByteBuffer.allocate(1024), 0);
+        run.commit();
         p.closeQuietly();
 
         Store reopened = reopen();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,12 +29,9 @@ class StoreTest {
     /** A fetched file committed as the fetch commits it: reserved, written, sidecar, rename. */
     static StoreKey put(Store store, String url, int size, long mtime, String etag) throws Exception {
         StoreKey key = StoreKey.ofOrigin(url);
-        store.reserve(size);
-        try (FileChannel out = store.disk().createPart(key)) {
-            out.write(ByteBuffer.allocate(size));
-        }
-        store.writeSidecar(key, new Sidecar(url, size, mtime, etag, 0));
-        store.commit(key, new StoreEntry(size, mtime, etag), size, false);
+        ReplicaWriter fill = store.openFill(key, size);
+        Files.write(fill.path(), new byte[size]);
+        fill.commit(new Sidecar(url, size, mtime, etag, 0), false);
         return key;
     }
 
@@ -124,7 +120,7 @@ class StoreTest {
     void whatTheStoreWritesIsReadableByThePoolAlone() throws Exception {
         Store store = Store.open(dir, 10_000, ClusterSettings::defaults);
         put(store, "http://o/private", 100);
-        store.disk().createPart(StoreKey.ofOrigin("http://o/in-flight")).close();
+        store.openFill(StoreKey.ofOrigin("http://o/in-flight"), 10);
         assertModes(dir.resolve("data"), "rw-------", "rwx------");
     }
 

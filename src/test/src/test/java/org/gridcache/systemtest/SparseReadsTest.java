@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,6 +50,7 @@ class SparseReadsTest {
         Tools.randomFile(data.resolve("flaky/f.bin"), 32 << 20, 7);
         Tools.randomFile(data.resolve("slow/s.bin"), 64 << 20, 8);
         Tools.randomFile(data.resolve("small.bin"), 1 << 20, 9);
+        Tools.randomFile(data.resolve("switch.bin"), 32 << 20, 10);
         Random random = new Random(14);
         for (int i = 0; i < RANGES; i++) { // 40 MiB of 1 GiB, unaligned: about 4 %
             long start = (long) (random.nextDouble() * (SIZE - RANGE_LENGTH));
@@ -244,5 +246,31 @@ class SparseReadsTest {
         }
         assertEquals(1, origin.count("GET", "/small.bin"), "one origin read, the second range a hit");
         assertEquals(7L << 17, origin.bytesSent("GET", "/small.bin"), "its seven blocks, not the whole file");
+    }
+
+    /**
+     * A whole read from blocks whose partial file is dropped under it, after its head went out, by a whole-file fetch
+     * of the same version committing (a {@code Want-Digest} GET is one): the rest of the body goes from that complete
+     * copy, and the slow client gets the whole file, byte-exact, rather than a connection closed mid-body.
+     */
+    @Test
+    @Order(8)
+    void aWholeReadWhoseBlocksGoForACompleteCopyGoesOnFromIt() throws Exception {
+        String url = gridcache.door() + "/switch.bin";
+        Tools.curl("-fL", "-r", "0-999", "-o", "/dev/null", url).assertOk(); // a block of it: the next whole read is from blocks
+        Path slow = tmp.resolve("switch-slow");
+        CompletableFuture<Tools.Result> reader = CompletableFuture.supplyAsync(() -> Tools.curl("-fL", "-D", "-",
+                "--limit-rate", "4M", "-o", slow.toString(), url));
+        Tools.await("the slow whole read's first MiB", java.time.Duration.ofSeconds(60), () -> slow.toFile().length() > 1 << 20);
+        Path whole = tmp.resolve("switch-whole");
+        Tools.Result fetched = Tools.curl("-fL", "-D", "-", "-H", "Want-Digest: adler32", "-o", whole.toString(), url).assertOk();
+        assertTrue(fetched.out().contains("X-Cache: MISS"), "a whole-file fetch: " + fetched.out());
+        Tools.Result r = reader.get(120, TimeUnit.SECONDS).assertOk();
+        assertTrue(r.out().contains("Cache-Status: gridcache; fwd=partial"), "read from blocks: " + r.out());
+        String expected = Tools.sha256(data.resolve("switch.bin"));
+        assertEquals(expected, Tools.sha256(whole));
+        assertEquals(expected, Tools.sha256(slow), "the slow read, whole and byte-exact");
+        assertTrue(Tools.readOrEmpty(gridcache.home().resolve("logs/standalone.log"))
+                .contains("/switch.bin: its blocks went for a complete copy"), "it went on from the complete copy");
     }
 }
