@@ -302,7 +302,7 @@ public final class BlockFetches implements AutoCloseable {
         if (why == null) {
             try {
                 run.commit();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) { // its waiters are settled below whatever happened
                 LOG.warn("store: blocks {}-{} of {} not kept: {}", first, toExclusive - 1, ticket.path(), e.toString());
                 why = new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool could not keep the blocks read; try again");
             }

@@ -108,9 +108,15 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             refuseOpening(ex, failure, "open its store for " + ex.path, "pool cannot read its store");
             return;
         }
-        current = source instanceof Downloads.Hit hit
-                ? new HitMover(ex, hit, store, movers, downloads.checksumsOnDemand(), this)
-                : new CutThroughMover(ex, (Downloads.Joined) source, store, movers, downloads.checksumsOnDemand(), this);
+        try {
+            current = source instanceof Downloads.Hit hit
+                    ? new HitMover(ex, hit, store, movers, downloads.checksumsOnDemand(), this)
+                    : new CutThroughMover(ex, (Downloads.Joined) source, store, movers, downloads.checksumsOnDemand(), this);
+        } catch (RuntimeException e) { // no mover holds them: given back here
+            closeQuietly(source.file());
+            store.unpin(source.key());
+            throw e;
+        }
         if (ex.ctx.channel().isActive()) {
             current.start();
         } else {
@@ -188,7 +194,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
                 return;
             }
             if (file == null) {
-                otherwise.run();
+                orWhole(ex, otherwise);
                 return;
             }
             FileChannel reader;
@@ -201,15 +207,32 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
             }
             if (reader == null) {
                 blocks.release(file);
-                otherwise.run();
+                orWhole(ex, otherwise);
             } else if (!ex.ctx.channel().isActive()) {
                 closeQuietly(reader);
                 blocks.release(file);
                 ex.end(false);
             } else {
-                then.accept(new Opened(file, reader, origins.blockReads(ticket.originUrl()).orElseThrow()));
+                try {
+                    then.accept(new Opened(file, reader, origins.blockReads(ticket.originUrl()).orElseThrow()));
+                } catch (RuntimeException e) {
+                    if (blockTransfer == null) { // no block read holds them: given back here
+                        closeQuietly(reader);
+                        blocks.release(file);
+                    }
+                    throw e;
+                }
             }
         }), ex.ctx.executor());
+    }
+
+    /** No block read after all: the whole file, unless the client left meanwhile. */
+    private static void orWhole(Exchange ex, Runnable whole) {
+        if (ex.ctx.channel().isActive()) {
+            whole.run();
+        } else {
+            ex.end(false);
+        }
     }
 
     /** Refuses a request whose file could not be opened: the failure's own status, the store's, or 500 (logged). */
@@ -232,7 +255,7 @@ final class TransferHandler extends SimpleChannelInboundHandler<Exchange> implem
         try {
             file.close();
         } catch (IOException e) {
-            LOG.debug("closing a partial file: {}", e.toString());
+            LOG.debug("closing a file: {}", e.toString());
         }
     }
 

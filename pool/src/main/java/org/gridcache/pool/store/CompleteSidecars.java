@@ -10,9 +10,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sidecars of complete files: written by a commit, read for checksums, completed with checksums computed later.
- * Lock: a sidecar is renamed into place inside the per-key bin of {@link #writes} (a system call under it, but only
- * the writers of that key's sidecar take it, never a request reading the file), so that checksums kept late never
- * put an older copy's sidecar in place of a newer one's. Order: a {@link #writes} bin, then (reads only) the index.
+ * Lock: a sidecar is renamed into place inside the per-key bin of {@link #writes} (system calls under it, but only
+ * the writers of that key's files take it: commits, completions, checksums kept late; never a request reading the
+ * file), so that checksums kept late never put an older copy's sidecar in place of a newer one's, and two commits of
+ * one key never interleave. Order: a {@link #writes} bin, then a partial file's monitor (a commit drops the key's
+ * blocks), then the index.
  */
 final class CompleteSidecars {
     private static final Logger LOG = LoggerFactory.getLogger(CompleteSidecars.class);
@@ -31,6 +33,34 @@ final class CompleteSidecars {
         Path tmp = StoreFiles.sibling(files.sidecarFile(key), StoreFiles.TMP);
         files.writeTemporary(tmp, sidecar);
         renameAfter(key, tmp, () -> true);
+    }
+
+    /** A step taken in a key's bin. */
+    interface Step {
+        void run() throws IOException;
+    }
+
+    /**
+     * Commits a whole replica's files in the key's bin: its sidecar ({@code tmp}, written and fsync'ed) renamed into
+     * place, then {@code data} (the data file's rename and the entry's publication). Two writers committing one key
+     * (a fill and an upload's copy) so never leave one's sidecar beside the other's bytes. On failure {@code tmp} is
+     * deleted; {@code data} cleans up after itself.
+     */
+    void commit(StoreKey key, Path tmp, Step data) throws IOException {
+        IOException[] failed = {null};
+        writes.compute(key, (k, v) -> {
+            try {
+                StoreFiles.move(tmp, files.sidecarFile(key));
+                data.run();
+            } catch (IOException e) {
+                failed[0] = e;
+            }
+            return null;
+        });
+        if (failed[0] != null) {
+            StoreFiles.deleteQuietly(tmp);
+            throw failed[0];
+        }
     }
 
     /** A step taken in a key's bin before its sidecar's rename; false: no rename. */

@@ -78,16 +78,18 @@ public final class ReplicaWriter extends WriteHandle {
 
     /**
      * Makes the file the key's replica: fsync'ed, its sidecar written, renamed to the data file (replacing an older
-     * copy) and published, the reservation turned into stored bytes. {@code fromPeer}: a fill from a peer pool, as
+     * copy) and published, the reservation turned into stored bytes; the sidecar's and the data file's renames in
+     * the key's bin ({@link CompleteSidecars#commit}), so that another writer of the key never comes between them. {@code fromPeer}: a fill from a peer pool, as
      * the metrics count it. Throws {@link StoreException.Reason#GONE} when the write was cancelled (or committed)
      * before; on any failure nothing of it stays.
      */
     public void commit(Sidecar sidecar, boolean fromPeer) throws IOException {
         commitWith(reserved -> {
             force();
-            store.writeSidecar(key, sidecar);
+            Path tmp = StoreFiles.sibling(store.disk().sidecarFile(key), "." + kind.name().toLowerCase() + StoreFiles.TMP);
+            store.disk().writeTemporary(tmp, sidecar);
             StoreEntry entry = store.origins().entryOf(sidecar);
-            store.commitFrom(path, key, entry, reserved);
+            store.sidecars().commit(key, tmp, () -> store.commitFrom(path, key, entry, reserved));
             if (kind == Kind.FILL) {
                 store.counters().filled(entry.size, fromPeer);
             }

@@ -201,7 +201,9 @@ public final class Store implements AutoCloseable, WriteHandle.Room {
 
     /**
      * The older copy is REMOVED before the rename (a reader that opens the path afterwards sees that and lets go),
-     * the new one published after it; between the two a lookup misses, as it would before the commit.
+     * the new one published after it; between the two a lookup misses, as it would before the commit. A failed
+     * rename deletes the key's data file and sidecar: neither the older copy nor the new sidecar stays unindexed.
+     * Runs in the key's sidecar bin ({@link ReplicaWriter#commit}).
      */
     void commitFrom(Path from, StoreKey key, StoreEntry entry, long reserved) throws IOException {
         Path target = files.dataFile(key);
@@ -209,7 +211,12 @@ public final class Store implements AutoCloseable, WriteHandle.Room {
         if (old != null && index.remove(key, old)) {
             space.remove(old.size);
         }
-        StoreFiles.move(from, target);
+        try {
+            StoreFiles.move(from, target);
+        } catch (IOException e) {
+            files.deleteComplete(key); // the older copy is unpublished already, and the new sidecar is in place
+            throw e;
+        }
         StoreFiles.forceDirectory(target.getParent());
         partials.drop(key); // the complete copy supersedes any blocks of it
         space.commit(reserved, entry.size);

@@ -47,7 +47,11 @@ public abstract class WriteHandle {
      * write has ended (its new bytes given back).
      */
     public final void grow(long total) throws StoreException {
-        long more = total - reserved.get();
+        long held = reserved.get();
+        if (held == ENDED) {
+            throw StoreException.gone("the write has ended");
+        }
+        long more = total - held;
         if (more <= 0) {
             return;
         }

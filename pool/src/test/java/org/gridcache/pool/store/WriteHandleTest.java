@@ -63,8 +63,9 @@ class WriteHandleTest {
         assertEquals(40, store.counters().originBytes(), "what it had read still counts");
 
         assertThrows(StoreException.class, () -> fill.commit(sidecar(40, 1), false));
-        assertEquals(StoreException.Reason.GONE, assertThrows(StoreException.class, () -> fill.grow(500)).reason());
-        assertEquals(0, store.used(), "a growth after the end gives its room back");
+        assertEquals(StoreException.Reason.GONE, assertThrows(StoreException.class, () -> fill.grow(5000)).reason(),
+                "an ended write reserves nothing (not even for a moment, which could evict)");
+        assertEquals(0, store.used());
         assertNull(store.lookup(KEY));
     }
 
@@ -77,8 +78,27 @@ class WriteHandleTest {
         assertThrows(IOException.class, () -> copy.commit(sidecar(10, 1), false));
         assertEquals(0, store.used());
         assertFalse(Files.exists(store.disk().uploadFile(KEY)));
+        assertFalse(Files.exists(store.disk().sidecarFile(KEY)), "no sidecar without its data");
         assertNull(store.lookup(KEY));
         assertFalse(copy.cancel(), "it has ended");
+    }
+
+    /** A commit whose rename fails over an older copy: that copy was unpublished, so neither it nor the new sidecar stays. */
+    @Test
+    void aCommitThatFailsOverAnOlderCopyLeavesNoSidecarBehind() throws Exception {
+        Store store = Store.open(dir, 1000, ClusterSettings::defaults);
+        ReplicaWriter fill = store.openFill(KEY, 5);
+        Files.write(fill.path(), new byte[5]);
+        fill.commit(sidecar(5, 1), false);
+        Path data = store.disk().dataFile(KEY);
+        Files.delete(data);
+        Files.createDirectories(data.resolve("in-the-way")); // the rename cannot replace a directory that holds a file
+        ReplicaWriter copy = store.openCopy(KEY, 8);
+        copy.file().write(ByteBuffer.wrap(new byte[8]));
+        assertThrows(IOException.class, () -> copy.commit(sidecar(8, 2), false));
+        assertNull(store.lookup(KEY));
+        assertFalse(Files.exists(store.disk().sidecarFile(KEY)), "the new sidecar would pair with whatever is there");
+        assertEquals(0, store.used());
     }
 
     @Test
