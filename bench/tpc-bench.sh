@@ -2,7 +2,9 @@
 # tpc-bench.sh — HTTP third-party copy through gridcache beside a direct copy between the same two servers.
 # A benchmark, not a test (nothing here is asserted but byte-exactness and the copies' last line).
 #   Two independent nginx WebDAV servers on loopback: A is gridcache's origin (mounted at /up), B the remote side. A
-#   plain-HTTP cluster of the built distribution as three processes (zk, pool, door). Per repetition:
+#   cluster of the built distribution as three processes (zk, pool, door) over HTTPS with a test PKI from
+#   ../shared/gridenv: a third-party copy is for authenticated clients only, so each COPY presents Alice's proxy (with
+#   Credential: none, B being plain HTTP); tpc.allowed-hosts admits the loopback remote. Per repetition:
 #     direct      curl GET from B piped into curl PUT to A (what a client copying through itself does)
 #     pull        curl -L -X COPY -H 'Source: B/src' door/up/x: 307 to the pool, which GETs B into A and a cached copy
 #     push        curl -L -X COPY -H 'Destination: B/x' door/up/src: the pool PUTs its copy to B (repetition 1 fills
@@ -26,6 +28,7 @@ for tool in nginx curl cmp numfmt python3; do
 done
 [ -f /usr/lib/nginx/modules/ngx_http_dav_ext_module.so ] || { echo "libnginx-mod-http-dav-ext is missing" >&2; exit 1; }
 gridcache=${GRIDCACHE:-$(ls -d dist/target/gridcache-*/bin/gridcache | head -1)}
+gridenv=$(cd "${GRIDENV:-../shared/gridenv}" 2>/dev/null && pwd) || { echo "../shared/gridenv is missing" >&2; exit 1; }
 export GRIDCACHE_JAVA_OPTS=${GRIDCACHE_JAVA_OPTS:-}
 work=${WORK:-$(mktemp -d /tmp/tpc-bench.XXXXXX)}
 mkdir -p "$work"
@@ -76,20 +79,26 @@ ap=$(free_port); bp=$(free_port)
 webdav a "$ap"; webdav b "$bp"
 a=http://127.0.0.1:$ap; b=http://127.0.0.1:$bp
 
-# --- the cluster: zk, one pool, one door, plain HTTP ---
+# --- the cluster: zk, one pool, one door, HTTPS ---
+"$gridenv/mkpki.sh" "$work/pki" >/dev/null
+pki=$work/pki; proxy=$pki/proxies/alice.pem
+tls=(--capath "$pki/certificates" --cacert "$pki/ca/ca.pem" --cert "$proxy" --key "$proxy")
+echo "authenticated / list,read,write" >"$work/authz.conf"
 zp=$(free_port); pp=$(free_port); dp=$(free_port)
-common=(--plain-http --log-dir "$work/logs" --zk "127.0.0.1:$zp")
+common=(--log-dir "$work/logs" --zk "127.0.0.1:$zp" --host-cert "$pki/host/cert.pem" --host-key "$pki/host/key.pem"
+  --ca-dir "$pki/certificates" --vomsdir "$pki/vomsdir")
 "$gridcache" zk --home "$work/zk" --port "$zp" >"$work/zk.out" 2>&1 & pids+=($!)
 await 60 "ZooKeeper" grep -q "is up" "$work/zk.out"
 "$gridcache" origins add up --prefix /up --url "$a/" --zk "127.0.0.1:$zp" >/dev/null
 "$gridcache" pool "${common[@]}" --name p1 --store "$work/store" --capacity $((bytes * 3 + (1 << 30))) --port "$pp" \
   >"$work/pool.out" 2>&1 & pids+=($!)
-"$gridcache" door "${common[@]}" --port "$dp" >"$work/door.out" 2>&1 & pids+=($!)
+"$gridcache" door "${common[@]}" --authz "$work/authz.conf" --port "$dp" >"$work/door.out" 2>&1 & pids+=($!)
 for f in pool door; do await 60 "$f" grep -q "is up" "$work/$f.out"; done
 [ -z "${CHECKSUMS:-}" ] || "$gridcache" config set pool.checksums "$CHECKSUMS" --zk "127.0.0.1:$zp" >/dev/null
-door=http://127.0.0.1:$dp
-await 60 "the door to see the pool" sh -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -X COPY -H 'Source: $b/none' \
-  '$door/up/probe')\" = 307 ]"
+"$gridcache" config set tpc.allowed-hosts 127.0.0.1 --zk "127.0.0.1:$zp" >/dev/null
+door=https://localhost:$dp
+await 60 "the door to see the pool" sh -c "[ \"\$(curl -s ${tls[*]} -o /dev/null -w '%{http_code}' -X COPY -H 'Credential: none' \
+  -H 'Source: $b/none' '$door/up/probe')\" = 307 ]"
 
 say "creating a $size source file at both servers"
 head -c "$bytes" /dev/urandom >"$work/data-b/src.bin"
@@ -106,11 +115,11 @@ copy() {
       t=$(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
       check=$work/data-a/$name ;;
     pull)
-      out=$(curl -sS --max-time 3600 -L -X COPY -H "Source: $b/src.bin" -H 'RequireChecksumVerification: false' \
+      out=$(curl -sS "${tls[@]}" --max-time 3600 -L -X COPY -H "Source: $b/src.bin" -H 'Credential: none' -H 'RequireChecksumVerification: false' \
         -w '\n%{time_total}' "$door/up/$name")
       check=$work/data-a/$name ;;
     push*)
-      out=$(curl -sS --max-time 3600 -L -X COPY -H "Destination: $b/$name" -H 'RequireChecksumVerification: false' \
+      out=$(curl -sS "${tls[@]}" --max-time 3600 -L -X COPY -H "Destination: $b/$name" -H 'Credential: none' -H 'RequireChecksumVerification: false' \
         -w '\n%{time_total}' "$door/up/src.bin")
       check=$work/data-b/$name ;;
   esac
@@ -121,7 +130,7 @@ copy() {
   fi
   cmp -s "$work/data-b/src.bin" "$check" || { echo "$way: $name is not byte-exact" >&2; exit 1; }
   rm -f "$check"
-  [ "$way" != pull ] || curl -sS -o /dev/null -X DELETE "$door/up/$name" || true
+  [ "$way" != pull ] || curl -sS "${tls[@]}" -L -o /dev/null -X DELETE "$door/up/$name" || true
   awk -v b="$bytes" -v t="$t" 'BEGIN { printf "%.1f\n", b / t / 1e6 }'
 }
 
