@@ -110,6 +110,8 @@ class StoreTest {
         Store reopened = Store.open(dir, 10_000, ClusterSettings::defaults);
         assertNotNull(reopened.lookup(good));
         assertNull(reopened.lookup(shortened));
+        // the verifier thread may be dropping it now (index first, then the file): its end is when the file is gone
+        assertTrue(reopened.awaitVerified(java.time.Duration.ofSeconds(30)));
         assertFalse(Files.exists(store.disk().dataFile(shortened)));
         assertFalse(Files.exists(part));
         assertEquals(100, reopened.used());
