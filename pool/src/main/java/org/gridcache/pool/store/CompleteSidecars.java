@@ -28,13 +28,6 @@ final class CompleteSidecars {
         this.store = store;
     }
 
-    /** Writes a complete file's sidecar atomically: temporary file, fsync, rename. */
-    void write(StoreKey key, Sidecar sidecar) throws IOException {
-        Path tmp = StoreFiles.sibling(files.sidecarFile(key), StoreFiles.TMP);
-        files.writeTemporary(tmp, sidecar);
-        renameAfter(key, tmp, () -> true);
-    }
-
     /** A step taken in a key's bin. */
     interface Step {
         void run() throws IOException;

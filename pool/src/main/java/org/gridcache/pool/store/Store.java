@@ -348,11 +348,6 @@ public final class Store implements AutoCloseable, WriteHandle.Room {
         return sidecars;
     }
 
-    /** Writes a complete file's sidecar atomically (temporary file, fsync, rename). */
-    public void writeSidecar(StoreKey key, Sidecar sidecar) throws IOException {
-        sidecars.write(key, sidecar);
-    }
-
     /** The checksums kept in a stored file's sidecar (read from disk); none when it holds none. */
     public Checksums checksums(StoreKey key) {
         return sidecars.checksums(key);

@@ -130,7 +130,7 @@ class ChecksumsOnDemandTest {
         ReplicaWriter upload = store.openCopy(key, data.length);
         upload.file().write(ByteBuffer.wrap(data));
         Sidecar replacing = new Sidecar("http://o/replaced", data.length, 8, null, 1, all(data).only(CHEAP).toHex());
-        store.writeSidecar(key, replacing); // the first step of the upload's commit
+        store.disk().writeSidecar(store.disk().sidecarFile(key), replacing); // the first step of the upload's commit
         assertFalse(store.sidecars().keep(key, copy, opened.sidecar(), all(old)),
                 "its sidecar changed: the old copy's checksums are not written over it");
         assertEquals(replacing, sidecar(key));

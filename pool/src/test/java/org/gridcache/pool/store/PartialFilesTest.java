@@ -204,7 +204,7 @@ class PartialFilesTest {
         write(store, p, 0, 1);
         write(store, p, 1, 2);
         // what a completion leaves before it removes the blocks: the complete sidecar and a link to the blocks file
-        store.writeSidecar(key, new Sidecar(BIG, 2L * BLOCK, 7, null, 0));
+        store.disk().writeSidecar(store.disk().sidecarFile(key), new Sidecar(BIG, 2L * BLOCK, 7, null, 0));
         Files.createLink(store.disk().dataFile(key), store.disk().blocksFile(key));
         Store again = Store.open(dir, 100L * BLOCK, ClusterSettings::defaults);
         assertNotNull(again.lookup(key));
@@ -220,7 +220,7 @@ class PartialFilesTest {
         StoreKey key = p.key();
         write(store, p, 0, 1);
         store.openFill(key, 0); // a whole-file fetch of the key has started
-        store.writeSidecar(key, new Sidecar(BIG, BLOCK, 7, "\"fetched\"", 0));
+        store.disk().writeSidecar(store.disk().sidecarFile(key), new Sidecar(BIG, BLOCK, 7, "\"fetched\"", 0));
         assertFalse(store.blocks().complete(p));
         assertTrue(Files.readString(store.disk().sidecarFile(key)).contains("fetched"), "the fetch's sidecar stands");
         assertFalse(Files.exists(store.disk().dataFile(key)));
