@@ -74,7 +74,7 @@ public class StoreHitBenchmark {
     public long hit() throws IOException {
         StoreKey key = next();
         Store.Opened opened = store.pinAndOpen(key);
-        long size = opened.entry().size;
+        long size = opened.entry().size();
         opened.file().close();
         store.unpin(key);
         return size;
@@ -86,7 +86,7 @@ public class StoreHitBenchmark {
         StoreKey key = next();
         StoreEntry e = store.lookup(key);
         store.pin(key);
-        long size = e.state() == ReplicaState.COMPLETE ? e.size : -1;
+        long size = e.state() == ReplicaState.COMPLETE ? e.size() : -1;
         store.unpin(key);
         return size;
     }

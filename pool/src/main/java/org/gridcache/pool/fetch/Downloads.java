@@ -292,7 +292,7 @@ public final class Downloads implements AutoCloseable {
             closeQuietly(opened.file());
             store.unpin(key);
             LOG.info("store: copy of {} is stale (size {} mtime {}, ticket says size {} mtime {}); fetching anew",
-                    ticket.path(), entry.size, entry.mtime, ticket.size(), ticket.mtime());
+                    ticket.path(), entry.size(), entry.mtime(), ticket.size(), ticket.mtime());
             store.drop(key);
             return null;
         }

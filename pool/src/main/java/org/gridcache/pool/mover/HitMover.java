@@ -53,17 +53,17 @@ public final class HitMover extends Mover {
 
     private void send(Checksums digests) {
         StoreEntry entry = hit.entry();
-        List<ByteRange> ranges = ByteRange.parseAll(ex.range, entry.size);
+        List<ByteRange> ranges = ByteRange.parseAll(ex.range, entry.size());
         ByteRange range = ranges.get(0);
         if (range.kind() == ByteRange.Kind.UNSATISFIABLE) {
-            refuseRange(entry.size);
+            refuseRange(entry.size());
             return;
         }
         if (ranges.size() > 1) {
             sendParts(entry, ranges, digests);
             return;
         }
-        HttpResponse head = Responses.withDigests(FileHeads.fileHead(ex, range, entry.size, entry.mtime, entry.etag(), true, CacheStatus.HIT),
+        HttpResponse head = Responses.withDigests(FileHeads.fileHead(ex, range, entry.size(), entry.mtime(), entry.etag(), true, CacheStatus.HIT),
                 ex.digests, digests);
         status(head.status());
         ex.ctx.write(head);
@@ -76,8 +76,8 @@ public final class HitMover extends Mover {
     }
 
     private void sendParts(StoreEntry entry, List<ByteRange> ranges, Checksums digests) {
-        MultipartBody body = new MultipartBody(ranges, entry.size);
-        HttpResponse head = Responses.withDigests(FileHeads.multipartHead(ex, body, entry.mtime, entry.etag(), true, CacheStatus.HIT),
+        MultipartBody body = new MultipartBody(ranges, entry.size());
+        HttpResponse head = Responses.withDigests(FileHeads.multipartHead(ex, body, entry.mtime(), entry.etag(), true, CacheStatus.HIT),
                 ex.digests, digests);
         status(head.status());
         ex.ctx.write(head);

@@ -119,7 +119,7 @@ public final class ChecksumsOnDemand implements AutoCloseable {
         store.counters().checksumsComputedOnDemand();
         Checksums computed;
         try (FileChannel data = stored.data()) {
-            computed = digest(data, c.copy().size, missing);
+            computed = digest(data, c.copy().size(), missing);
         }
         String kept;
         try {
@@ -127,7 +127,7 @@ public final class ChecksumsOnDemand implements AutoCloseable {
         } catch (IOException e) { // e.g. a full disk: the answer stands, the next request computes them again
             kept = "; not kept: " + e;
         }
-        LOG.info("store: computed {} of {} ({} bytes) in {} ms on demand{}", missing, key, c.copy().size,
+        LOG.info("store: computed {} of {} ({} bytes) in {} ms on demand{}", missing, key, c.copy().size(),
                 (System.nanoTime() - start) / 1_000_000, kept);
         return known.with(computed);
     }

@@ -66,7 +66,7 @@ public final class Eviction {
                     freed += older.get(next++).bytes();
                 }
                 if (freed < needed && !pinned.test(e.getKey()) && e.getValue().state() == ReplicaState.COMPLETE) {
-                    long size = e.getValue().size;
+                    long size = e.getValue().size();
                     long bytes = disk ? SpaceAllocator.footprint(size) : size;
                     out.add(new Candidate(e.getKey(), bytes, age));
                     freed += bytes;

@@ -133,9 +133,9 @@ final class Evictor implements AutoCloseable {
             if (!store.index().evict(key, e)) {
                 return -1;
             }
-            store.space().remove(e.size);
+            store.space().remove(e.size());
             store.disk().deleteComplete(key);
-            return e.size;
+            return e.size();
         }
         PartialFile p = store.blocks().get(key);
         return p == null ? -1 : store.blocks().evict(p, store.index());

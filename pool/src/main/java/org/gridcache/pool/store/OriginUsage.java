@@ -47,14 +47,14 @@ public final class OriginUsage {
     /** {@code e} entered the index. */
     static void entered(StoreEntry e) {
         if (e.origin != null) {
-            e.origin.bytes.addAndGet(e.size);
+            e.origin.bytes.addAndGet(e.size());
         }
     }
 
     /** {@code e} left the index (or never entered it after {@link #entered}). */
     static void left(StoreEntry e) {
         if (e.origin != null) {
-            e.origin.bytes.addAndGet(-e.size);
+            e.origin.bytes.addAndGet(-e.size());
         }
     }
 

@@ -34,7 +34,7 @@ public final class PartialFile extends Replica {
     volatile long lastUse = System.nanoTime();
 
     PartialFile(StoreKey key, String originUrl, long mtime, BlockBitmap bitmap, FileChannel writer) {
-        super(ReplicaState.NEW);
+        super(ReplicaState.NEW, 0);
         this.key = key;
         this.originUrl = originUrl;
         this.mtime = mtime;

@@ -210,17 +210,17 @@ public final class PartialFiles {
         }
         StoreFiles.forceDirectory(data.getParent());
         StoreEntry entry = store.origins().entryOf(sidecar);
-        space.add(entry.size);
+        space.add(entry.size());
         StoreEntry replaced = store.index().publish(key, entry);
         if (replaced != null) {
-            space.remove(replaced.size);
+            space.remove(replaced.size());
         }
         if (!p.become(ReplicaState.PARTIAL, ReplicaState.REMOVED)) {
             store.drop(key, entry); // dropped while it was completed: so is the copy made of it
             return false;
         }
         discard(p);
-        store.counters().filled(entry.size, false);
+        store.counters().filled(entry.size(), false);
         return true;
     }
 

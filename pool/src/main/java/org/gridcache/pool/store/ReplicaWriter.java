@@ -91,7 +91,7 @@ public final class ReplicaWriter extends WriteHandle {
             StoreEntry entry = store.origins().entryOf(sidecar);
             store.sidecars().commit(key, tmp, () -> store.commitFrom(path, key, entry, reserved));
             if (kind == Kind.FILL) {
-                store.counters().filled(entry.size, fromPeer);
+                store.counters().filled(entry.size(), fromPeer);
             }
         });
     }

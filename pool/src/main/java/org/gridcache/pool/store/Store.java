@@ -209,7 +209,7 @@ public final class Store implements AutoCloseable, WriteHandle.Room {
         Path target = files.dataFile(key);
         StoreEntry old = index.peek(key);
         if (old != null && index.remove(key, old)) {
-            space.remove(old.size);
+            space.remove(old.size());
         }
         try {
             StoreFiles.move(from, target);
@@ -219,10 +219,10 @@ public final class Store implements AutoCloseable, WriteHandle.Room {
         }
         StoreFiles.forceDirectory(target.getParent());
         partials.drop(key); // the complete copy supersedes any blocks of it
-        space.commit(reserved, entry.size);
+        space.commit(reserved, entry.size());
         StoreEntry replaced = index.publish(key, entry);
         if (replaced != null) {
-            space.remove(replaced.size);
+            space.remove(replaced.size());
         }
         evictor.wake();
     }
@@ -243,9 +243,9 @@ public final class Store implements AutoCloseable, WriteHandle.Room {
         if (!index.remove(key, e)) {
             return 0;
         }
-        space.remove(e.size);
+        space.remove(e.size());
         files.deleteComplete(key);
-        return e.size;
+        return e.size();
     }
 
     /**

@@ -128,7 +128,7 @@ final class StoreStartup {
     private StoreEntry proven(StoreKey key, StoreEntry found) {
         try {
             Sidecar s = StoreFiles.readSidecar(files.sidecarFile(key));
-            if (s.originUrl() != null && s.size() == found.size && StoreKey.hashOf(s.originUrl()).equals(key)) {
+            if (s.originUrl() != null && s.size() == found.size() && StoreKey.hashOf(s.originUrl()).equals(key)) {
                 return store.origins().entryOf(s);
             }
         } catch (IOException | IllegalArgumentException e) {

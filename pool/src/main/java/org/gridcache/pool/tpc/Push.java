@@ -73,7 +73,7 @@ final class Push implements Copy {
         FileChannel file = source instanceof Downloads.Hit h ? h.file() : ((Downloads.Joined) source).file();
         boolean hit = source instanceof Downloads.Hit;
         try {
-            long size = hit ? ((Downloads.Hit) source).entry().size : filled(((Downloads.Joined) source).download());
+            long size = hit ? ((Downloads.Hit) source).entry().size() : filled(((Downloads.Joined) source).download());
             ChecksumComputation computation = new ChecksumComputation(java.util.Set.of(check.type()));
             int status = put(client, file, size, computation, moved);
             if (status < 200 || status >= 300) {

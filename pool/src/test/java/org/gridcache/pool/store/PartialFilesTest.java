@@ -169,8 +169,8 @@ class PartialFilesTest {
         }
         StoreEntry entry = store.lookup(key);
         assertNotNull(entry);
-        assertEquals(3L * BLOCK, entry.size);
-        assertEquals(7, entry.mtime);
+        assertEquals(3L * BLOCK, entry.size());
+        assertEquals(7, entry.mtime());
         assertEquals(3L * BLOCK, store.used(), "counted once");
         String sidecar = Files.readString(store.disk().sidecarFile(key));
         assertFalse(sidecar.contains("blocks") || sidecar.contains("blockSize"), sidecar);

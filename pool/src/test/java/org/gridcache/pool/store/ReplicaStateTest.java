@@ -19,7 +19,7 @@ class ReplicaStateTest {
 
     private static final class Probe extends Replica {
         Probe(ReplicaState initial) {
-            super(initial);
+            super(initial, 0);
         }
     }
 
@@ -77,5 +77,28 @@ class ReplicaStateTest {
             assertEquals(ReplicaState.REMOVED, r.state());
             assertFalse(r.remove(), "a second remove finds it removed");
         }
+    }
+
+    @Test
+    void anEntryKeepsItsSizeAndMtimeBesideItsStateThroughEveryMove() {
+        long size = Replica.MAX_VALUE;
+        long mtime = 0xFFFF_FFFEL; // the last second an entry keeps (in 2106)
+        StoreEntry e = new StoreEntry(size, mtime, "\"e\"");
+        assertTrue(e.become(ReplicaState.FILLING, ReplicaState.COMPLETE));
+        assertTrue(e.remove());
+        assertEquals(ReplicaState.REMOVED, e.state());
+        assertEquals(size, e.size());
+        assertEquals(mtime, e.mtime());
+        assertEquals(1_795_000_000L, new StoreEntry(0, 1_795_000_000L, null).mtime());
+    }
+
+    @Test
+    void anMtimeAnEntryCannotKeepIsUnknownAndASizeTooLargeIsRefused() {
+        assertEquals(-1, new StoreEntry(1, -1, null).mtime());
+        assertEquals(-1, new StoreEntry(1, -5, null).mtime(), "before 1970");
+        assertEquals(-1, new StoreEntry(1, 1L << 33, null).mtime(), "after 2106");
+        assertFalse(new StoreEntry(1, -1, null).isStaleFor(1, 1_795_000_000L), "an unknown mtime is no other version");
+        assertThrows(IllegalArgumentException.class, () -> new StoreEntry(Replica.MAX_VALUE + 1, 0, null));
+        assertThrows(IllegalArgumentException.class, () -> new StoreEntry(-1, 0, null));
     }
 }

@@ -90,26 +90,26 @@ class ReplicaTransitionsModelTest {
                 StoreEntry copy = new StoreEntry(20, 2, null);
                 StoreEntry current = index.peek(KEY);
                 if (current != null && index.remove(KEY, current)) {
-                    space.remove(current.size);
+                    space.remove(current.size());
                 }
                 onDisk.set(copy); // the rename
                 space.commit(20, 20);
                 StoreEntry replaced = index.publish(KEY, copy);
                 if (replaced != null) {
-                    space.remove(replaced.size);
+                    space.remove(replaced.size());
                 }
             });
             Thread evictor = new Thread(() -> {
                 StoreEntry e = index.peek(KEY);
                 if (e != null && index.evict(KEY, e)) {
-                    space.remove(e.size);
+                    space.remove(e.size());
                 }
             });
             runAll(reader, upload, evictor);
             assertEquals(null, wrong.get());
             assertEquals(ReplicaState.REMOVED, old.state(), "replaced or evicted");
             StoreEntry now = index.peek(KEY);
-            assertEquals(now == null ? 0 : now.size, space.used(), "the accounting counts what is indexed, once");
+            assertEquals(now == null ? 0 : now.size(), space.used(), "the accounting counts what is indexed, once");
         });
     }
 

@@ -45,7 +45,7 @@ class StoreRecoveryTest {
         Store reopened = reopen();
         StoreEntry entry = reopened.lookup(good);
         assertNotNull(entry);
-        assertEquals(7, entry.mtime, "the first use read the sidecar");
+        assertEquals(7, entry.mtime(), "the first use read the sidecar");
         assertEquals("\"e\"", entry.etag());
         assertNull(reopened.lookup(other), "never served");
         // the verifier may be dropping it as the lookup looks: its files are gone once the verifier is done
@@ -76,7 +76,7 @@ class StoreRecoveryTest {
         assertEquals(2980, reopened.used());
         assertFalse(Files.exists(reopened.disk().dataFile(truncated)));
         assertFalse(Files.exists(reopened.disk().dataFile(badJson)));
-        assertEquals(7, reopened.lookup(StoreKey.ofOrigin("http://o/f9")).mtime);
+        assertEquals(7, reopened.lookup(StoreKey.ofOrigin("http://o/f9")).mtime());
     }
 
     @Test
@@ -93,7 +93,7 @@ class StoreRecoveryTest {
         assertTrue(reopened.awaitVerified(Duration.ofSeconds(30)));
         assertEquals(0, reopened.unverifiedFiles());
         assertNull(reopened.lookup(a));
-        assertEquals(8, reopened.lookup(b).mtime);
+        assertEquals(8, reopened.lookup(b).mtime());
         assertEquals(200, reopened.used());
     }
 

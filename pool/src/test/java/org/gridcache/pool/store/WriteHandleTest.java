@@ -39,7 +39,7 @@ class WriteHandleTest {
 
         fill.commit(sidecar(3, 7), false);
         assertEquals(3, store.used(), "the reservation became the file's bytes");
-        assertEquals(7, store.lookup(KEY).mtime);
+        assertEquals(7, store.lookup(KEY).mtime());
         assertFalse(Files.exists(store.disk().partFile(KEY)));
         assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(store.disk().dataFile(KEY)));
         assertEquals(3, store.counters().originBytes(), "counted as filled from the origin");
@@ -47,7 +47,7 @@ class WriteHandleTest {
         assertEquals(StoreException.Reason.GONE,
                 assertThrows(StoreException.class, () -> fill.commit(sidecar(3, 8), false)).reason());
         assertFalse(fill.cancel(), "a committed write is not undone");
-        assertEquals(7, store.lookup(KEY).mtime);
+        assertEquals(7, store.lookup(KEY).mtime());
         assertEquals(3, store.used());
     }
 
@@ -110,7 +110,7 @@ class WriteHandleTest {
         ReplicaWriter copy = store.openCopy(KEY, 8);
         copy.file().write(ByteBuffer.wrap(new byte[8]));
         copy.commit(sidecar(8, 2), false);
-        assertEquals(8, store.lookup(KEY).size);
+        assertEquals(8, store.lookup(KEY).size());
         assertEquals(8, store.used());
         assertEquals(5, store.counters().originBytes(), "a copy is no fill");
     }
