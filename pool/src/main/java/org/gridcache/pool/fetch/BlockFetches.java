@@ -73,10 +73,7 @@ public final class BlockFetches implements AutoCloseable {
     public PartialFile open(Ticket ticket) throws IOException {
         StoreKey key = StoreKey.ofOrigin(ticket.originUrl());
         long size = ticket.size();
-        if (size <= 0) {
-            return null;
-        }
-        if (store.contains(key)) {
+        if (size <= 0 || store.contains(key)) {
             return null;
         }
         for (int attempt = 0; attempt < 3; attempt++) {
@@ -138,6 +135,13 @@ public final class BlockFetches implements AutoCloseable {
     }
 
     /**
+     * One origin read of blocks {@code [first, toExclusive)}, with the futures it put in flight for them (the i-th
+     * for block first + i): settling it ends those and takes out of the map only those, never a later run's.
+     */
+    private record Run(int first, int toExclusive, List<CompletableFuture<Void>> blocks) {
+    }
+
+    /**
      * Makes sure the blocks holding {@code ranges} ({start, end} pairs, inclusive) are proven or being fetched,
      * starting one read per run of missing adjacent blocks (and, with {@code pool.block-prefetch}, the blocks after
      * the last one, which nobody waits for).
@@ -153,7 +157,7 @@ public final class BlockFetches implements AutoCloseable {
      */
     public Plan ensure(PartialFile p, Ticket ticket, RangedReads reads, List<long[]> ranges, int ahead, int longestRun) {
         List<CompletableFuture<Void>> waits = new ArrayList<>();
-        List<int[]> runs = new ArrayList<>();
+        List<Run> runs = new ArrayList<>();
         synchronized (p) { // the file's bitmap and blocks in flight: no system call under it
             BlockBitmap bitmap = p.bitmap();
             for (long[] r : ranges) {
@@ -165,8 +169,8 @@ public final class BlockFetches implements AutoCloseable {
                 plan(p, lastBlock + 1, lastBlock + after, longestRun, new ArrayList<>(), runs);
             }
         }
-        for (int[] run : runs) {
-            startOffLoop(p, ticket, reads, run[0], run[1]);
+        for (Run run : runs) {
+            startOffLoop(p, ticket, reads, run);
         }
         boolean fetched = !waits.isEmpty();
         return new Plan(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), fetched);
@@ -191,20 +195,23 @@ public final class BlockFetches implements AutoCloseable {
      * start, none longer than {@code longestRun} blocks.
      */
     private static void plan(PartialFile p, int first, int last, int longestRun, List<CompletableFuture<Void>> waits,
-                             List<int[]> runs) {
+                             List<Run> runs) {
         int runStart = -1;
+        List<CompletableFuture<Void>> blocks = null;
         for (int b = first; b <= last + 1; b++) {
             boolean missing = b <= last && !p.bitmap().has(b) && !p.inFlight().containsKey(b);
             if (runStart >= 0 && (!missing || b - runStart == longestRun)) {
-                runs.add(new int[] {runStart, b});
+                runs.add(new Run(runStart, b, blocks));
                 runStart = -1;
             }
             if (missing) {
                 if (runStart < 0) {
                     runStart = b;
+                    blocks = new ArrayList<>();
                 }
                 CompletableFuture<Void> f = new CompletableFuture<>();
                 p.inFlight().put(b, f);
+                blocks.add(f);
                 waits.add(f);
             } else if (b <= last && p.inFlight().containsKey(b)) {
                 waits.add(p.inFlight().get(b)); // coalesced: another request is fetching this block
@@ -212,58 +219,55 @@ public final class BlockFetches implements AutoCloseable {
         }
     }
 
-    /** Starts the read of a run on a starter thread; its blocks' waiters hear of any failure. */
-    private void startOffLoop(PartialFile p, Ticket ticket, RangedReads reads, int first, int toExclusive) {
+    /** Starts the read of a run on a starter thread; its blocks' waiters hear of any failure (settled once). */
+    private void startOffLoop(PartialFile p, Ticket ticket, RangedReads reads, Run run) {
         try {
             starters.execute(() -> {
                 try {
-                    start(p, ticket, reads, first, toExclusive);
+                    start(p, ticket, reads, run);
                 } catch (RuntimeException e) {
-                    LOG.error("{}: blocks {}-{} not read", ticket.path(), first, toExclusive - 1, e);
-                    settle(p, first, toExclusive, FetchException.badGateway("pool could not read the blocks; see its log"));
+                    LOG.error("{}: blocks {}-{} not read", ticket.path(), run.first(), run.toExclusive() - 1, e);
+                    settle(p, run, FetchException.badGateway("pool could not read the blocks; see its log"));
                 }
             });
         } catch (RejectedExecutionException e) {
-            settle(p, first, toExclusive, shuttingDown());
+            settle(p, run, shuttingDown());
         }
     }
 
-    /** Reads blocks {@code [first, toExclusive)} from the origin into the partial file. */
-    private void start(PartialFile p, Ticket ticket, RangedReads reads, int first, int toExclusive) {
+    /** Reads the run's blocks from the origin into the partial file. */
+    private void start(PartialFile p, Ticket ticket, RangedReads reads, Run run) {
         if (p.state() != ReplicaState.PARTIAL) { // dropped since it was planned: nothing to read into
-            settle(p, first, toExclusive, FetchException.blocksDropped("the blocks of " + ticket.path() + " were dropped"));
+            settle(p, run, FetchException.blocksDropped("the blocks of " + ticket.path() + " were dropped"));
             return;
         }
-        BlockWriter run;
+        BlockWriter writer;
         try {
-            run = store.blocks().openRun(p, first, toExclusive);
+            writer = store.blocks().openRun(p, run.first(), run.toExclusive());
         } catch (StoreException e) {
-            settle(p, first, toExclusive, FetchException.fromStore(e));
+            settle(p, run, FetchException.fromStore(e));
             return;
         }
-        long offset = run.offset();
-        long length = run.length();
-        LOG.debug("{}: blocks {}-{} ({} bytes from {}) from the origin", ticket.path(), first, toExclusive - 1, length, offset);
+        LOG.debug("{}: blocks {}-{} from the origin", ticket.path(), run.first(), run.toExclusive() - 1);
         URI origin;
         try {
             origin = URI.create(ticket.originUrl());
         } catch (IllegalArgumentException e) {
-            run.cancel();
-            settle(p, first, toExclusive, FetchException.badGateway("ticket names no usable origin URL"));
+            writer.cancel();
+            settle(p, run, FetchException.badGateway("ticket names no usable origin URL"));
             return;
         }
         try {
-            read(p, ticket, reads, origin, run, first, toExclusive);
+            read(p, ticket, reads, origin, writer, run);
         } catch (RuntimeException e) {
-            run.cancel();
+            writer.cancel();
             throw e;
         }
     }
 
-    private void read(PartialFile p, Ticket ticket, RangedReads reads, URI origin, BlockWriter run, int first, int toExclusive) {
-        long offset = run.offset();
-        long length = run.length();
-        reads.read(origin, ticket, offset, length, new RangedReads.Receiver() {
+    private void read(PartialFile p, Ticket ticket, RangedReads reads, URI origin, BlockWriter writer, Run run) {
+        long length = writer.length();
+        reads.read(origin, ticket, writer.offset(), length, new RangedReads.Receiver() {
             private long received; // one fetcher thread at a time
 
             @Override
@@ -274,7 +278,7 @@ public final class BlockFetches implements AutoCloseable {
             public void receive(ByteBuf data) throws IOException {
                 try {
                     int n = data.readableBytes();
-                    run.write(data.nioBuffer(), received);
+                    writer.write(data.nioBuffer(), received);
                     received += n;
                 } finally {
                     data.release();
@@ -286,29 +290,30 @@ public final class BlockFetches implements AutoCloseable {
                 FetchException why = failure == null && received != length
                         ? FetchException.badGateway("origin sent " + received + " of the " + length + " bytes of a range") : failure;
                 try {
-                    provers.execute(() -> finish(p, ticket, run, first, toExclusive, received, why));
+                    provers.execute(() -> finish(p, ticket, writer, run, received, why));
                 } catch (RejectedExecutionException e) {
-                    run.cancel();
-                    settle(p, first, toExclusive, shuttingDown());
+                    writer.cancel();
+                    settle(p, run, shuttingDown());
                 }
             }
         });
     }
 
-    private void finish(PartialFile p, Ticket ticket, BlockWriter run, int first, int toExclusive, long received,
-                        FetchException failure) {
+    private void finish(PartialFile p, Ticket ticket, BlockWriter writer, Run run, long received, FetchException failure) {
         store.counters().countOriginBytes(received);
+        int first = run.first();
+        int last = run.toExclusive() - 1;
         FetchException why = failure;
         if (why == null) {
             try {
-                run.commit();
+                writer.commit();
             } catch (IOException | RuntimeException e) { // its waiters are settled below whatever happened
-                LOG.warn("store: blocks {}-{} of {} not kept: {}", first, toExclusive - 1, ticket.path(), e.toString());
+                LOG.warn("store: blocks {}-{} of {} not kept: {}", first, last, ticket.path(), e.toString());
                 why = new FetchException(HttpResponseStatus.SERVICE_UNAVAILABLE, "pool could not keep the blocks read; try again");
             }
         } else {
-            run.cancel();
-            LOG.info("{}: blocks {}-{} failed: {}", ticket.path(), first, toExclusive - 1, why.getMessage());
+            writer.cancel();
+            LOG.info("{}: blocks {}-{} failed: {}", ticket.path(), first, last, why.getMessage());
         }
         if (why != null && p.state() != ReplicaState.PARTIAL) {
             // dropped under the read (a complete copy committed, another version, a write notice): the whole file then
@@ -317,7 +322,7 @@ public final class BlockFetches implements AutoCloseable {
         if (why == null) {
             completeIfFull(p, ticket.path()); // before its waiters go on: they find the complete copy
         }
-        settle(p, first, toExclusive, why);
+        settle(p, run, why);
     }
 
     /**
@@ -341,18 +346,14 @@ public final class BlockFetches implements AutoCloseable {
         }
     }
 
-    /** Ends the futures of blocks {@code [first, toExclusive)}: proven (null) or failed. */
-    private void settle(PartialFile p, int first, int toExclusive, FetchException failure) {
-        List<CompletableFuture<Void>> ended = new ArrayList<>();
+    /** Ends the run's futures, proven (null) or failed, once they are out of the map (later runs' stay in it). */
+    private static void settle(PartialFile p, Run run, FetchException failure) {
         synchronized (p) {
-            for (int b = first; b < toExclusive; b++) {
-                CompletableFuture<Void> f = p.inFlight().remove(b);
-                if (f != null) {
-                    ended.add(f);
-                }
+            for (int i = 0; i < run.blocks().size(); i++) {
+                p.inFlight().remove(run.first() + i, run.blocks().get(i));
             }
         }
-        for (CompletableFuture<Void> f : ended) {
+        for (CompletableFuture<Void> f : run.blocks()) {
             if (failure == null) {
                 f.complete(null);
             } else {

@@ -325,4 +325,39 @@ class BlockFetchesTest {
             pooled.close();
         }
     }
+
+    /**
+     * A read that reports its failure and then throws (a bug after the report) is settled twice: the second settling
+     * must not touch the fetch a later request started for the same block meanwhile.
+     */
+    @Test
+    void aRunSettledTwiceLeavesALaterRunOfItsBlocksAlone() throws Exception {
+        PartialFile p = fetches.open(ticket(SIZE));
+        java.util.concurrent.atomic.AtomicReference<BlockFetches.Plan> later = new java.util.concurrent.atomic.AtomicReference<>();
+        RangedReads reportsThenThrows = (URI uri, Ticket ticket, long offset, long length, RangedReads.Receiver receiver) -> {
+            java.util.concurrent.CompletableFuture<Void> mine;
+            synchronized (p) {
+                mine = p.inFlight().get(0);
+            }
+            receiver.done(FetchException.badGateway("origin said no"));
+            try {
+                mine.get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException expected) {
+                // settled by its report: the block is free for the next request
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            later.set(fetches.ensure(p, ticket(SIZE), origin, range(10, 20))); // a request meanwhile: a new read
+            throw new IllegalStateException("a bug after the failure was reported");
+        };
+        BlockFetches.Plan first = fetches.ensure(p, ticket(SIZE), reportsThenThrows, range(10, 20));
+        assertFailsWith(HttpResponseStatus.BAD_GATEWAY, () -> first.ready().get(10, TimeUnit.SECONDS));
+        assertEquals(1, reads.size(), "the later request's read");
+        assertFalse(later.get().ready().isDone(), "the later read is not ended by the first one's second settling");
+        reads.get(0).deliver();
+        later.get().ready().get(10, TimeUnit.SECONDS);
+        synchronized (p) {
+            assertTrue(p.bitmap().has(0));
+        }
+    }
 }
