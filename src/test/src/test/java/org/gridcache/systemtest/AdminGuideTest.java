@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -49,6 +50,8 @@ class AdminGuideTest {
     private static final String ORIGIN_HOST = "data";
     private static final String ORIGIN_ADDRESS = "10.231.0.250";
     private static final Duration EXPECT_WAIT = Duration.ofSeconds(60);
+    /** In each mount point this test makes on the machine: so that a run killed before its clean-up is cleaned after. */
+    private static final String MADE_HERE = ".made-by-admin-guide-test";
 
     static {
         HOSTS.put("zk1", "10.231.0.11");
@@ -106,6 +109,7 @@ class AdminGuideTest {
         }
         userMade = Tools.run(Duration.ofSeconds(10), "id", "gridcache").exit() != 0;
         pki = GridEnv.pki(tmp.resolve("pki"));
+        clearLeftovers();
         network();
         StringBuilder etcHosts = new StringBuilder("127.0.0.1 localhost\n");
         HOSTS.forEach((host, address) -> etcHosts.append(address).append(' ').append(host).append(".example.org ")
@@ -117,6 +121,7 @@ class AdminGuideTest {
             Path mountPoint = Path.of("/", dir);
             if (!Files.isDirectory(mountPoint)) {
                 Files.createDirectories(mountPoint);
+                Files.createFile(mountPoint.resolve(MADE_HERE));
                 mountPointsMade.add(mountPoint);
             }
         }
@@ -237,6 +242,29 @@ class AdminGuideTest {
                 "bash", "-e", "-c", setup + script);
     }
 
+    /**
+     * What a run of this test killed before its clean-up left on the machine: its namespaces and bridge, and the mount
+     * points it made, known by the mark in them while they hold nothing else.
+     */
+    static void clearLeftovers() throws IOException {
+        for (String host : allHosts()) {
+            Tools.run(Duration.ofSeconds(30), "ip", "netns", "del", "gcag-" + host);
+            Tools.run(Duration.ofSeconds(30), "ip", "link", "del", "gcag-" + host);
+        }
+        Tools.run(Duration.ofSeconds(30), "ip", "link", "del", BRIDGE);
+        for (String dir : OWN_DIRS) {
+            Path mountPoint = Path.of("/", dir);
+            if (Files.isRegularFile(mountPoint.resolve(MADE_HERE))) {
+                try (Stream<Path> inside = Files.list(mountPoint)) {
+                    if (inside.count() == 1) {
+                        Files.delete(mountPoint.resolve(MADE_HERE));
+                        Files.delete(mountPoint);
+                    }
+                }
+            }
+        }
+    }
+
     private static void network() {
         networkMade = true;
         ip("link", "add", BRIDGE, "type", "bridge");
@@ -307,6 +335,7 @@ class AdminGuideTest {
             Tools.run(Duration.ofSeconds(30), "ip", "link", "del", BRIDGE);
         }
         for (Path mountPoint : mountPointsMade) {
+            Files.deleteIfExists(mountPoint.resolve(MADE_HERE));
             Files.deleteIfExists(mountPoint);
         }
         if (userMade && Tools.run(Duration.ofSeconds(10), "id", "gridcache").exit() == 0) {

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packages {@code mvn package} builds, as a site installs them (CI is root on a fresh Debian 12): the .deb is
- * installed with apt-get, ZooKeeper, a pool and a door are started with their units' ExecStart lines as the
- * gridcache user (systemd is not PID 1 here), a file is read through them, the package is upgraded to a rebuilt one
- * of a higher version with the site's configuration kept, and purged. The .rpm's files, scripts and dependencies are
+ * installed with apt-get (over a state directory the admin made first, as a disk's mount point), ZooKeeper, a pool
+ * and a door are started with their units' ExecStart lines as the gridcache user (systemd is not PID 1 here), a file
+ * is read through them, the package is upgraded to a rebuilt one of a higher version with the site's configuration
+ * kept, and purged. The .rpm's files, scripts and dependencies are
  * read with rpm -qp. The machine is left as found: the package purged, and the gridcache user removed when this test
  * made it.
  */
@@ -40,9 +41,12 @@ class PackagesTest {
         Path deb = newest(TARGET, "gridcache_", ".deb");
         Assertions.assertFalse(Tools.run(APT, "dpkg-query", "-W", "gridcache").exit() == 0,
                 "gridcache is installed on this machine already: this test installs and purges its own");
+        AdminGuideTest.clearLeftovers(); // a killed run of it leaves mount points at the package's paths
         boolean userThere = Tools.run(APT, "id", "gridcache").exit() == 0;
         List<Process> units = new ArrayList<>();
         try {
+            // the mount point of the store's disk, made by the admin before the package: root's until the package owns it
+            Files.createDirectories(Path.of("/var/lib/gridcache"));
             apt("install", "--no-install-recommends", deb.toString());
             assertTrue(Files.isExecutable(Path.of("/usr/bin/gridcache")));
             assertEquals("gridcache gridcache 750", run("stat", "-c", "%U %G %a", "/var/lib/gridcache").strip());
