@@ -659,9 +659,10 @@ class GridFtpOriginTest {
         aliceDelegated();
         String url = doorUrl + "/atlas/unreadable.bin";
         for (List<String> request : List.of(List.of("-L", url), List.of("-L", "-r", "0-999", url))) {
-            for (int attempt = 0; attempt < 2; attempt++) { // the second: nothing was cached or left in flight by the first
+            for (int n = 0; n < 2; n++) { // the second: nothing was cached or left in flight by the first
+                int attempt = n;
                 Tools.Result r = curlAs("alice-atlas", request.toArray(String[]::new));
-                assertEquals(403, status(r), request + ": " + r.out());
+                assertEquals(403, status(r), () -> request + " attempt " + attempt + ": " + r.out() + "\n" + poolState("unreadable"));
                 assertTrue(r.out().contains("Permission denied"), "the server's reason: " + r.out());
                 assertFalse(r.out().contains("curl: (18)"), "no response cut short: " + r.out());
             }
@@ -879,6 +880,19 @@ class GridFtpOriginTest {
         long a = (1 + first) % 65521;
         long b = size % 65521 * a % 65521;
         return String.format(Locale.ROOT, "%08x", b << 16 | a);
+    }
+
+    /** For a failure's message: the pool's log lines naming {@code file}, and the stacks of its threads at work. */
+    private static String poolState(String file) {
+        String threads = Tools.run(Duration.ofSeconds(30), "jcmd", String.valueOf(pool.pid()), "Thread.print").out();
+        StringBuilder busy = new StringBuilder();
+        for (String thread : threads.split("\n\n")) {
+            if (thread.contains("at org.gridcache.") || thread.contains("at org.globus.")) { // idle threads wait in the JDK's code
+                busy.append(thread).append("\n\n");
+            }
+        }
+        return "pool log:\n" + String.join("\n", poolLog().lines().filter(l -> l.contains(file)).toList())
+                + "\npool threads:\n" + busy;
     }
 
     private static String poolLog() {
