@@ -4,12 +4,15 @@
 #   sudo bench/run.sh [--quick] [--only STEP,...] [--out DIR] [--no-docs]     (after: mvn -B -o -q -DskipTests package)
 #
 # Steps (all by default; --only takes a comma-separated list; hot and cold are aliases of reads):
-#   reads      hot GET, one client (pool alone and through the door) beside nginx sendfile and Varnish; cold miss
-#              through door and pool beside XCache and nginx proxy_cache                       (system-bench.sh)
-#   agg        hot aggregate: many concurrent clients on one cached file beside nginx and Varnish (system-bench.sh)
+#   reads      hot GET, one client (pool alone and through the door) beside nginx sendfile and Varnish, on loopback
+#              and from another network namespace over veth; cold miss through door and pool beside XCache and nginx
+#              proxy_cache, with each cache's CPU seconds per GiB (its process tree, /proc)     (system-bench.sh)
+#   agg        hot aggregate: many concurrent clients on one cached file beside nginx and Varnish, with each
+#              server's CPU seconds per GiB                                                      (system-bench.sh)
 #   shaped     cold miss from an origin shaped with limit_rate: total time and first byte beside a direct read
 #   https      hot aggregate over HTTPS (X.509 client) beside nginx HTTPS, same certificate    (https-bench.sh)
-#   small      small-file hits at the pool with a reused ticket beside nginx, wrk               (small-files.sh)
+#   small      small-file hits at the pool with a reused ticket beside nginx, wrk, on loopback and over veth
+#                                                                                               (small-files.sh)
 #   redirects  the door's redirects per second, wrk                                            (redirect-rate.sh)
 #   gridftp    GridFTP miss, 1 and 4 streams, beside globus-url-copy                            (gridftp-bench.sh)
 #   tpc        HTTP third-party copy, pull and push, beside a direct copy                       (tpc-bench.sh)

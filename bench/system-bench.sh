@@ -2,10 +2,13 @@
 # system-bench.sh — gridcache beside the reference caches of ../shared/anchors, in one run, reporting ratios.
 #   1. hot and cold reads of a 1 GiB and a 256 MiB file: direct from nginx, through gridcache, nginx proxy_cache,
 #      Varnish and XCache (each cold read uses a new hard-linked name: a true miss while the origin serves from RAM);
+#      the hot reads of the pool, nginx sendfile and Varnish also from a client in another network namespace (veth);
 #   2. the real case, a remote origin: nginx with limit_rate (RATE, default 100m = 100 MiB/s per connection);
 #      a direct download vs. a cold read through gridcache, ROUNDS times — total time and time to first byte;
 #   3. hot aggregate: AGG_CLIENTS (100) concurrent curls of one AGG_MB (64) MiB file, already cached, directly from
 #      nginx, through gridcache (door redirect + pool) and through Varnish: total bytes / wall time, errors counted.
+# Parts 1 and 3 also report each server's CPU seconds per GiB served (user + system of its process tree, from /proc,
+# the clients' not counted): every cache's cold reads (for gridcache up to its commit) and the hot aggregate.
 # Needs root, the anchors installed (../shared/anchors/install.sh) and the distribution built (mvn -DskipTests package).
 # "gridcache" rows include the door's redirect (curl -L); "pool hot" is the pool alone at the redirect's Location.
 # Env: ROUNDS=2 HOT_READS=5 (each hot figure: the median of so many reads, the paths' reads taking turns) HOT_WARM=30 (untimed hot reads per
@@ -27,6 +30,7 @@ PARTS=" ${PARTS:-reads shaped agg} "
 B=${PORT_BASE:-29080}
 NS=${XC_NETNS:-anchors-xc}; OP=$B; GC=$((B + 800)); LP=$((B + 10))
 declare -A PORT=([direct]=$OP [gridcache]=$GC [pool]=$GC [nginx]=$((B + 1)) [varnish]=$((B + 3)) [xcache]=$((B + 14)))
+for p in direct pool varnish; do PORT[$p-veth]=${PORT[$p]}; done
 # the names the results give each path (bench/run.sh's table)
 declare -A SUBJECT=([direct]="nginx sendfile" [gridcache]=gridcache [pool]=pool [nginx]="nginx proxy_cache"
   [varnish]=varnish [xcache]=xcache)
@@ -41,6 +45,7 @@ stop_all() {
   "$A/varnish-cache.sh" stop "${PORT[varnish]}" >/dev/null 2>&1 || true
   "$A/nginx-cache.sh" stop "${PORT[nginx]}" >/dev/null 2>&1 || true
   "$A/origin.sh" stop "$OP" >/dev/null 2>&1 || true
+  client_ns_down
 }
 [ "${1:-run}" = stop ] && { stop_all; rm -rf "$CACHE" "${RUN:?}/home"; exit 0; }
 [ -z "${STOP_AT_EXIT:-}" ] || trap 'stop_all; rm -rf "$CACHE" "${RUN:?}/home"; rm -f "$DATA"/c[0-9]*-*' EXIT
@@ -66,10 +71,13 @@ stop_all; rm -rf "$CACHE" "${RUN:?}/home"
 for i in $(seq 200); do grep -q 'is up' $RUN/gridcache.out && break; sleep 0.2; done
 grep -q 'is up' $RUN/gridcache.out || { cat $RUN/gridcache.out; exit 1; }
 
-pre() { [ "$1" = xcache ] && echo "ip netns exec $NS" || true; }
+# a client of xcache runs in its namespace; a path named *-veth is read by a client on "another host" (client_ns_up)
+pre() { case $1 in xcache) echo "ip netns exec $NS" ;; *-veth) echo "ip netns exec $CLIENT_NS" ;; esac; }
+# the CPU ticks of SYS's server so far (server_ticks); "pool" and "gridcache" are one process: the standalone
+ticks() { if [ "$1" = xcache ]; then server_ticks "${PORT[xcache]}" "$NS"; else server_ticks "${PORT[$1]}"; fi; }
 fetch() { # SYS PATH BYTES -> MB/s; SYS "pool" = the pool alone, at the Location the door redirects to
   local out code size t url="http://127.0.0.1:${PORT[$1]}/$2"
-  [ "$1" = pool ] && url=$(curl -s -o /dev/null -w '%{redirect_url}' "$url")
+  case $1 in pool|pool-veth) url=$(curl -s -o /dev/null -w '%{redirect_url}' "$url") ;; esac
   out=$($(pre "$1") curl -sL -o /dev/null --max-time "$MAXT" -w '%{http_code} %{size_download} %{time_total}' "$url" || true)
   read -r code size t <<<"$out"
   if [ "$code" = 200 ] && [ "$size" = "$3" ]; then awk -v s="$size" -v t="$t" 'BEGIN{printf "%.0f", s/t/1e6}'; else echo "ERR:$code/$size"; fi
@@ -193,6 +201,7 @@ hot_turns() { # BYTES PATH... (file of each path in F): HOT_READS turns after on
     echo "$p $v"
   done
 }
+[[ $PARTS != *" reads "* ]] || client_ns_up
 for r in $(seq "$ROUNDS"); do
   [[ $PARTS = *" reads "* ]] || break
   order=(gridcache nginx varnish xcache); [ $((r % 2)) = 0 ] && order=(xcache varnish nginx gridcache)
@@ -200,19 +209,27 @@ for r in $(seq "$ROUNDS"); do
     bytes=$((mb << 20))
     for c in "${order[@]}"; do
       f=$(link "$c-r$r-${mb}m" "${mb}m"); fresh_memory $mb
+      t0=$(ticks "$c")
       v=$(fetch "$c" "$f" $bytes); rec "$c cold" $mb "$v"
-      [ "$c" != gridcache ] || settle "$f"
+      [ "$c" != gridcache ] || settle "$f" # its commit (fsync, checksums) is the miss's work too
+      t1=$(ticks "$c")
       # nginx sendfile has no miss: a cold read through a cache is compared with the other caches' cold reads
-      case $c in gridcache|nginx|xcache) result cold-miss "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;; esac
+      case $c in gridcache|nginx|xcache)
+        result cold-miss "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(num "$v")" MB/s "${mb} MiB"
+        [[ $v =~ ^[0-9]+$ ]] && got=$bytes || got=0
+        result cpu-cold "${SUBJECT[$c]}" "$(role "$c")" "$r" "$(cpu_per_gib "$t0" "$t1" $got)" s/GiB "${mb} MiB" ;;
+      esac
     done
     cat "$DATA/base-${mb}m" > /dev/null # nginx sendfile's file, dropped by the cold reads' fresh_memory
     for c in gridcache nginx varnish xcache; do F[$c]=${F[$c$mb]}; done
     F[direct]=base-${mb}m; F[pool]=${F[gridcache]}
     paths=(direct); for c in "${order[@]}"; do paths+=("$c"); [ "$c" != gridcache ] || paths+=(pool); done
+    for p in direct pool varnish; do F[$p-veth]=${F[$p]}; paths+=("$p-veth"); done
     while read -r p v; do
       case $p in direct) rec direct $mb "$v" ;; pool) rec "pool hot" $mb "$v" ;; *) rec "$p hot" $mb "$v" ;; esac
       case $p in direct|gridcache|varnish|pool)
         result hot-single "${SUBJECT[$p]}" "$(role "$p")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;;
+        *-veth) result hot-single-veth "${SUBJECT[${p%-veth}]}" "$(role "${p%-veth}")" "$r" "$(num "$v")" MB/s "${mb} MiB" ;;
       esac
     done < <(hot_turns $bytes "${paths[@]}")
   done
@@ -220,11 +237,12 @@ done
 
 # part 3 (run before part 2): hot aggregate — AGG_CLIENTS concurrent reads of one cached file per path, each curl bounded by MAXT
 aggregate() { # SYS FILE ROUND: MB/s of all clients together (bytes of complete 200s / wall time); errors counted
-  local sys=$1 file=$2 r=$3 i t0 t1 url="http://127.0.0.1:${PORT[$1]}/$2" bytes=$((AGG_MB << 20)) ok dir=$RUN/agg
+  local sys=$1 file=$2 r=$3 i t0 t1 c0 c1 url="http://127.0.0.1:${PORT[$1]}/$2" bytes=$((AGG_MB << 20)) ok dir=$RUN/agg
   local clients=()
   rm -rf "$dir"; mkdir -p "$dir"
   fetch "$sys" "$file" $bytes >/dev/null # the file is hot (and the door knows where) before the clock starts
   [ "$sys" != gridcache ] || settle "$file"
+  c0=$(ticks "$sys")
   t0=$(date +%s.%N)
   for i in $(seq "$AGG_CLIENTS"); do
     curl -sL -o /dev/null --max-time "$MAXT" -w '%{http_code} %{size_download}\n' "$url" >"$dir/$i" 2>/dev/null &
@@ -232,10 +250,13 @@ aggregate() { # SYS FILE ROUND: MB/s of all clients together (bytes of complete 
   done
   wait "${clients[@]}" || true # the clients only: a plain wait would wait for gridcache too
   t1=$(date +%s.%N)
+  c1=$(ticks "$sys")
   ok=$(cat "$dir"/* | grep -c "^200 $bytes\$" || true)
   awk -v n="$ok" -v b=$bytes -v a="$t0" -v z="$t1" 'BEGIN { printf "%.0f", n * b / (z - a) / 1e6 }' >"$dir/rate"
   result hot-aggregate "${SUBJECT[$sys]}" "$(role "$sys")" "$r" "$(cat "$dir/rate")" MB/s "$AGG_CLIENTS x $AGG_MB MiB"
   result hot-aggregate-errors "${SUBJECT[$sys]}" info "$r" $((AGG_CLIENTS - ok)) requests "$AGG_CLIENTS x $AGG_MB MiB"
+  result cpu-hot "${SUBJECT[$sys]}" "$(role "$sys")" "$r" "$(cpu_per_gib "$c0" "$c1" $((ok * bytes)))" s/GiB \
+    "$AGG_CLIENTS x $AGG_MB MiB"
   say "aggregate $sys round $r: $(cat "$dir/rate") MB/s, $((AGG_CLIENTS - ok)) of $AGG_CLIENTS failed"
   R[agg $sys|$AGG_MB]="${R[agg $sys|$AGG_MB]:-}$(cat "$dir/rate") "
 }

@@ -98,7 +98,7 @@ class TableTest(unittest.TestCase):
 
     def test_absolute_goals(self):
         lines, _ = table_of([
-            "door-redirects,gridcache door,gridcache,1,25000,req/s,wrk",
+            "door-redirects,gridcache door,gridcache,1,55000,req/s,wrk",
             "metadata-per-file,StoreIndexFootprint,gridcache,1,199.4,B,1000000 entries",
             "selection-p99,affinity,gridcache,1,21.5,µs/op,SampleTime",
         ])
@@ -106,6 +106,28 @@ class TableTest(unittest.TestCase):
         self.assertEqual("**yes**", verdicts["door redirects"])
         self.assertEqual("**yes**", verdicts["metadata per cached file"])
         self.assertEqual("no", verdicts["pool selection p99, 1,000 pools, JMH"])
+
+    def test_cpu_per_gib_is_judged_lower_against_every_reference(self):
+        lines, _ = table_of([
+            "cpu-hot,gridcache,gridcache,1,0.15,s/GiB,100 x 64 MiB",
+            "cpu-hot,nginx sendfile,reference,1,0.40,s/GiB,100 x 64 MiB",
+            "cpu-hot,varnish,reference,1,0.20,s/GiB,100 x 64 MiB",
+            "cpu-cold,gridcache,gridcache,1,1.2,s/GiB,256 MiB",
+            "cpu-cold,nginx proxy_cache,reference,1,0.8,s/GiB,256 MiB",
+        ])
+        verdicts = {cells(line)[0].split(" (")[0]: cells(line)[5] for line in lines}
+        self.assertEqual("**yes**", verdicts["CPU seconds per GiB served, hot aggregate"], "0.75x Varnish")
+        self.assertEqual("no", verdicts["CPU seconds per GiB, cold miss"], "1.5x nginx proxy_cache")
+
+    def test_push_is_judged_on_a_cached_file_only(self):
+        lines, _ = table_of([
+            "tpc-push,direct copy (curl piped to curl -T),reference,1,300,MB/s,1G",
+            "tpc-push,push-miss,gridcache,1,120,MB/s,1G",
+            "tpc-push,push-hit,gridcache,2,600,MB/s,1G",
+        ])
+        verdicts = [cells(line)[5] for line in lines]
+        self.assertIn("**yes**", verdicts)
+        self.assertNotIn("no", verdicts, "a push on a miss has no goal")
 
     def test_the_client_leg_is_shown_beside_globus_url_copy_unjudged_after_the_miss(self):
         lines, plotted = table_of([
