@@ -22,7 +22,7 @@ public final class StoreEntry extends Replica {
     /** Origin modification time, epoch seconds as an unsigned int; {@link #UNKNOWN_MTIME} when unknown. */
     private final int mtime;
     private final byte[] etag;
-    /** Whose bytes these are ({@link OriginUsage}); null: counted under no origin. Fits the object's padding. */
+    /** Whose bytes these are ({@link OriginUsage}); null: counted under no origin. */
     final OriginUsage.Account origin;
 
     /** An entry counted under no origin ({@link OriginUsage#entryOf} makes one that is). */
