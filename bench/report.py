@@ -28,13 +28,14 @@ class Measure:
     ratio_le (gridcache / every reference <= bound), diff_le (gridcache - reference <= bound),
     abs_ge / abs_le (the value itself)."""
 
-    def __init__(self, title, goal=None, goal_text="—", subject=None, lower_better=False, errors=None):
+    def __init__(self, title, goal=None, goal_text="—", subject=None, lower_better=False, errors=None, against=None):
         self.title = title
         self.goal = goal
         self.goal_text = goal_text
         self.subject = subject  # the gridcache subject the goal is about (None: every one)
         self.lower_better = lower_better
         self.errors = errors  # an info measure counting failed requests; any makes the goal unmet
+        self.against = against  # the reference the goal is about (None: every one); the others are shown, not judged
 
 
 MEASURES = OrderedDict([
@@ -53,7 +54,7 @@ MEASURES = OrderedDict([
     ("cold-miss", Measure("cold miss through door and pool", ("ratio_each", 1.0),
                           "P3: ≥ 1.0× XCache and nginx proxy_cache")),
     ("cpu-hot", Measure("CPU seconds per GiB served, hot aggregate (the server's process tree, /proc)",
-                        ("ratio_le", 0.8), "≤ 0.8× every reference (Varnish the leanest)", lower_better=True)),
+                        ("ratio_le", 0.8), "≤ 0.8× Varnish", lower_better=True, against="varnish")),
     ("cpu-cold", Measure("CPU seconds per GiB, cold miss (the cache's process tree, /proc)", ("ratio_le", 0.5),
                          "≤ 0.5× the leanest reference", lower_better=True)),
     ("shaped-total", Measure("shaped origin, cold miss: total time", ("ratio_le", 1.02), "P3: ≤ 1.02× direct",
@@ -175,6 +176,9 @@ def judge(m, g, refs, errors):
                          for r in refs if g.median is not None and r.median is not None) or "—"
     if not m.goal or (m.subject and g.subject != m.subject):
         return text, "—", ratios
+    if m.against:
+        refs = [r for r in refs if r.subject == m.against]
+        ratios = [(r, q) for r, q in ratios if r.subject == m.against]
     kind, bound = m.goal
     if g.median is None or g.errors or errors:
         return text, "no (errors)", ratios
