@@ -199,6 +199,7 @@ public final class GridFtpConnection implements AutoCloseable {
             throw sinkFailure != null ? ReplyClassifier.asGridFtp(sinkFailure) : closed ? cut(watchdog) : broken(e);
         } finally {
             watchdog.stop();
+            Thread.interrupted(); // an interrupt the watchdog sent to end a stuck join, if it came late, goes no further
             GsiControlChannel.waitForReplies(client, options);
         }
         IOException sinkFailure = sink.failure();

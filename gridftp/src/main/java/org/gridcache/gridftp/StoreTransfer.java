@@ -48,6 +48,7 @@ final class StoreTransfer {
             failure = connection.broken(e);
         } finally {
             watchdog.stop();
+            Thread.interrupted(); // an interrupt the watchdog sent to end a stuck join, if it came late, goes no further
             GsiControlChannel.waitForReplies(client, options);
         }
         // jGlobus keeps a transfer's first failure only: when its local side failed first (the server reset the data

@@ -120,7 +120,7 @@ class GridFtpRepliesTest {
         AtomicLong clock = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
         AtomicInteger stalls = new AtomicInteger();
-        TransferWatchdog w = new TransferWatchdog(bytes::get, java.time.Duration.ofSeconds(10), clock::get, stalls::incrementAndGet);
+        TransferWatchdog w = new TransferWatchdog(bytes::get, java.time.Duration.ofSeconds(10), clock::get, null, stalls::incrementAndGet);
         w.run();
         clock.addAndGet(9_000_000_000L);
         bytes.addAndGet(100); // progress resets the wait
@@ -135,5 +135,31 @@ class GridFtpRepliesTest {
         w.run();
         assertEquals(1, stalls.get());
         w.stop();
+    }
+
+    /**
+     * jGlobus' task thread, stopped before it runs (as a refused ERET stops its data channel's at once), clears the
+     * stop when it starts and waits for tasks for ever; its join with it. The watchdog interrupts a transfer thread
+     * it finds in that join twice, which ends the join.
+     */
+    @Test
+    void aTransferThreadStuckJoiningJGlobusTaskThreadIsFreed() throws Exception {
+        org.globus.ftp.dc.TaskThread tasks = new org.globus.ftp.dc.TaskThread();
+        tasks.stop();
+        tasks.start(); // runs after the stop: clears it, and waits for a task that never comes
+        Thread joiner = new Thread(tasks::join, "transfer");
+        joiner.start();
+        TransferWatchdog w = new TransferWatchdog(() -> 0, java.time.Duration.ofHours(1), System::nanoTime, joiner, () -> { });
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!TransferWatchdog.inTaskThreadJoin(joiner)) { // the join has begun (or the test ends at the deadline)
+            org.junit.jupiter.api.Assertions.assertTrue(System.nanoTime() < deadline, "the joiner never waited in the join");
+            Thread.onSpinWait();
+        }
+        w.run();
+        org.junit.jupiter.api.Assertions.assertTrue(joiner.isAlive(), "one sighting is not enough: a join may be ending");
+        w.run();
+        joiner.join(30_000);
+        org.junit.jupiter.api.Assertions.assertFalse(joiner.isAlive(), "the second sighting interrupted the join");
+        tasks.stop(); // the task thread itself: woken now that it waits
     }
 }
