@@ -155,12 +155,8 @@ class BearerTokensTest {
     /** Waits for the door's log line of {@code method path} by the token's subject, which ends in {@code outcome}. */
     static void assertDoorLogged(String method, String path, String outcome) {
         Tools.await(method + " " + path + " " + outcome + " in the door's log", Duration.ofSeconds(20), () -> {
-            try {
-                return Files.readString(gridcache.home().resolve("logs/standalone.log")).lines().anyMatch(l ->
-                        l.contains(method + " " + path + " by token:tester@" + ISSUER) && l.contains(outcome));
-            } catch (java.io.IOException e) {
-                return false;
-            }
+            return Tools.readLog(gridcache.home().resolve("logs/standalone.log")).lines().anyMatch(l ->
+                    l.contains(method + " " + path + " by token:tester@" + ISSUER) && l.contains(outcome));
         });
     }
 

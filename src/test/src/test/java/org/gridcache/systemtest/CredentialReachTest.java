@@ -100,7 +100,7 @@ class CredentialReachTest {
     /** Waits for a line of the pool's transfer records for {@code path} that contains {@code authn}. */
     static void assertTransferRecord(String path, String authn) {
         Path transfers = gridcache.home().resolve("logs/transfers.jsonl");
-        Tools.await("a transfer record of " + path + " with " + authn, Duration.ofSeconds(30), () -> Tools.readOrEmpty(transfers).lines()
+        Tools.await("a transfer record of " + path + " with " + authn, Duration.ofSeconds(30), () -> Tools.readLog(transfers).lines()
                 .anyMatch(l -> l.contains("\"path\":\"" + path + "\"") && l.contains("\"authn\":\"" + authn + "\"")));
     }
 
@@ -167,16 +167,16 @@ class CredentialReachTest {
         Tools.Result viaProxy = GridEnv.curlAs(pki, "alice-atlas", "-L", "-o", tmp.resolve("p.bin").toString(), door + "/atlas/a.bin");
         assertEquals(200, GridEnv.lastStatus(viaProxy), viaProxy.out());
         Path transfers = gridcache.home().resolve("logs/transfers.jsonl");
-        Tools.await("a pool's record of /atlas/a.bin by alice with vo atlas", Duration.ofSeconds(30), () -> Tools.readOrEmpty(transfers)
+        Tools.await("a pool's record of /atlas/a.bin by alice with vo atlas", Duration.ofSeconds(30), () -> Tools.readLog(transfers)
                 .lines().anyMatch(l -> l.contains("\"node\":\"pool\"") && l.contains("\"path\":\"/atlas/a.bin\"")
                         && l.contains("\"vo\":\"atlas\"") && l.contains("\"authn\":\"x509\"")));
 
         Tools.Result refused = curl(m, "-X", "DELETE", door + "/atlas/a.bin");
         assertEquals(403, GridEnv.lastStatus(refused), refused.out());
-        String log = Tools.readOrEmpty(gridcache.home().resolve("logs/standalone.log"));
+        String log = Tools.readLog(gridcache.home().resolve("logs/standalone.log"));
         assertTrue(log.lines().anyMatch(l -> l.contains("DELETE /atlas/a.bin by token:tester@" + ATLAS) && l.contains("via macaroon " + id)),
                 log);
-        String records = Tools.readOrEmpty(gridcache.home().resolve("logs/transfers.jsonl"));
+        String records = Tools.readLog(gridcache.home().resolve("logs/transfers.jsonl"));
         assertFalse(log.contains(token) || log.contains(m) || records.contains(token) || records.contains(m), "never the credential");
     }
 }

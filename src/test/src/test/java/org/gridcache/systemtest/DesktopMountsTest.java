@@ -232,11 +232,7 @@ class DesktopMountsTest {
     }
 
     private static String doorLog() {
-        try {
-            return Files.readString(gridcache.home().resolve("logs/standalone.log"));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return Tools.readLog(gridcache.home().resolve("logs/standalone.log"));
     }
 
     /**

@@ -174,12 +174,7 @@ class EnsembleTest {
     /** Whether pool i wrote a complete 200 transfer record for the path (its transfers-pool-p<i+1>.jsonl). */
     private static boolean servedByPool(int i, String path) {
         Path records = tmp.resolve("logs").resolve("transfers-pool-p" + (i + 1) + ".jsonl");
-        List<String> lines;
-        try {
-            lines = Files.exists(records) ? Files.readAllLines(records) : List.of();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        List<String> lines = Tools.readLog(records).lines().toList();
         return lines.stream().anyMatch(l -> l.contains("\"path\":\"" + path + "\"")
                 && l.contains("\"status\":200") && l.contains("\"complete\":true"));
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -272,10 +271,6 @@ class GridClientsTest {
     }
 
     private static String read(Path file) {
-        try {
-            return Files.exists(file) ? Files.readString(file) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Tools.readLog(file);
     }
 }

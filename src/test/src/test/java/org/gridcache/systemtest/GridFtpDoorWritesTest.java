@@ -241,7 +241,7 @@ class GridFtpDoorWritesTest {
                 return s.findAny().isEmpty();
             }
         });
-        Tools.await("the door's log of the broken-off upload", Duration.ofSeconds(30)).until(() -> Files.readString(
+        Tools.await("the door's log of the broken-off upload", Duration.ofSeconds(30)).until(() -> Tools.readLog(
                 tmp.resolve("logs/door-" + doorPort + ".log")).contains("-> 400 the client broke off the upload of /atlas/broken/part.bin"));
     }
 

@@ -197,20 +197,16 @@ class GridFtpOriginTest {
             fail(r.out() + Files.readString(out, java.nio.charset.StandardCharsets.ISO_8859_1));
         }
         assertTrue(r.out().contains("X-Cache: " + expectedCache), r.out());
-        assertEquals(Files.size(data.resolve(path.substring(1))), Files.size(out), "the whole body of " + path + ": " + r.out()
-                + "\nthe pool's warnings: " + poolWarnings());
+        assertEquals(Files.size(data.resolve(path.substring(1))), Files.size(out), () -> "the whole body of " + path + ": "
+                + r.out() + "\nthe pool's warnings: " + poolWarnings());
         assertEquals(Tools.sha256(data.resolve(path.substring(1))), Tools.sha256(out), "byte-exact " + path);
     }
 
     /** The pool's WARN and ERROR lines so far: why a fetch failed. */
-    static String poolWarnings() throws IOException {
+    static String poolWarnings() {
         StringBuilder lines = new StringBuilder();
-        try (var files = Files.list(logs)) {
-            for (Path log : files.filter(f -> f.getFileName().toString().startsWith("pool")).toList()) {
-                Files.readAllLines(log).stream().filter(l -> l.contains("WARN") || l.contains("ERROR"))
-                        .forEach(l -> lines.append('\n').append(l));
-            }
-        }
+        Tools.readLogs(logs, "pool").lines().filter(l -> l.contains("WARN") || l.contains("ERROR"))
+                .forEach(l -> lines.append('\n').append(l));
         return lines.toString();
     }
 
@@ -464,10 +460,7 @@ class GridFtpOriginTest {
         readExact("/atlas/reuse/plain/p2.bin", "MISS", "alice");
         assertEquals(handshakes, poolGridFtpConnections("opened"), "the second miss opened no connection");
         assertEquals(senderOf("/atlas/reuse/plain/p1.bin"), senderOf("/atlas/reuse/plain/p2.bin"), "both over one connection");
-        String doorLog;
-        try (var files = Files.list(logs)) {
-            doorLog = Files.readString(files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst().orElseThrow());
-        }
+        String doorLog = Tools.readLogs(logs, "door");
         assertTrue(doorLog.contains("obtained a proxy of delegation plain of " + ALICE_DN + " for /atlas/reuse/plain/p2.bin"), doorLog);
         assertFalse(doorLog.contains("delegation plain of " + ALICE_DN + " allows no further proxy"), "a derived proxy, not the delegation");
     }
@@ -780,14 +773,7 @@ class GridFtpOriginTest {
                     "the origin's reason is passed on");
             // the door warns after it made the delegation usable, which is all GridEnv.htproxyput waits for: awaited
             String warning = "delegation " + id + " of " + ALICE_DN + " is not an RFC 3820 proxy and is signed with SHA-1";
-            Tools.await("the door's warning that it took such a delegation: " + warning, Duration.ofSeconds(30), () -> {
-                try (var files = Files.list(logs)) {
-                    return Files.readString(files.filter(f -> f.getFileName().toString().startsWith("door")).findFirst()
-                            .orElseThrow()).contains(warning);
-                } catch (IOException | java.util.NoSuchElementException e) {
-                    return false;
-                }
-            });
+            Tools.await("the door's warning that it took such a delegation: " + warning, Duration.ofSeconds(30), () -> Tools.readLogs(logs, "door").contains(warning));
         } finally {
             Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
                     "--capath", capath, doorUrl + "/.gridcache/delegation").assertOk();
@@ -896,10 +882,6 @@ class GridFtpOriginTest {
     }
 
     private static String poolLog() {
-        try (var files = Files.list(logs)) {
-            return Files.readString(files.filter(f -> f.getFileName().toString().startsWith("pool-p1")).findFirst().orElseThrow());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return Tools.readLog(logs.resolve("pool-p1.log"));
     }
 }

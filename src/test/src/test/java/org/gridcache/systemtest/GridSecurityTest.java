@@ -248,7 +248,7 @@ class GridSecurityTest {
         }
         Tools.Result prod = curlAs("alice-atlas", "-L", "-o", tmp.resolve("prod.out").toString(), doorUrl + "/atlas/production/prod.bin");
         assertEquals(200, status(prod), prod.out());
-        assertTrue(Files.readString(logs.resolve("pool-p1.log")).contains("obtained the credential of " + ALICE_DN),
+        assertTrue(Tools.readLog(logs.resolve("pool-p1.log")).contains("obtained the credential of " + ALICE_DN),
                 "the pool read with the credential the door handed it");
     }
 
@@ -518,7 +518,7 @@ class GridSecurityTest {
         }
         assertEquals(1, origin.accessLog().lines().filter(l -> l.contains("\"GET /atlas/peer.bin")).count(),
                 "one origin read for both pools");
-        String pools = Files.readString(logs.resolve("pool-p1.log")) + Files.readString(logs.resolve("pool-p2.log"));
+        String pools = Tools.readLog(logs.resolve("pool-p1.log")) + Tools.readLog(logs.resolve("pool-p2.log"));
         assertTrue(pools.contains("pulling /atlas/peer.bin from peer"), () -> "the second pool pulled from its peer: "
                 + pools.lines().filter(l -> l.contains("peer")).toList());
     }

@@ -249,9 +249,9 @@ class OperationsTest {
             assertEquals("HIT", read("records.bin"));
         }
         Path file = home.resolve("logs/transfers.jsonl");
-        Tools.await("the six transfer records of records.bin", Duration.ofSeconds(30)).until(() -> Files.exists(file)
-                && Files.readAllLines(file).stream().filter(l -> l.contains("\"path\":\"/records.bin\"")).count() == 6);
-        List<String> lines = Files.readAllLines(file);
+        Tools.await("the six transfer records of records.bin", Duration.ofSeconds(30)).until(() ->
+                Tools.readLog(file).lines().filter(l -> l.contains("\"path\":\"/records.bin\"")).count() == 6);
+        List<String> lines = Tools.readLog(file).lines().toList();
         assertTrue(lines.size() >= 6, lines.toString());
         assertTrue(lines.stream().allMatch(l -> l.startsWith("{\"time\":\"") && l.endsWith("}")), lines.toString());
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/records.bin\"") && l.contains("\"source\":\"miss\"")
@@ -259,7 +259,7 @@ class OperationsTest {
                 && l.contains("\"status\":200") && l.contains("\"client\":\"127.0.0.1\"")), lines.toString());
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"path\":\"/records.bin\"") && l.contains("\"source\":\"hit\"")
                 && l.contains("\"bytes\":1048576") && l.contains("\"originBytes\":0")), lines.toString());
-        assertFalse(Files.readString(home.resolve("logs/standalone.log")).contains("\"originBytes\""), "records go to their own file only");
+        assertFalse(Tools.readLog(home.resolve("logs/standalone.log")).contains("\"originBytes\""), "records go to their own file only");
     }
 
     @Test

@@ -214,11 +214,7 @@ class SlowClientsTest {
         assertTrue(received < BIG, "the slow reader was cut off: it got " + received + " of " + BIG + " bytes");
         assertTrue(directMost - directBefore < 16 << 20, "the pool's direct buffers grew from " + directBefore + " to " + directMost);
         Tools.await("the pool's log line", Duration.ofSeconds(10), () -> {
-            try {
-                return Files.readString(gridcache.home().resolve("logs/standalone.log")).contains("made no progress");
-            } catch (IOException e) {
-                return false;
-            }
+            return Tools.readLog(gridcache.home().resolve("logs/standalone.log")).contains("made no progress");
         });
         Path out = tmp.resolve("after.bin");
         Tools.curl("-fsL", "-o", out.toString(), gridcache.door() + "/big.bin").assertOk();

@@ -193,7 +193,7 @@ class ThirdPartyCopyHttpsTest {
         assertTrue(remote.accessLog().lines().anyMatch(l -> l.contains("GET /w/mac-src.bin") && l.contains("CN=Alice")), remote.accessLog());
         Path transfers = gridcache.home().resolve("logs/transfers.jsonl");
         Tools.await("the copy's transfer record naming the macaroon", Duration.ofSeconds(30), 
-                () -> Tools.readOrEmpty(transfers).lines().anyMatch(l -> l.contains("\"path\":\"/mac.bin\"")
+                () -> Tools.readLog(transfers).lines().anyMatch(l -> l.contains("\"path\":\"/mac.bin\"")
                         && l.contains("\"authn\":\"macaroon " + id + "\"")));
         assertTrue(gridcache.output().contains("via macaroon " + id + ": third-party pull from"), gridcache.output());
     }

@@ -137,6 +137,49 @@ final class Tools {
         }
     }
 
+    /**
+     * A log or transfer-record file of gridcache's with what its daily rollover moved out of it before
+     * ({@code <name>.<date>.<i>.log.gz}, {@code <name>.jsonl.<date>.<i>.gz}), oldest first; "" when there is none.
+     * Bytes that are not UTF-8 become U+FFFD: a test reads what a log says, whatever a line quoted.
+     */
+    static String readLog(Path file) {
+        String name = file.getFileName().toString();
+        String stem = (name.endsWith(".log") ? name.substring(0, name.length() - 4) : name) + ".";
+        StringBuilder text = new StringBuilder();
+        try (var files = Files.list(file.getParent())) {
+            for (Path rolled : files.filter(f -> f.getFileName().toString().startsWith(stem)
+                    && f.getFileName().toString().endsWith(".gz")).sorted().toList()) {
+                try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(rolled))) {
+                    text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                }
+            }
+            if (Files.exists(file)) {
+                text.append(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            return "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString();
+    }
+
+    /** {@link #readLog} of every {@code <prefix>*.log} in {@code dir}. */
+    static String readLogs(Path dir, String prefix) {
+        try (var files = Files.list(dir)) {
+            StringBuilder text = new StringBuilder();
+            for (Path log : files.filter(f -> f.getFileName().toString().startsWith(prefix)
+                    && f.getFileName().toString().endsWith(".log")).sorted().toList()) {
+                text.append(readLog(log));
+            }
+            return text.toString();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static String sha256(Path file) throws IOException {
         try (var in = Files.newInputStream(file)) {
             return sha256(in);

@@ -3,7 +3,6 @@ package org.gridcache.systemtest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -189,19 +188,14 @@ class ZooKeeperOutageTest {
         assertTrue(load.count("ensemble-down", Kind.MISS, "pool", 200) > 20, "new misses go on: " + load.report());
         assertTrue(load.count("ensemble-down", Kind.PUT, "door", 503) > 0, "writes wait for ZooKeeper: " + load.report());
         for (int i = 1; i <= pools.length; i++) {
-            assertTrue(Files.readString(tmp.resolve("logs").resolve("pool-p" + i + ".log")).contains("Session expired"),
+            assertTrue(Tools.readLog(tmp.resolve("logs").resolve("pool-p" + i + ".log")).contains("Session expired"),
                     "the outage outlived pool p" + i + "'s session");
         }
     }
 
     /** How many times the log {@code file} says the node {@code znode} was registered in ZooKeeper. */
     private static int registrations(String file, String znode) {
-        try {
-            Path log = tmp.resolve("logs").resolve(file);
-            return Files.exists(log) ? (int) Files.readString(log).lines().filter(l -> l.contains("registered " + znode + " ")).count() : 0;
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return (int) Tools.readLog(tmp.resolve("logs").resolve(file)).lines().filter(l -> l.contains("registered " + znode + " ")).count();
     }
 
     /** Whether a LOCK was granted in {@code phase} (201 for a new, empty file). */
