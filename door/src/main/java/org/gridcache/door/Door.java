@@ -16,6 +16,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.gridcache.common.Json;
+import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.ticket.TicketCodec;
 import org.gridcache.common.ticket.TicketSigningKey;
 import org.gridcache.common.checksum.Checksums;
@@ -85,6 +86,7 @@ public final class Door implements Closeable {
 
     /** Starts Jetty with Milton, watches /pools, /origins and /config, registers /doors/&lt;id&gt;. */
     public static Door start(DoorSettings settings, CuratorFramework zk) throws Exception {
+        ChecksumComputation.compileEarly(); // proxied writes checksum every byte
         Door door = new Door();
         try {
             door.startParts(settings, zk);

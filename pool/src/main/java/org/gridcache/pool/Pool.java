@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.gridcache.common.Json;
+import org.gridcache.common.checksum.ChecksumComputation;
 import org.gridcache.common.cluster.PoolRecord;
 import org.gridcache.common.ticket.TicketCodec;
 import org.gridcache.common.ticket.TicketKeys;
@@ -116,6 +117,7 @@ public final class Pool implements Closeable {
 
     /** Opens the store (rebuilding the index, dropping partial files), binds the Netty server, registers /pools/<name>, watches /config. */
     public static Pool start(PoolSettings settings, CuratorFramework zk) throws Exception {
+        ChecksumComputation.compileEarly(); // fills checksum every byte they receive
         ClusterConfig config = new ClusterConfig(zk).start(ZK_WAIT);
         MountTable mounts = null;
         Pool pool;
