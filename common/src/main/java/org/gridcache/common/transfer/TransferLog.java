@@ -71,7 +71,7 @@ public final class TransferLog {
             if (n > 0) {
                 lines.append('\n');
             }
-            lines.append(r.toJson());
+            r.appendJson(lines);
             if (++n == BATCH_LINES) {
                 LOG.info(lines.toString());
                 lines.setLength(0);
