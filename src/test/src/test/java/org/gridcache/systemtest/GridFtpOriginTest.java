@@ -773,7 +773,8 @@ class GridFtpOriginTest {
                     "the origin's reason is passed on");
             // the door warns after it made the delegation usable, which is all GridEnv.htproxyput waits for: awaited
             String warning = "delegation " + id + " of " + ALICE_DN + " is not an RFC 3820 proxy and is signed with SHA-1";
-            Tools.await("the door's warning that it took such a delegation: " + warning, Duration.ofSeconds(30), () -> Tools.readLogs(logs, "door").contains(warning));
+            Tools.await("the door's warning that it took such a delegation: " + warning, Duration.ofSeconds(30),
+                    () -> Tools.readLogs(logs, "door").contains(warning));
         } finally {
             Tools.run(Duration.ofMinutes(1), "htproxyput", "--destroy", "--delegation-id", id, "--cert", proxy, "--key", proxy,
                     "--capath", capath, doorUrl + "/.gridcache/delegation").assertOk();

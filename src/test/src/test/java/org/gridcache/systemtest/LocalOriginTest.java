@@ -120,7 +120,8 @@ class LocalOriginTest {
         assertEquals("origin sibling is not served: the origin directory is not at or below a --file-origin-root of this node",
                 Files.readString(out).trim());
         Path log = gridcache.home().resolve("logs/standalone.log");
-        Tools.await("the refusal's log line", Duration.ofSeconds(10), () -> Tools.readLog(log).contains("origin sibling (file://" + sibling));
+        Tools.await("the refusal's log line", Duration.ofSeconds(10),
+                () -> Tools.readLog(log).contains("origin sibling (file://" + sibling));
         Tools.curl("-f", "-o", "/dev/null", door + "/dir/x.bin", "-L").assertOk();
     }
 

@@ -195,7 +195,8 @@ class ZooKeeperOutageTest {
 
     /** How many times the log {@code file} says the node {@code znode} was registered in ZooKeeper. */
     private static int registrations(String file, String znode) {
-        return (int) Tools.readLog(tmp.resolve("logs").resolve(file)).lines().filter(l -> l.contains("registered " + znode + " ")).count();
+        return (int) Tools.readLog(tmp.resolve("logs").resolve(file)).lines()
+                .filter(l -> l.contains("registered " + znode + " ")).count();
     }
 
     /** Whether a LOCK was granted in {@code phase} (201 for a new, empty file). */
